@@ -1,0 +1,560 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Forward kinematics, velocities, accelerations, Jacobians and center of mass.
+
+:class:`KinematicTables` holds what the tree allows to precompute once per model (joint axes,
+origins, depth levels, supports). :class:`KinematicsState` holds everything that depends on a
+configuration (Pinocchio's ``Data``): it is created by
+:meth:`RobotModel.forward_kinematics <frame_kinematics.core.model.RobotModel.forward_kinematics>`
+and never changes afterwards; derived quantities are computed on first use and cached.
+
+Every computation is vectorised over joints and over an optional leading batch axis: a
+configuration of shape ``(B, nq)`` gives poses of shape ``(B, 4, 4)`` and Jacobians of shape
+``(B, 6, nv)`` without a Python loop over the batch.
+
+Joint motion columns
+--------------------
+Each degree of freedom (and each mimic joint) has a constant unit twist ``S`` in its child
+link frame. At a configuration its world column (twist at the world origin, world axes) is
+``[R S_lin + p x (R S_ang); R S_ang]`` with ``(R, p)`` the child's pose. The Jacobians, the
+velocities, the accelerations and the CoM Jacobian are all sums of those columns over a link's
+support, so they share one cached computation.
+"""
+
+import enum
+from typing import List, Optional, Sequence, Tuple, TYPE_CHECKING, Union
+
+import numpy as np
+
+from .errors import ConfigurationError
+from .spatial import inverse, rotation_from_quaternion, skew
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .model import RobotModel
+
+
+class ExpressedIn(enum.Enum):
+    """Where a Jacobian, twist or acceleration is expressed (Pinocchio's meanings).
+
+    * ``WORLD``: world axes, taken at the world origin (spatial twist).
+    * ``LOCAL``: the link's (or point's) own axes, at the point.
+    * ``LOCAL_WORLD_ALIGNED``: world axes, at the point.
+    """
+
+    WORLD = 'world'
+    LOCAL = 'local'
+    LOCAL_WORLD_ALIGNED = 'local_world_aligned'
+
+    @classmethod
+    def parse(cls, value: Union['ExpressedIn', str]) -> 'ExpressedIn':
+        """Accept an :class:`ExpressedIn` or its name/value in any case.
+
+        :param value: e.g. ``ExpressedIn.LOCAL`` or ``'local_world_aligned'``.
+        :return: the enum member.
+        :raises ConfigurationError: for an unknown name.
+        """
+        if isinstance(value, cls):
+            return value
+        text = str(value).strip().lower()
+        for member in cls:
+            if text in (member.value, member.name.lower()):
+                return member
+        raise ConfigurationError(f"unknown 'expressed in' value '{value}' (expected one of "
+                                 f"{', '.join(m.value for m in cls)})")
+
+
+class KinematicTables:
+    """Per-model constants of the kinematic engine (built once by the model)."""
+
+    def __init__(self, model: 'RobotModel') -> None:
+        """Precompute joint tables, tree levels and supports for ``model``.
+
+        :param model: the model (its links and joints must be final).
+        """
+        links = model.links
+        n_links = len(links)
+        index = {link.name: link.index for link in links}
+        self.n_links = n_links
+        self.parent = np.array([-1 if link.parent is None else index[link.parent]
+                                for link in links])
+        joint_of = {joint.child: joint for joint in model.joints}
+        self.origin = np.stack([np.eye(4) if link.parent_joint is None
+                                else joint_of[link.name].parent_T_joint for link in links])
+        depth = np.zeros(n_links, dtype=int)
+        for i in range(1, n_links):
+            depth[i] = depth[self.parent[i]] + 1
+        self.levels: List[Tuple[np.ndarray, np.ndarray]] = []
+        for d in range(1, int(depth.max(initial=0)) + 1):
+            children = np.nonzero(depth == d)[0]
+            self.levels.append((children, self.parent[children]))
+        self._joint_groups(model, joint_of, index)
+        self._columns(model, index)
+        self.mass = np.array([link.mass for link in links])
+        self.link_p_com = np.array([link.link_p_com for link in links]).reshape(-1, 3)
+        self.inertia = np.array([link.inertia for link in links]).reshape(-1, 3, 3)
+
+    def _joint_groups(self, model, joint_of, index) -> None:
+        def source(joint):
+            if joint.mimic is None:
+                return joint.idx_q, 1.0, 0.0
+            master, multiplier, offset = joint.mimic
+            return model.joint(master).idx_q, multiplier, offset
+
+        revolute = [j for j in model.joints if j.type in ('revolute', 'continuous')]
+        prismatic = [j for j in model.joints if j.type == 'prismatic']
+        self.rev_links = np.array([index[j.child] for j in revolute], dtype=int)
+        self.rev_src = np.array([source(j)[0] for j in revolute], dtype=int)
+        self.rev_mult = np.array([source(j)[1] for j in revolute])
+        self.rev_off = np.array([source(j)[2] for j in revolute])
+        self.rev_plain = bool(np.all(self.rev_mult == 1.0) and np.all(self.rev_off == 0.0))
+        k = skew(np.array([j.axis for j in revolute]).reshape(-1, 3))
+        rot = self.origin[self.rev_links, :3, :3]
+        # origin_R @ Rot(axis, t) = origin_R + sin t (origin_R K) + (1 - cos t) (origin_R K K)
+        self.rev_r0 = rot
+        self.rev_r1 = rot @ k
+        self.rev_r2 = rot @ k @ k
+        self.pri_links = np.array([index[j.child] for j in prismatic], dtype=int)
+        self.pri_src = np.array([source(j)[0] for j in prismatic], dtype=int)
+        self.pri_mult = np.array([source(j)[1] for j in prismatic])
+        self.pri_off = np.array([source(j)[2] for j in prismatic])
+        self.pri_axis = np.array([j.parent_T_joint[:3, :3] @ j.axis
+                                  for j in prismatic]).reshape(-1, 3)
+        self.pri_p0 = self.origin[self.pri_links, :3, 3]
+        self.floating = [(index[j.child], j.idx_q) for j in model.joints
+                         if j.type == 'floating']
+        self.planar = [(index[j.child], j.idx_q, _plane_basis(j.axis)) for j in model.joints
+                       if j.type == 'planar']
+
+    def _columns(self, model, index) -> None:
+        links: List[int] = []
+        motion: List[np.ndarray] = []
+        owner: List[str] = []
+        for joint in model.actuated_joints:
+            child = index[joint.child]
+            for s in _unit_twists(joint):
+                links.append(child)
+                motion.append(s)
+                owner.append(joint.name)
+        nv = model.nv
+        expand = np.zeros((len(links) + len(model.mimic_joints), nv))
+        expand[np.arange(nv), np.arange(nv)] = 1.0
+        for joint in model.mimic_joints:
+            master, multiplier, _ = joint.mimic
+            expand[len(links), model.joint(master).idx_v] = multiplier
+            links.append(index[joint.child])
+            motion.append(_unit_twists(joint)[0])
+            owner.append(joint.name)
+        self.n_columns = len(links)
+        self.col_links = np.array(links, dtype=int)
+        # (n_columns, 3, 2): columns [S_lin, S_ang], so one matmul by R gives both.
+        self.col_motion = np.stack([np.stack([s[:3], s[3:]], axis=-1)
+                                    for s in motion]).reshape(-1, 3, 2)
+        self.col_owner = tuple(owner)
+        self.expand = expand
+        self.has_mimic = bool(model.mimic_joints)
+        support = np.zeros((self.n_links, self.n_columns))
+        for i in range(self.n_links):
+            ancestors = set()
+            k = i
+            while k >= 0:
+                ancestors.add(k)
+                k = self.parent[k]
+            support[i] = [link in ancestors for link in links]
+        self.support = support
+        self.link_columns = [np.nonzero(row)[0] for row in support]
+        self.link_expand = [expand[cols] for cols in self.link_columns]
+
+
+def _plane_basis(normal: np.ndarray) -> np.ndarray:
+    """Columns ``[ex, ey, n]``: the smallest rotation taking z onto ``normal``."""
+    z = np.array([0.0, 0.0, 1.0])
+    axis = np.cross(z, normal)
+    s, c = np.linalg.norm(axis), float(np.dot(z, normal))
+    if s < 1e-12:
+        return np.eye(3) if c > 0 else np.diag([1.0, -1.0, -1.0])
+    k = skew(axis / s)
+    return np.eye(3) + s * k + (1 - c) * (k @ k)
+
+
+def _unit_twists(joint) -> List[np.ndarray]:
+    zero = np.zeros(3)
+    if joint.type in ('revolute', 'continuous'):
+        return [np.concatenate([zero, joint.axis])]
+    if joint.type == 'prismatic':
+        return [np.concatenate([joint.axis, zero])]
+    if joint.type == 'floating':
+        return list(np.eye(6))
+    basis = _plane_basis(joint.axis)
+    return [np.concatenate([basis[:, 0], zero]), np.concatenate([basis[:, 1], zero]),
+            np.concatenate([zero, basis[:, 2]])]
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Cross product on the last axis (faster than np.cross for small arrays)."""
+    out = np.empty(np.broadcast_shapes(a.shape, b.shape))
+    out[..., 0] = a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1]
+    out[..., 1] = a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2]
+    out[..., 2] = a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
+    return out
+
+
+def _readonly(arr: np.ndarray) -> np.ndarray:
+    arr.flags.writeable = False
+    return arr
+
+
+class KinematicsState:
+    """Kinematic quantities of one configuration (or a batch), Pinocchio's ``Data``.
+
+    Immutable: build a new state for a new configuration. Poses are relative to the model's
+    root link: ``state.transform(link)`` is ``root_T_link``.
+    """
+
+    def __init__(self, model: 'RobotModel', q, v=None, a=None) -> None:
+        """Compute the link poses for ``q``.
+
+        :param model: the robot model.
+        :param q: configuration ``(nq,)`` or batch ``(B, nq)``.
+        :param v: velocity ``(nv,)`` or ``(B, nv)`` (optional).
+        :param a: acceleration ``(nv,)`` or ``(B, nv)`` (optional; needs ``v``).
+        :raises ConfigurationError: for invalid inputs (nothing is computed then).
+        """
+        q = model.check_configuration(q)
+        batch = q.shape[:-1]
+        if v is not None:
+            v = model.check_velocity(v)
+            if v.shape[:-1] != batch:
+                raise ConfigurationError(f'v has batch shape {v.shape[:-1]}, q has {batch}')
+        if a is not None:
+            if v is None:
+                raise ConfigurationError('an acceleration needs a velocity v as well')
+            a = model.check_velocity(a, 'a')
+            if a.shape[:-1] != batch:
+                raise ConfigurationError(f'a has batch shape {a.shape[:-1]}, q has {batch}')
+        self.model = model
+        self.q = _readonly(q)
+        self.v = None if v is None else _readonly(v)
+        self.a = None if a is None else _readonly(a)
+        self.batch_shape = batch
+        self._tables = model.tables
+        self.poses = _readonly(self._forward(q))
+        self._world_columns: Optional[np.ndarray] = None
+        self._twists: Optional[np.ndarray] = None
+        self._accelerations: Optional[np.ndarray] = None
+        self._com: Optional[np.ndarray] = None
+
+    # -- forward kinematics -----------------------------------------------------------------
+    def _forward(self, q: np.ndarray) -> np.ndarray:
+        t = self._tables
+        batch = q.shape[:-1]
+        nb = len(batch)
+        qt = q.T  # (nq, *B): joint values index the first axis.
+        if nb:
+            local = np.empty((t.n_links,) + batch + (4, 4))
+            local[:] = t.origin.reshape((t.n_links,) + (1,) * nb + (4, 4))
+        else:
+            local = t.origin.copy()
+        extra = (1,) * nb + (3, 3)
+        if len(t.rev_links):
+            angle = qt[t.rev_src]
+            if not t.rev_plain:
+                angle = angle * t.rev_mult.reshape((-1,) + (1,) * nb) + \
+                    t.rev_off.reshape((-1,) + (1,) * nb)
+            s = np.sin(angle)[..., None, None]
+            c = np.cos(angle)[..., None, None]
+            n = len(t.rev_links)
+            local[t.rev_links, ..., :3, :3] = (t.rev_r0.reshape((n,) + extra)
+                                               + s * t.rev_r1.reshape((n,) + extra)
+                                               + (1 - c) * t.rev_r2.reshape((n,) + extra))
+        if len(t.pri_links):
+            n = len(t.pri_links)
+            d = qt[t.pri_src] * t.pri_mult.reshape((-1,) + (1,) * nb) + \
+                t.pri_off.reshape((-1,) + (1,) * nb)
+            local[t.pri_links, ..., :3, 3] = (t.pri_p0.reshape((n,) + (1,) * nb + (3,))
+                                              + d[..., None]
+                                              * t.pri_axis.reshape((n,) + (1,) * nb + (3,)))
+        for link, iq in t.floating:
+            motion = np.zeros(batch + (4, 4))
+            motion[..., :3, :3] = rotation_from_quaternion(q[..., iq + 3:iq + 7])
+            motion[..., :3, 3] = q[..., iq:iq + 3]
+            motion[..., 3, 3] = 1.0
+            local[link] = t.origin[link] @ motion
+        for link, iq, basis in t.planar:
+            theta = q[..., iq + 2]
+            rz = np.zeros(batch + (3, 3))
+            rz[..., 0, 0] = rz[..., 1, 1] = np.cos(theta)
+            rz[..., 1, 0] = np.sin(theta)
+            rz[..., 0, 1] = -rz[..., 1, 0]
+            rz[..., 2, 2] = 1.0
+            motion = np.zeros(batch + (4, 4))
+            motion[..., :3, :3] = basis @ rz @ basis.T
+            motion[..., :3, 3] = q[..., iq:iq + 1] * basis[:, 0] + q[..., iq + 1:iq + 2] * \
+                basis[:, 1]
+            motion[..., 3, 3] = 1.0
+            local[link] = t.origin[link] @ motion
+        world = local
+        for children, parents in t.levels:
+            if len(children) == 1:
+                world[children[0]] = world[parents[0]] @ local[children[0]]
+            else:
+                world[children] = world[parents] @ local[children]
+        return world
+
+    # -- poses --------------------------------------------------------------------------------
+    def transform(self, link: str, relative_to: Optional[str] = None) -> np.ndarray:
+        """Pose of a link: ``root_T_link``, or ``relative_to_T_link``.
+
+        :param link: the link (frame) whose pose is wanted.
+        :param relative_to: the link it is expressed in (default: the root link).
+        :return: ``(4, 4)`` or ``(B, 4, 4)``.
+        :raises UnknownFrameError: for an unknown link.
+        """
+        root_T_link = self.poses[self.model.link_index(link)]
+        if relative_to is None:
+            return root_T_link
+        return inverse(self.poses[self.model.link_index(relative_to)]) @ root_T_link
+
+    def position(self, link: str, point: Optional[Sequence[float]] = None) -> np.ndarray:
+        """Position in the root frame of a link's origin or of a point given in the link.
+
+        :param link: the link.
+        :param point: ``link_p_point`` (default: the origin).
+        :return: ``root_p_point`` of shape ``(3,)`` or ``(B, 3)``.
+        """
+        root_T_link = self.poses[self.model.link_index(link)]
+        if point is None:
+            return root_T_link[..., :3, 3].copy()
+        return root_T_link[..., :3, :3] @ np.asarray(point, dtype=float) + root_T_link[..., :3, 3]
+
+    # -- motion columns -----------------------------------------------------------------------
+    def world_columns(self) -> np.ndarray:
+        """World twist (at the world origin) of every motion column, ``(n_columns, *B, 6)``."""
+        if self._world_columns is None:
+            t = self._tables
+            pose = self.poses[t.col_links]
+            nb = len(self.batch_shape)
+            both = pose[..., :3, :3] @ t.col_motion.reshape((-1,) + (1,) * nb + (3, 2))
+            ang = both[..., 1]
+            cols = np.empty(ang.shape[:-1] + (6,))
+            cols[..., 3:] = ang
+            cols[..., :3] = both[..., 0] + _cross(pose[..., :3, 3], ang)
+            self._world_columns = _readonly(cols)
+        return self._world_columns
+
+    def _point(self, index: int, point) -> np.ndarray:
+        pose = self.poses[index]
+        if point is None:
+            return pose[..., :3, 3]
+        p = np.asarray(point, dtype=float)
+        if p.shape != (3,) or not np.all(np.isfinite(p)):
+            raise ConfigurationError(f'point must be 3 finite numbers, got {point!r}')
+        return pose[..., :3, :3] @ p + pose[..., :3, 3]
+
+    def jacobian(self, link: str, point: Optional[Sequence[float]] = None,
+                 expressed_in: Union[ExpressedIn, str] = ExpressedIn.LOCAL_WORLD_ALIGNED
+                 ) -> np.ndarray:
+        """Jacobian of a link (or of a point fixed in it) with respect to ``v``.
+
+        ``twist = J @ v`` with rows ``[linear; angular]``:
+
+        * ``LOCAL_WORLD_ALIGNED`` (default): velocity of the point and angular velocity, in
+          world (root) axes.
+        * ``WORLD``: spatial twist at the world origin (same for every point of the link).
+        * ``LOCAL``: the same quantities in the link's axes.
+
+        Mimic joints add their contribution to their master's column.
+
+        :param link: the link.
+        :param point: ``link_p_point`` (default: the link origin).
+        :param expressed_in: see above.
+        :return: ``(6, nv)`` or ``(B, 6, nv)``.
+        """
+        ref = ExpressedIn.parse(expressed_in)
+        index = self.model.link_index(link)
+        t = self._tables
+        cols = self.world_columns()[t.link_columns[index]]
+        if ref is not ExpressedIn.WORLD:
+            p = self._point(index, point)
+            cols = cols.copy()
+            cols[..., :3] += _cross(cols[..., 3:], p)
+            if ref is ExpressedIn.LOCAL:
+                r_t = np.swapaxes(self.poses[index][..., :3, :3], -1, -2)
+                cols[..., :3] = (r_t @ cols[..., :3, None])[..., 0]
+                cols[..., 3:] = (r_t @ cols[..., 3:, None])[..., 0]
+        # cols: (ns, *B, 6) -> (*B, 6, ns) @ (ns, nv)
+        return np.moveaxis(cols, 0, -1) @ t.link_expand[index]
+
+    # -- velocities and accelerations ---------------------------------------------------------
+    def _column_velocities(self, x: np.ndarray) -> np.ndarray:
+        """Per-column joint rates ``(n_columns, *B)`` from a velocity-sized vector."""
+        t = self._tables
+        return (x @ t.expand.T).T if x.ndim == 2 else t.expand @ x
+
+    def _require_velocity(self) -> None:
+        if self.v is None:
+            raise ConfigurationError('this state has no velocity: pass v to '
+                                     'forward_kinematics(q, v)')
+
+    def spatial_velocities(self) -> np.ndarray:
+        """World twists at the world origin of every link, ``(n_links, *B, 6)``."""
+        self._require_velocity()
+        if self._twists is None:
+            rates = self._column_velocities(self.v)
+            contrib = self.world_columns() * rates[..., None]
+            self._twists = _readonly(np.tensordot(self._tables.support, contrib, axes=(1, 0)))
+        return self._twists
+
+    def spatial_accelerations(self) -> np.ndarray:
+        """Spatial accelerations (derivative of the world twists), ``(n_links, *B, 6)``."""
+        if self.a is None:
+            raise ConfigurationError('this state has no acceleration: pass a to '
+                                     'forward_kinematics(q, v, a)')
+        if self._accelerations is None:
+            t = self._tables
+            cols = self.world_columns()
+            twist = self.spatial_velocities()[t.col_links]
+            w, vel = twist[..., 3:], twist[..., :3]
+            dcols = np.empty(cols.shape)
+            dcols[..., :3] = _cross(w, cols[..., :3]) + _cross(vel, cols[..., 3:])
+            dcols[..., 3:] = _cross(w, cols[..., 3:])
+            contrib = cols * self._column_velocities(self.a)[..., None] + \
+                dcols * self._column_velocities(self.v)[..., None]
+            self._accelerations = _readonly(np.tensordot(t.support, contrib, axes=(1, 0)))
+        return self._accelerations
+
+    def _express(self, index: int, spatial: np.ndarray, point, ref: ExpressedIn) -> np.ndarray:
+        if ref is ExpressedIn.WORLD:
+            return spatial.copy()
+        out = spatial.copy()
+        out[..., :3] += _cross(spatial[..., 3:], self._point(index, point))
+        if ref is ExpressedIn.LOCAL:
+            r_t = np.swapaxes(self.poses[index][..., :3, :3], -1, -2)
+            out[..., :3] = (r_t @ out[..., :3, None])[..., 0]
+            out[..., 3:] = (r_t @ out[..., 3:, None])[..., 0]
+        return out
+
+    def velocity(self, link: str, point: Optional[Sequence[float]] = None,
+                 expressed_in: Union[ExpressedIn, str] = ExpressedIn.LOCAL_WORLD_ALIGNED
+                 ) -> np.ndarray:
+        """Twist ``[linear; angular]`` of a link (or a point in it), as ``jacobian @ v``.
+
+        :param link: the link.
+        :param point: ``link_p_point`` (default: the link origin).
+        :param expressed_in: see :meth:`jacobian`.
+        :return: ``(6,)`` or ``(B, 6)``.
+        """
+        index = self.model.link_index(link)
+        return self._express(index, self.spatial_velocities()[index], point,
+                             ExpressedIn.parse(expressed_in))
+
+    def acceleration(self, link: str, point: Optional[Sequence[float]] = None,
+                     expressed_in: Union[ExpressedIn, str] = ExpressedIn.LOCAL_WORLD_ALIGNED,
+                     classical: bool = False) -> np.ndarray:
+        """Acceleration of a link (or a point in it).
+
+        The spatial acceleration (default) is Pinocchio's ``getFrameAcceleration``; with
+        ``classical=True`` the linear part is the point's acceleration in the root frame
+        (Pinocchio's ``getFrameClassicalAcceleration``).
+
+        :param link: the link.
+        :param point: ``link_p_point`` (default: the link origin).
+        :param expressed_in: see :meth:`jacobian`.
+        :param classical: return the classical instead of the spatial acceleration.
+        :return: ``(6,)`` or ``(B, 6)``, ``[linear; angular]``.
+        """
+        ref = ExpressedIn.parse(expressed_in)
+        index = self.model.link_index(link)
+        acc = self._express(index, self.spatial_accelerations()[index], point, ref)
+        if classical:
+            if ref is ExpressedIn.WORLD:
+                raise ConfigurationError('a classical acceleration is taken at a point: use '
+                                         'LOCAL or LOCAL_WORLD_ALIGNED')
+            twist = self._express(index, self.spatial_velocities()[index], point, ref)
+            acc[..., :3] += _cross(twist[..., 3:], twist[..., :3])
+        return acc
+
+    # -- center of mass -----------------------------------------------------------------------
+    def link_centers_of_mass(self) -> np.ndarray:
+        """Center of mass of every link in the root frame, ``(n_links, *B, 3)``."""
+        if self._com is None:
+            t = self._tables
+            nb = len(self.batch_shape)
+            local = t.link_p_com.reshape((-1,) + (1,) * nb + (3, 1))
+            self._com = _readonly((self.poses[..., :3, :3] @ local)[..., 0]
+                                  + self.poses[..., :3, 3])
+        return self._com
+
+    def center_of_mass(self) -> np.ndarray:
+        """Center of mass of the robot in the root frame, ``(3,)`` or ``(B, 3)``.
+
+        :raises ConfigurationError: if the robot has no mass.
+        """
+        masses = self._tables.mass
+        total = self._total_mass()
+        return np.tensordot(masses, self.link_centers_of_mass(), axes=(0, 0)) / total
+
+    def _total_mass(self) -> float:
+        total = self.model.total_mass
+        if total <= 0:
+            raise ConfigurationError(f"robot '{self.model.name}' has no mass: its center of "
+                                     'mass is undefined')
+        return total
+
+    def center_of_mass_velocity(self) -> np.ndarray:
+        """Velocity of the center of mass in the root frame, ``(3,)`` or ``(B, 3)``."""
+        masses = self._tables.mass
+        twists = self.spatial_velocities()
+        point_vel = twists[..., :3] + _cross(twists[..., 3:], self.link_centers_of_mass())
+        return np.tensordot(masses, point_vel, axes=(0, 0)) / self._total_mass()
+
+    def centroidal_momentum(self) -> np.ndarray:
+        """Momentum ``[linear; angular]`` about the center of mass, root-aligned axes.
+
+        The angular part is the angular momentum about the CoM (Pinocchio's ``hg``).
+
+        :return: ``(6,)`` or ``(B, 6)``.
+        """
+        com_tables = self._tables
+        masses = com_tables.mass
+        twists = self.spatial_velocities()
+        centers = self.link_centers_of_mass()
+        w = twists[..., 3:]
+        point_vel = twists[..., :3] + _cross(w, centers)
+        rot = self.poses[..., :3, :3]
+        inertia_w = rot @ com_tables.inertia.reshape((-1,) + (1,) * len(self.batch_shape)
+                                                     + (3, 3)) @ np.swapaxes(rot, -1, -2)
+        spin = (inertia_w @ w[..., None])[..., 0]
+        com = np.tensordot(masses, centers, axes=(0, 0)) / self._total_mass()
+        orbital = _cross(centers - com, point_vel) * masses.reshape((-1,) + (1,) * (
+            len(self.batch_shape) + 1))
+        out = np.empty(self.batch_shape + (6,))
+        out[..., :3] = np.tensordot(masses, point_vel, axes=(0, 0))
+        out[..., 3:] = (spin + orbital).sum(axis=0)
+        return out
+
+    def angular_momentum(self) -> np.ndarray:
+        """Angular momentum about the center of mass, root-aligned axes, ``(3,)``/``(B, 3)``."""
+        return self.centroidal_momentum()[..., 3:]
+
+    def center_of_mass_jacobian(self) -> np.ndarray:
+        """Jacobian of the center of mass, ``(3, nv)`` or ``(B, 3, nv)``: ``com_dot = J v``."""
+        t = self._tables
+        masses = self._tables.mass
+        cols = self.world_columns()
+        centers = self.link_centers_of_mass()
+        sub_mass = t.support.T @ masses
+        sub_moment = np.tensordot(t.support.T * masses, centers, axes=(1, 0))
+        jc = (cols[..., :3] * sub_mass.reshape((-1,) + (1,) * (len(self.batch_shape) + 1))
+              + _cross(cols[..., 3:], sub_moment)) / self._total_mass()
+        return np.moveaxis(jc, 0, -1) @ t.expand
