@@ -45,6 +45,10 @@ setup(
     license='Apache-2.0',
     tests_require=['pytest'],
     entry_points={
-        'console_scripts': [],
+        'console_scripts': [
+            'frame-kinematics = frame_kinematics.cli:main',
+            'frame_kinematics_node = frame_kinematics.node:main',
+            'demo_joint_states = frame_kinematics.demo_joint_states:main',
+        ],
     },
 )

@@ -248,6 +248,9 @@ class KinematicsState:
         self.a = None if a is None else _readonly(a)
         self.batch_shape = batch
         self._tables = model.tables
+        #: ``parent_T_link`` of every link (identity for the root), ``(n_links, *B, 4, 4)``.
+        self.local_poses: np.ndarray
+        #: ``root_T_link`` of every link, ``(n_links, *B, 4, 4)``.
         self.poses = _readonly(self._forward(q))
         self._world_columns: Optional[np.ndarray] = None
         self._twists: Optional[np.ndarray] = None
@@ -303,7 +306,9 @@ class KinematicsState:
                 basis[:, 1]
             motion[..., 3, 3] = 1.0
             local[link] = t.origin[link] @ motion
-        world = local
+        self.local_poses = _readonly(local)
+        world = np.empty(local.shape)
+        world[0] = local[0]
         for children, parents in t.levels:
             if len(children) == 1:
                 world[children[0]] = world[parents[0]] @ local[children[0]]

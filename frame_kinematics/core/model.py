@@ -460,6 +460,17 @@ class RobotModel:
         """
         return self.total_mass, self.forward_kinematics(q).center_of_mass()
 
+    def inverse_kinematics(self, tip, target, **options):
+        """Solve inverse position kinematics (see :func:`frame_kinematics.core.ik.solve`).
+
+        :param tip: the tip link (or a list of tips).
+        :param target: ``root_T_target`` (4x4), or a list/batch of them.
+        :param options: solver options (seed, tolerances, budget, ...).
+        :return: an IK result.
+        """
+        from .ik import solve
+        return solve(self, tip, target, **options)
+
     def __repr__(self) -> str:
         return (f"RobotModel('{self.name}', {len(self.links)} links, {len(self.joints)} joints, "
                 f'nq={self.nq}, nv={self.nv})')
