@@ -33,6 +33,8 @@ import numpy as np
 from .errors import ConfigurationError
 
 _EPS = 1e-12
+# Below this angle the closed forms lose digits: use their Taylor series (error < 1e-18).
+_SERIES = 1e-3
 
 
 def skew(v: np.ndarray) -> np.ndarray:
@@ -166,10 +168,11 @@ def exp_so3(omega: np.ndarray) -> np.ndarray:
     """
     omega = np.asarray(omega, dtype=float)
     theta = np.linalg.norm(omega, axis=-1)[..., None, None]
-    small = theta < 1e-8
+    small = theta < _SERIES
     safe = np.where(small, 1.0, theta)
-    a = np.where(small, 1 - theta ** 2 / 6, np.sin(safe) / safe)
-    b = np.where(small, 0.5 - theta ** 2 / 24, (1 - np.cos(safe)) / safe ** 2)
+    t2 = theta ** 2
+    a = np.where(small, 1 - t2 / 6 + t2 ** 2 / 120, np.sin(safe) / safe)
+    b = np.where(small, 0.5 - t2 / 24 + t2 ** 2 / 720, 2 * np.sin(safe / 2) ** 2 / safe ** 2)
     k = skew(omega)
     return np.eye(3) + a * k + b * (k @ k)
 
@@ -264,10 +267,11 @@ def exp_se3(twist: np.ndarray) -> np.ndarray:
     twist = np.asarray(twist, dtype=float)
     v, w = twist[..., :3], twist[..., 3:]
     theta = np.linalg.norm(w, axis=-1)[..., None, None]
-    small = theta < 1e-8
+    small = theta < _SERIES
     safe = np.where(small, 1.0, theta)
-    b = np.where(small, 0.5 - theta ** 2 / 24, (1 - np.cos(safe)) / safe ** 2)
-    c = np.where(small, 1 / 6 - theta ** 2 / 120, (safe - np.sin(safe)) / safe ** 3)
+    t2 = theta ** 2
+    b = np.where(small, 0.5 - t2 / 24 + t2 ** 2 / 720, 2 * np.sin(safe / 2) ** 2 / safe ** 2)
+    c = np.where(small, 1 / 6 - t2 / 120 + t2 ** 2 / 5040, (safe - np.sin(safe)) / safe ** 3)
     k = skew(w)
     left = np.eye(3) + b * k + c * (k @ k)
     return transform(exp_so3(w), (left @ v[..., None])[..., 0])
@@ -282,10 +286,11 @@ def log_se3(a_T_b: np.ndarray) -> np.ndarray:
     a_T_b = np.asarray(a_T_b, dtype=float)
     w = log_so3(a_T_b[..., :3, :3])
     theta = np.linalg.norm(w, axis=-1)[..., None, None]
-    small = theta < 1e-6
+    small = theta < _SERIES
     safe = np.where(small, 1.0, theta)
     half = safe / 2
-    coef = np.where(small, 1 / 12 + theta ** 2 / 720,
+    t2 = theta ** 2
+    coef = np.where(small, 1 / 12 + t2 / 720 + t2 ** 2 / 30240,
                     (1 - half * np.cos(half) / np.sin(np.where(small, 1.0, half))) / safe ** 2)
     k = skew(w)
     left_inv = np.eye(3) - 0.5 * k + coef * (k @ k)

@@ -1,0 +1,309 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Framed quantities: values that carry the frame they are expressed in (seed 000).
+
+Each object is immutable; :meth:`change_frame` returns the same physical quantity expressed in
+another frame of the same :class:`~frame_kinematics.core.frames.FrameTree`, using the tree's
+current configuration. Arithmetic between two framed objects checks that their frames match
+and raises :class:`~frame_kinematics.core.errors.ReferenceFrameError` otherwise.
+
+Spatial vectors are ``[linear; angular]``: a :class:`SpatialMotion` is the twist of
+``body_frame`` relative to ``base_frame``, expressed in ``frame`` (RobotDynamics'
+``expressedInFrame``); forces and momenta are ``[force; torque]`` and ``[linear; angular]``.
+"""
+
+from typing import Sequence
+
+import numpy as np
+
+from .errors import ConfigurationError, ReferenceFrameError
+from .frames import ReferenceFrame
+from .spatial import (force_transform, motion_transform, quaternion_from_rotation,
+                      rotation_from_quaternion, skew)
+
+
+def _vector(values, size: int, what: str) -> np.ndarray:
+    arr = np.array(values, dtype=float)
+    if arr.shape != (size,) or not np.all(np.isfinite(arr)):
+        raise ConfigurationError(f'{what} needs {size} finite numbers, got {values!r}')
+    arr.flags.writeable = False
+    return arr
+
+
+def _match(a: ReferenceFrame, b: ReferenceFrame, what: str) -> None:
+    if a is not b:
+        raise ReferenceFrameError(f"{what}: frames do not match ('{a.name}' and '{b.name}')",
+                                  a.name, b.name)
+
+
+class FrameObject:
+    """Base of framed quantities: a ``frame`` and a ``value`` array."""
+
+    __slots__ = ('frame', 'value')
+
+    def __init__(self, frame: ReferenceFrame, value: np.ndarray) -> None:
+        self.frame = frame
+        self.value = value
+
+    def _target_T_frame(self, target) -> np.ndarray:
+        target_frame = self.frame.tree.frame(target)
+        return target_frame, self.frame.tree.transform(target_frame, self.frame)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}('{self.frame.name}', {np.round(self.value, 6).tolist()})"
+
+
+class FramePoint(FrameObject):
+    """A 3D point expressed in a frame."""
+
+    def __init__(self, frame: ReferenceFrame, xyz: Sequence[float]) -> None:
+        """:param frame: the frame.
+        :param xyz: coordinates in that frame.
+        """
+        super().__init__(frame, _vector(xyz, 3, 'a point'))
+
+    def change_frame(self, target) -> 'FramePoint':
+        """The same point expressed in ``target``.
+
+        :param target: frame name or :class:`ReferenceFrame`.
+        :return: a new :class:`FramePoint`.
+        """
+        frame, t = self._target_T_frame(target)
+        return FramePoint(frame, t[:3, :3] @ self.value + t[:3, 3])
+
+    def __sub__(self, other: 'FramePoint') -> 'FrameVector':
+        if not isinstance(other, FramePoint):
+            return NotImplemented
+        _match(self.frame, other.frame, 'point - point')
+        return FrameVector(self.frame, self.value - other.value)
+
+    def __add__(self, other: 'FrameVector') -> 'FramePoint':
+        if not isinstance(other, FrameVector):
+            return NotImplemented
+        _match(self.frame, other.frame, 'point + vector')
+        return FramePoint(self.frame, self.value + other.value)
+
+
+class FrameVector(FrameObject):
+    """A free 3D vector (direction, velocity, force...) expressed in a frame."""
+
+    def __init__(self, frame: ReferenceFrame, xyz: Sequence[float]) -> None:
+        """:param frame: the frame.
+        :param xyz: components in that frame.
+        """
+        super().__init__(frame, _vector(xyz, 3, 'a vector'))
+
+    def change_frame(self, target) -> 'FrameVector':
+        """The same vector expressed in ``target`` (rotation only).
+
+        :param target: frame name or :class:`ReferenceFrame`.
+        :return: a new :class:`FrameVector`.
+        """
+        frame, t = self._target_T_frame(target)
+        return FrameVector(frame, t[:3, :3] @ self.value)
+
+    def __add__(self, other: 'FrameVector') -> 'FrameVector':
+        if not isinstance(other, FrameVector):
+            return NotImplemented
+        _match(self.frame, other.frame, 'vector + vector')
+        return FrameVector(self.frame, self.value + other.value)
+
+    def __sub__(self, other: 'FrameVector') -> 'FrameVector':
+        if not isinstance(other, FrameVector):
+            return NotImplemented
+        _match(self.frame, other.frame, 'vector - vector')
+        return FrameVector(self.frame, self.value - other.value)
+
+    def __mul__(self, scale: float) -> 'FrameVector':
+        return FrameVector(self.frame, self.value * float(scale))
+
+    __rmul__ = __mul__
+
+    def dot(self, other: 'FrameVector') -> float:
+        """Dot product with a vector of the same frame."""
+        _match(self.frame, other.frame, 'dot')
+        return float(self.value @ other.value)
+
+    def cross(self, other: 'FrameVector') -> 'FrameVector':
+        """Cross product with a vector of the same frame."""
+        _match(self.frame, other.frame, 'cross')
+        return FrameVector(self.frame, np.cross(self.value, other.value))
+
+
+class FrameOrientation(FrameObject):
+    """An orientation (unit quaternion ``[x, y, z, w]``) relative to a frame."""
+
+    def __init__(self, frame: ReferenceFrame, quaternion: Sequence[float]) -> None:
+        """:param frame: the frame.
+        :param quaternion: unit quaternion ``[x, y, z, w]`` (normalised if within 1e-6).
+        """
+        quat = _vector(quaternion, 4, 'an orientation').copy()
+        norm = np.linalg.norm(quat)
+        if abs(norm - 1.0) > 1e-6:
+            raise ConfigurationError(f'an orientation needs a unit quaternion, norm is {norm}')
+        quat /= norm
+        quat.flags.writeable = False
+        super().__init__(frame, quat)
+
+    @property
+    def rotation(self) -> np.ndarray:
+        """The orientation as a rotation matrix ``frame_R_orientation``."""
+        return rotation_from_quaternion(self.value)
+
+    def change_frame(self, target) -> 'FrameOrientation':
+        """The same orientation relative to ``target``.
+
+        :param target: frame name or :class:`ReferenceFrame`.
+        :return: a new :class:`FrameOrientation`.
+        """
+        frame, t = self._target_T_frame(target)
+        return FrameOrientation(frame, quaternion_from_rotation(t[:3, :3] @ self.rotation))
+
+
+class SpatialMotion(FrameObject):
+    """Twist ``[v; w]`` of ``body_frame`` relative to ``base_frame``, expressed in ``frame``."""
+
+    __slots__ = ('body_frame', 'base_frame')
+
+    def __init__(self, body_frame: ReferenceFrame, base_frame: ReferenceFrame,
+                 frame: ReferenceFrame, vector: Sequence[float]) -> None:
+        """:param body_frame: the moving frame.
+        :param base_frame: the frame it moves relative to.
+        :param frame: the frame the vector is expressed in.
+        :param vector: ``[linear; angular]``.
+        """
+        super().__init__(frame, _vector(vector, 6, type(self).__name__))
+        self.body_frame = body_frame
+        self.base_frame = base_frame
+
+    def change_frame(self, target):
+        """The same motion expressed in ``target`` (``target_X_frame @ vector``).
+
+        :param target: frame name or :class:`ReferenceFrame`.
+        :return: a new object of the same type.
+        """
+        frame, t = self._target_T_frame(target)
+        return type(self)(self.body_frame, self.base_frame, frame,
+                          motion_transform(t) @ self.value)
+
+    def __add__(self, other):
+        """Chain motions: (b relative to a) + (c relative to b) = (c relative to a)."""
+        if type(other) is not type(self):
+            return NotImplemented
+        _match(self.frame, other.frame, 'motion + motion (expressed-in frames)')
+        _match(self.body_frame, other.base_frame, 'motion + motion (body of the first, base '
+               'of the second)')
+        return type(self)(other.body_frame, self.base_frame, self.frame,
+                          self.value + other.value)
+
+    def __sub__(self, other):
+        """(b relative to a) - (c relative to a) = (b relative to c)."""
+        if type(other) is not type(self):
+            return NotImplemented
+        _match(self.frame, other.frame, 'motion - motion (expressed-in frames)')
+        _match(self.base_frame, other.base_frame, 'motion - motion (base frames)')
+        return type(self)(self.body_frame, other.body_frame, self.frame,
+                          self.value - other.value)
+
+
+class SpatialAcceleration(SpatialMotion):
+    """Spatial acceleration ``[linear; angular]`` of ``body_frame`` relative to ``base_frame``.
+
+    Changing the frame it is expressed in applies the same 6x6 transform as a twist.
+    """
+
+    __slots__ = ()
+
+
+class SpatialForce(FrameObject):
+    """A wrench ``[force; torque]`` expressed in a frame (torque about its origin)."""
+
+    def __init__(self, frame: ReferenceFrame, vector: Sequence[float]) -> None:
+        """:param frame: the frame.
+        :param vector: ``[force; torque]``.
+        """
+        super().__init__(frame, _vector(vector, 6, type(self).__name__))
+
+    def change_frame(self, target):
+        """The same wrench expressed in ``target``.
+
+        :param target: frame name or :class:`ReferenceFrame`.
+        :return: a new object of the same type.
+        """
+        frame, t = self._target_T_frame(target)
+        return type(self)(frame, force_transform(t) @ self.value)
+
+    def __add__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        _match(self.frame, other.frame, f'{type(self).__name__} + {type(other).__name__}')
+        return type(self)(self.frame, self.value + other.value)
+
+    def __sub__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        _match(self.frame, other.frame, f'{type(self).__name__} - {type(other).__name__}')
+        return type(self)(self.frame, self.value - other.value)
+
+
+class SpatialMomentum(SpatialForce):
+    """Momentum ``[linear; angular]`` (angular about the frame's origin) expressed in a frame."""
+
+    __slots__ = ()
+
+
+class SpatialInertia(FrameObject):
+    """Rigid-body inertia expressed in a frame, as a 6x6 matrix in ``[v; w]`` order."""
+
+    def __init__(self, frame: ReferenceFrame, mass: float, com: Sequence[float],
+                 inertia_com: np.ndarray) -> None:
+        """:param frame: the frame.
+        :param mass: mass (kg, >= 0).
+        :param com: center of mass in the frame.
+        :param inertia_com: 3x3 rotational inertia about the CoM, in the frame's axes.
+        """
+        inertia = np.array(inertia_com, dtype=float)
+        if mass < 0 or inertia.shape != (3, 3) or not np.all(np.isfinite(inertia)):
+            raise ConfigurationError('a spatial inertia needs a mass >= 0 and a finite 3x3 '
+                                     'inertia')
+        c = _vector(com, 3, 'a center of mass')
+        sc = skew(c)
+        matrix = np.zeros((6, 6))
+        matrix[:3, :3] = mass * np.eye(3)
+        matrix[:3, 3:] = -mass * sc
+        matrix[3:, :3] = mass * sc
+        matrix[3:, 3:] = inertia - mass * sc @ sc
+        matrix.flags.writeable = False
+        super().__init__(frame, matrix)
+        self.mass = float(mass)
+        self.com = c
+        self.inertia_com = inertia
+
+    def change_frame(self, target) -> 'SpatialInertia':
+        """The same inertia expressed in ``target``.
+
+        :param target: frame name or :class:`ReferenceFrame`.
+        :return: a new :class:`SpatialInertia`.
+        """
+        frame, t = self._target_T_frame(target)
+        rot = t[:3, :3]
+        return SpatialInertia(frame, self.mass, rot @ self.com + t[:3, 3],
+                              rot @ self.inertia_com @ rot.T)
+
+    def __matmul__(self, motion: SpatialMotion) -> SpatialMomentum:
+        """Momentum of the body moving with ``motion`` (expressed in the same frame)."""
+        if not isinstance(motion, SpatialMotion):
+            return NotImplemented
+        _match(self.frame, motion.frame, 'inertia @ motion')
+        return SpatialMomentum(self.frame, self.value @ motion.value)

@@ -1,0 +1,335 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Relative-motion matrix: which bodies of a robot move rigidly with respect to which.
+
+The idea comes from HPP's ``RelativeMotion``: given a set of constraints, a symmetric
+``(N+1) x (N+1)`` matrix tells for every pair of bodies whether their relative pose is
+
+* :attr:`RelativeMotionType.CONSTRAINED`: fixed, with a constant value;
+* :attr:`RelativeMotionType.PARAMETERIZED`: fixed, but the value may change between two uses
+  of the constraints (e.g. the right-hand side of a grasp or of a locked joint is set per path);
+* :attr:`RelativeMotionType.UNCONSTRAINED`: free to change.
+
+Indexing
+--------
+Index 0 is the environment; index ``k + 1`` is ``model.joints[k]``, so ``N = len(model.joints)``.
+Every URDF joint is indexed, fixed and mimic joints included, so that every link has a row:
+an entry stands for the *child body* of the joint (its child link), the environment for the
+root link. A link name therefore resolves to the index of its parent joint, and the model's
+root link resolves to the environment (0): the model's world is its root link, as Pinocchio's
+universe and HPP's environment. With ``floating_base=True`` the added world link is the
+environment and the URDF's root link is the child of ``root_joint``.
+
+Fixed and mimic joints
+----------------------
+* A fixed joint rigidly ties its child body to its parent body: a fresh matrix already has
+  CONSTRAINED between a fixed joint and its parent joint (then everything rigidly linked
+  through fixed joints, by transitivity). A model without fixed joints starts with
+  CONSTRAINED on the diagonal and UNCONSTRAINED elsewhere, as HPP.
+* A mimic joint is *not* rigid with respect to its master: it moves its child body relative
+  to its own parent body. What ties them is the joint value: a mimic's value is fixed exactly
+  when its master's value is fixed (``value = multiplier * master + offset``). So the pair
+  (mimic, parent of the mimic) and the pair (master, parent of the master) always carry the
+  same value: locking a master locks its mimics, and a constraint that makes a mimic's child
+  rigid with respect to its parent (a lock, a 6D transformation, a closed loop) fixes the
+  master too. A mimic with multiplier 0 has a constant value and is treated as a fixed joint.
+
+Constraints
+-----------
+* :meth:`RelativeMotion.add_locked_joint`: a locked joint fixes the joint's child body with
+  respect to its parent body (HPP's ``LockedJoint``: the pair (joint, parent joint) becomes
+  CONSTRAINED, or PARAMETERIZED if the locked value may change between uses).
+* :meth:`RelativeMotion.add_relative_transformation`: a 6D transformation between two bodies
+  (joints or links) or between a body and the environment; with a ``mask`` that leaves any
+  component out it is of lower dimension and leaves the pair UNCONSTRAINED.
+* :meth:`RelativeMotion.set_relative_motion`: the raw update, as HPP's ``recurseSetRelMotion``.
+
+Closure
+-------
+Composing two relative motions gives the larger value (CONSTRAINED < PARAMETERIZED <
+UNCONSTRAINED), and a pair keeps the smallest value over every chain of constraints joining
+it. The matrix is thus the min-max (bottleneck) path closure of the constraint graph; it is
+updated in O(N^2) per constraint, does not depend on the order in which constraints are added,
+and never weakens a value.
+"""
+
+import enum
+import logging
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from .errors import ConfigurationError, FrameKinematicsError, UnknownFrameError
+from .model import RobotModel
+
+_LOG = logging.getLogger(__name__)
+
+#: Name of index 0 (the environment) in :attr:`RelativeMotion.index_names`; also accepted,
+#: like ``None``, wherever a body name is expected.
+ENVIRONMENT = '<environment>'
+
+
+class RelativeMotionType(enum.IntEnum):
+    """How two bodies may move with respect to each other (ordered from strongest)."""
+
+    #: The relative pose is fixed and constant.
+    CONSTRAINED = 0
+    #: The relative pose is fixed, but its value may change between uses of the constraints.
+    PARAMETERIZED = 1
+    #: The relative pose may change.
+    UNCONSTRAINED = 2
+
+    def combine(self, other: 'RelativeMotionType') -> 'RelativeMotionType':
+        """Relative motion of a chain of two relative motions (the weaker of the two).
+
+        :param other: the second relative motion.
+        :return: CONSTRAINED+CONSTRAINED gives CONSTRAINED, UNCONSTRAINED with anything gives
+            UNCONSTRAINED, anything else PARAMETERIZED.
+        """
+        return RelativeMotionType(max(self, RelativeMotionType(other)))
+
+
+class RelativeMotionError(FrameKinematicsError, ValueError):
+    """A relative-motion constraint that makes no sense (a body with itself, an ambiguous name).
+
+    :param message: what is wrong.
+    """
+
+
+class RelativeMotion:
+    """Relative-motion matrix of a robot under a set of constraints (HPP's ``RelativeMotion``).
+
+    :param model: the robot model; index ``k + 1`` is ``model.joints[k]``, 0 the environment.
+    """
+
+    def __init__(self, model: RobotModel) -> None:
+        self.model = model
+        self._joint_index: Dict[str, int] = {j.name: k + 1 for k, j in enumerate(model.joints)}
+        self._link_index: Dict[str, int] = {
+            link.name: 0 if link.parent_joint is None else self._joint_index[link.parent_joint]
+            for link in model.links}
+        self.index_names: Tuple[str, ...] = (ENVIRONMENT,) + tuple(j.name for j in model.joints)
+        #: Index of the parent body of each index (the environment is its own parent).
+        self.parent_index = np.array(
+            [0] + [self._link_index[j.parent] for j in model.joints], dtype=np.intp)
+        couplings = []
+        rigid = []
+        for joint in model.joints:
+            k = self._joint_index[joint.name]
+            if joint.type == 'fixed' or (joint.mimic is not None and joint.mimic[1] == 0.0):
+                rigid.append(k)
+            elif joint.mimic is not None:
+                master = self._joint_index[joint.mimic[0]]
+                couplings.append((k, self.parent_index[k], master, self.parent_index[master]))
+        self._couplings = np.array(couplings, dtype=np.intp).reshape(-1, 4)
+        size = len(self.index_names)
+        self._matrix = np.full((size, size), RelativeMotionType.UNCONSTRAINED, dtype=np.int8)
+        np.fill_diagonal(self._matrix, RelativeMotionType.CONSTRAINED)
+        for k in rigid:
+            self._update(k, int(self.parent_index[k]), RelativeMotionType.CONSTRAINED)
+
+    # -- indices ------------------------------------------------------------------------------
+    @property
+    def size(self) -> int:
+        """Number of rows (and columns): ``len(model.joints) + 1``."""
+        return len(self.index_names)
+
+    def index(self, name: Optional[str]) -> int:
+        """Matrix index of a body given by a joint name, a link name or the environment.
+
+        :param name: a joint name (its child body), a link name (the child body of its parent
+            joint; the root link is the environment), or ``None``/:data:`ENVIRONMENT`.
+        :return: the index, 0 for the environment.
+        :raises UnknownFrameError: if the name is neither a joint nor a link.
+        :raises RelativeMotionError: if the name is both a joint and a link of different bodies.
+        """
+        if name is None or name == ENVIRONMENT:
+            return 0
+        by_joint = self._joint_index.get(name)
+        by_link = self._link_index.get(name)
+        if by_joint is None and by_link is None:
+            raise UnknownFrameError(name, list(self._joint_index) + list(self._link_index),
+                                    'joint or link')
+        if by_joint is not None and by_link is not None and by_joint != by_link:
+            raise RelativeMotionError(
+                f"'{name}' names both a joint and a link of different bodies (indices "
+                f'{by_joint} and {by_link}): name the joint by its child link or the link by '
+                f'its parent joint instead')
+        return by_joint if by_joint is not None else by_link
+
+    # -- constraints --------------------------------------------------------------------------
+    def add_locked_joint(self, joint: str, parameterized: bool = False) -> None:
+        """Lock a joint: its child body becomes rigid with respect to its parent body.
+
+        Locking a mimic joint (or its master) fixes the master and all its mimics. Locking a
+        fixed joint changes nothing (it is already CONSTRAINED).
+
+        :param joint: the joint name.
+        :param parameterized: True if the locked value may change between uses
+            (PARAMETERIZED), False for a constant value (CONSTRAINED).
+        :raises UnknownFrameError: if the model has no such joint.
+        """
+        if joint not in self._joint_index:
+            raise UnknownFrameError(joint, self._joint_index, 'joint')
+        k = self._joint_index[joint]
+        motion = (RelativeMotionType.PARAMETERIZED if parameterized
+                  else RelativeMotionType.CONSTRAINED)
+        self._update(k, int(self.parent_index[k]), motion)
+
+    def add_relative_transformation(self, body_a: Optional[str], body_b: Optional[str] = None,
+                                    parameterized: bool = False,
+                                    mask: Optional[Sequence[bool]] = None) -> None:
+        """Constrain the relative pose of two bodies, or of a body and the environment.
+
+        :param body_a: a joint or link name (see :meth:`index`), or None for the environment.
+        :param body_b: the other body; None (default) for the environment.
+        :param parameterized: True if the target transformation may change between uses
+            (PARAMETERIZED), False for a constant one (CONSTRAINED).
+        :param mask: six booleans ``[x, y, z, rx, ry, rz]`` telling which components are
+            constrained (default all). A constraint of lower dimension leaves the pair
+            UNCONSTRAINED (it is only checked and logged).
+        :raises UnknownFrameError: for an unknown joint or link name.
+        :raises RelativeMotionError: if both names are the same body.
+        :raises ConfigurationError: for a mask that is not six booleans.
+        """
+        i, j = self._pair(body_a, body_b)
+        if mask is not None:
+            try:
+                flags = np.asarray(mask)
+            except (TypeError, ValueError):
+                flags = np.zeros(0)
+            if flags.shape != (6,) or not np.all((flags == 0) | (flags == 1)):
+                raise ConfigurationError(
+                    f'mask of the transformation between {self._label(body_a, i)} and '
+                    f'{self._label(body_b, j)} must be six booleans, got {mask!r}')
+            if not np.all(flags):
+                _LOG.debug('transformation between %s and %s constrains %d of 6 components: '
+                           'the pair stays unconstrained', self._label(body_a, i),
+                           self._label(body_b, j), int(np.count_nonzero(flags)))
+                return
+        motion = (RelativeMotionType.PARAMETERIZED if parameterized
+                  else RelativeMotionType.CONSTRAINED)
+        self._update(i, j, motion)
+
+    def set_relative_motion(self, body_a: Optional[str], body_b: Optional[str],
+                            motion: RelativeMotionType) -> None:
+        """Set the relative motion of two bodies and update every pair it links (HPP's
+        ``recurseSetRelMotion``).
+
+        UNCONSTRAINED does nothing, and a pair already stronger than ``motion`` keeps its value.
+
+        :param body_a: a joint or link name, or None for the environment.
+        :param body_b: the other body.
+        :param motion: the relative motion of the two bodies.
+        :raises UnknownFrameError: for an unknown joint or link name.
+        :raises RelativeMotionError: if both names are the same body or ``motion`` is not a
+            :class:`RelativeMotionType` value.
+        """
+        i, j = self._pair(body_a, body_b)
+        try:
+            value = RelativeMotionType(motion)
+        except ValueError:
+            raise RelativeMotionError(
+                f'relative motion between {self._label(body_a, i)} and '
+                f'{self._label(body_b, j)} must be a RelativeMotionType (0, 1 or 2), '
+                f'got {motion!r}') from None
+        self._update(i, j, value)
+
+    # -- queries ------------------------------------------------------------------------------
+    @property
+    def matrix(self) -> np.ndarray:
+        """A copy of the matrix: ``(N+1, N+1)`` int8 of :class:`RelativeMotionType` values."""
+        return self._matrix.copy()
+
+    def value(self, body_a: Optional[str], body_b: Optional[str] = None) -> RelativeMotionType:
+        """Relative motion of two bodies.
+
+        :param body_a: a joint or link name, or None for the environment.
+        :param body_b: the other body; None (default) for the environment.
+        :return: the relative motion (CONSTRAINED for a body with itself).
+        :raises UnknownFrameError: for an unknown joint or link name.
+        """
+        return RelativeMotionType(int(self._matrix[self.index(body_a), self.index(body_b)]))
+
+    def rigid_groups(self, include_parameterized: bool = True) -> List[Tuple[str, ...]]:
+        """Partition of the indices into groups of bodies that move rigidly together.
+
+        :param include_parameterized: count PARAMETERIZED pairs as rigid (they are, within one
+            use of the constraints); False keeps only CONSTRAINED pairs.
+        :return: tuples of :attr:`index_names` (ENVIRONMENT for index 0), each in index order,
+            groups ordered by their first index; every index is in exactly one group.
+        """
+        limit = (RelativeMotionType.PARAMETERIZED if include_parameterized
+                 else RelativeMotionType.CONSTRAINED)
+        assigned = np.zeros(self.size, dtype=bool)
+        groups = []
+        for i in range(self.size):
+            if assigned[i]:
+                continue
+            members = np.flatnonzero(self._matrix[i] <= limit)
+            assigned[members] = True
+            groups.append(tuple(self.index_names[k] for k in members))
+        return groups
+
+    def copy(self) -> 'RelativeMotion':
+        """An independent copy (same model, same constraints).
+
+        :return: the copy.
+        """
+        other = object.__new__(RelativeMotion)
+        other.__dict__.update(self.__dict__)
+        other._matrix = self._matrix.copy()
+        return other
+
+    def __str__(self) -> str:
+        letters = np.array(['C', 'P', 'U'])
+        width = max(len(name) for name in self.index_names)
+        rows = [f'{i:3d} {name:<{width}} ' + ' '.join(letters[self._matrix[i]])
+                for i, name in enumerate(self.index_names)]
+        return '\n'.join([repr(self)] + rows)
+
+    def __repr__(self) -> str:
+        return f"RelativeMotion('{self.model.name}', {self.size} indices)"
+
+    # -- internals ----------------------------------------------------------------------------
+    def _label(self, name: Optional[str], index: int) -> str:
+        if index == 0:
+            return 'the environment' if name in (None, ENVIRONMENT) else f"'{name}' (environment)"
+        joint = self.index_names[index]
+        return f"'{name}'" if name == joint else f"'{name}' (body of joint '{joint}')"
+
+    def _pair(self, body_a: Optional[str], body_b: Optional[str]) -> Tuple[int, int]:
+        i, j = self.index(body_a), self.index(body_b)
+        if i == j:
+            raise RelativeMotionError(
+                f'a constraint between {self._label(body_a, i)} and {self._label(body_b, j)} '
+                f'relates a body to itself')
+        return i, j
+
+    def _update(self, i: int, j: int, motion: RelativeMotionType) -> None:
+        pending = [(i, j, int(motion))]
+        matrix = self._matrix
+        while pending:
+            u, v, weight = pending.pop()
+            if weight >= RelativeMotionType.UNCONSTRAINED or matrix[u, v] <= weight:
+                continue
+            through = np.maximum(np.maximum(matrix[:, u], weight)[:, None], matrix[v][None, :])
+            np.minimum(matrix, through, out=matrix)
+            np.minimum(matrix, through.T, out=matrix)
+            for mimic, mimic_parent, master, master_parent in self._couplings:
+                a, b = matrix[mimic, mimic_parent], matrix[master, master_parent]
+                if a < b:
+                    pass
+                elif b < a:
+                    pending.append((mimic, mimic_parent, int(b)))

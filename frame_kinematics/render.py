@@ -1,0 +1,404 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Pictures of a robot's frame tree (matplotlib, an optional dependency).
+
+* :func:`render_configuration`: one PNG of the tree at a configuration: links as segments
+  from the parent's origin to the child's origin, frame axes (x red, y green, z blue), link
+  centers of mass as orange dots sized by mass, the robot's center of mass as a black cross,
+  link names, and a title with the robot name and the joints away from zero.
+* :func:`render_motion`: the same along a motion interpolated between two configurations,
+  as an animated GIF (needs pillow) or as a strip of frames (a PNG grid).
+
+matplotlib is imported when a picture is drawn, not when this module is imported; without it
+a :class:`MissingDependencyError` says what to install. Drawing uses the Agg canvas directly
+(no pyplot, no display, no global state).
+"""
+
+import math
+import os
+import textwrap
+from typing import List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from .core.errors import ConfigurationError, FrameKinematicsError
+from .core.model import RobotModel
+
+#: Default picture size in pixels (width, height).
+DEFAULT_SIZE = (800, 600)
+#: Default view: elevation and azimuth in degrees (matplotlib's ``view_init``).
+DEFAULT_VIEW = (25.0, -60.0)
+_DPI = 100
+_AXIS_COLORS = ((0.85, 0.1, 0.1), (0.1, 0.65, 0.1), (0.1, 0.25, 0.9))
+_MAX_PIXELS = 8000
+_STRIP_HEADER = 40
+
+
+class MissingDependencyError(FrameKinematicsError, ImportError):
+    """An optional dependency (matplotlib, pillow, pyyaml) that a feature needs is missing.
+
+    :param package: the pip package to install.
+    :param feature: what needs it.
+    """
+
+    def __init__(self, package: str, feature: str) -> None:
+        self.package = package
+        self.feature = feature
+        super().__init__(f"{feature} needs the python package '{package}' "
+                         f"(pip install {package})")
+
+
+def _matplotlib():
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+        from mpl_toolkits.mplot3d.art3d import Line3DCollection
+    except ImportError:
+        raise MissingDependencyError('matplotlib', 'drawing a picture') from None
+    return Figure, FigureCanvasAgg, Line3DCollection
+
+
+def _check_size(size: Sequence[int]) -> Tuple[int, int]:
+    try:
+        width, height = (int(s) for s in size)
+    except (TypeError, ValueError):
+        raise ConfigurationError(f'size must be two integers (width, height), got {size!r}'
+                                 ) from None
+    if not (16 <= width <= _MAX_PIXELS and 16 <= height <= _MAX_PIXELS):
+        raise ConfigurationError(f'picture size {width}x{height} is out of range '
+                                 f'(16 to {_MAX_PIXELS} pixels per side)')
+    return width, height
+
+
+def _check_output(path: str, suffixes: Sequence[str]) -> str:
+    path = os.fspath(path)
+    if not path.lower().endswith(tuple(suffixes)):
+        raise ConfigurationError(f"output '{path}' must end with {' or '.join(suffixes)}")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise FileNotFoundError(f'output folder does not exist: {folder}')
+    return path
+
+
+def interpolate_configurations(model: RobotModel, q_start, q_end, count: int) -> np.ndarray:
+    """Configurations evenly spaced from ``q_start`` to ``q_end`` (both included).
+
+    Joint values are interpolated linearly (continuous joints too: no wrapping to the
+    shorter way); floating-joint orientations by spherical linear interpolation (shorter arc).
+
+    :param model: the robot model.
+    :param q_start: first configuration ``(nq,)``.
+    :param q_end: last configuration ``(nq,)``.
+    :param count: number of configurations (at least 2).
+    :return: ``(count, nq)``.
+    :raises ConfigurationError: for invalid configurations or count.
+    """
+    q0 = model.check_configuration(q_start, 'start configuration')
+    q1 = model.check_configuration(q_end, 'end configuration')
+    if q0.ndim != 1 or q1.ndim != 1:
+        raise ConfigurationError('start and end configurations must be single vectors (nq,)')
+    if int(count) != count or count < 2:
+        raise ConfigurationError(f'a motion needs at least 2 frames, got {count}')
+    t = np.linspace(0.0, 1.0, int(count))[:, None]
+    path = (1.0 - t) * q0 + t * q1
+    for joint in model.actuated_joints:
+        if joint.type != 'floating':
+            continue
+        sl = slice(joint.idx_q + 3, joint.idx_q + 7)
+        a, b = q0[sl], q1[sl]
+        dot = float(np.dot(a, b))
+        if dot < 0.0:
+            b, dot = -b, -dot
+        angle = math.acos(min(dot, 1.0))
+        if angle < 1e-9:
+            path[:, sl] = a
+            continue
+        path[:, sl] = (np.sin((1.0 - t) * angle) * a + np.sin(t * angle) * b) / math.sin(angle)
+    return path
+
+
+def _changed_joints(model: RobotModel, q: np.ndarray) -> str:
+    neutral = model.neutral_configuration()
+    changed = [f'{name}={value:.3g}' for name, value, zero in
+               zip(model.configuration_names, q, neutral) if abs(value - zero) > 1e-12]
+    if not changed:
+        return 'neutral configuration'
+    shown = changed[:8]
+    if len(changed) > 8:
+        shown.append(f'... (+{len(changed) - 8} more)')
+    return ', '.join(shown)
+
+
+class _Scene:
+    """What is drawn for one robot, with limits shared by every frame of a motion."""
+
+    def __init__(self, model: RobotModel, configurations: np.ndarray,
+                 links: Optional[Sequence[str]], axis_length: Optional[float],
+                 labels: bool) -> None:
+        self.model = model
+        if links is None:
+            self.marked = np.arange(len(model.links))
+        else:
+            self.marked = np.array([model.link_index(name) for name in links], dtype=int)
+        self.labels = labels
+        state = model.forward_kinematics(configurations)
+        # (n_links, B, 4, 4): the poses of every frame of the motion.
+        self.poses = state.poses
+        self.link_com = state.link_centers_of_mass()
+        self.com = state.center_of_mass() if model.total_mass > 0 else None
+        origins = self.poses[..., :3, 3].reshape(-1, 3)
+        low, high = origins.min(axis=0), origins.max(axis=0)
+        extent = float(max(np.max(high - low), 0.1))
+        if axis_length is None:
+            axis_length = 0.08 * extent
+        elif not (np.isfinite(axis_length) and axis_length > 0):
+            raise ConfigurationError(f'axis length must be a positive number, got {axis_length}')
+        self.axis_length = float(axis_length)
+        half = 0.5 * extent + self.axis_length
+        center = 0.5 * (low + high)
+        self.limits = np.stack([center - half, center + half], axis=1)
+        masses = model.tables.mass
+        self.massive = np.nonzero(masses > 0)[0]
+        self.marker_size = 15.0 + 250.0 * masses[self.massive] / max(masses.max(initial=0), 1e-12)
+        self.parent = model.tables.parent
+
+    def _labelled(self, origins: np.ndarray) -> List[Tuple[int, int]]:
+        """Links to name: leaves first; a frame closer than an axis length to a named one is
+        not named itself but counted in that label's ``(+n)``."""
+        has_child = np.zeros(len(self.parent), dtype=bool)
+        has_child[self.parent[self.parent >= 0]] = True
+        order = sorted(self.marked, key=lambda i: (bool(has_child[i]), i))
+        shown: List[int] = []
+        hidden: List[int] = []
+        for index in order:
+            if shown:
+                gap = np.linalg.norm(origins[shown] - origins[index], axis=1)
+                nearest = int(np.argmin(gap))
+                if gap[nearest] < self.axis_length:
+                    hidden[nearest] += 1
+                    continue
+            shown.append(index)
+            hidden.append(0)
+        return list(zip(shown, hidden))
+
+    def draw(self, ax, frame: int, line_collection, title: str, fontsize: float) -> None:
+        poses = self.poses[:, frame]
+        origins = poses[:, :3, 3]
+        children = np.nonzero(self.parent >= 0)[0]
+        segments = np.stack([origins[self.parent[children]], origins[children]], axis=1)
+        ax.add_collection3d(line_collection(segments, colors=(0.3, 0.3, 0.35), linewidths=2.2))
+        marked = poses[self.marked]
+        axes = []
+        colors = []
+        for k in range(3):
+            tips = marked[:, :3, 3] + self.axis_length * marked[:, :3, k]
+            axes.append(np.stack([marked[:, :3, 3], tips], axis=1))
+            colors += [_AXIS_COLORS[k]] * len(marked)
+        ax.add_collection3d(line_collection(np.concatenate(axes), colors=colors,
+                                            linewidths=1.3))
+        if len(self.massive):
+            com = self.link_com[self.massive, frame]
+            ax.scatter(com[:, 0], com[:, 1], com[:, 2], s=self.marker_size,
+                       color=(1.0, 0.55, 0.0), alpha=0.55, depthshade=False)
+        if self.com is not None:
+            c = self.com[frame]
+            ax.scatter([c[0]], [c[1]], [c[2]], s=70, marker='X', color='black',
+                       depthshade=False)
+            if self.labels:
+                ax.text(c[0], c[1], c[2], '  CoM', fontsize=fontsize, color='black')
+        if self.labels:
+            for index, hidden in self._labelled(origins):
+                p = origins[index]
+                more = f' (+{hidden})' if hidden else ''
+                ax.text(p[0], p[1], p[2], f'  {self.model.links[index].name}{more}',
+                        fontsize=fontsize, color=(0.15, 0.15, 0.15))
+        ax.set_xlim(*self.limits[0])
+        ax.set_ylim(*self.limits[1])
+        ax.set_zlim(*self.limits[2])
+        ax.set_box_aspect((1.0, 1.0, 1.0))
+        ax.set_xlabel('x [m]', fontsize=fontsize)
+        ax.set_ylabel('y [m]', fontsize=fontsize)
+        ax.set_zlabel('z [m]', fontsize=fontsize)
+        ax.tick_params(labelsize=fontsize)
+        ax.set_title(title, fontsize=fontsize + 1)
+
+
+def _figure(size: Tuple[int, int]):
+    figure_class, canvas_class, line_collection = _matplotlib()
+    fig = figure_class(figsize=(size[0] / _DPI, size[1] / _DPI), dpi=_DPI)
+    canvas_class(fig)
+    return fig, line_collection
+
+
+def _title(model: RobotModel, q: np.ndarray, width: int) -> str:
+    chars = max(30, int(width / 7.5))
+    return '\n'.join(textwrap.wrap(f'{model.name}: {_changed_joints(model, q)}', chars)[:3])
+
+
+def render_configuration(model: RobotModel, q, path: str,
+                         size: Sequence[int] = DEFAULT_SIZE,
+                         view: Sequence[float] = DEFAULT_VIEW,
+                         links: Optional[Sequence[str]] = None,
+                         axis_length: Optional[float] = None,
+                         labels: bool = True) -> str:
+    """Draw the frame tree at one configuration into a PNG file.
+
+    :param model: the robot model.
+    :param q: configuration ``(nq,)``.
+    :param path: output file, ending with ``.png``.
+    :param size: picture size in pixels ``(width, height)``.
+    :param view: elevation and azimuth of the camera in degrees.
+    :param links: links whose frame axes and names are drawn (default: every link).
+    :param axis_length: length of the drawn frame axes in m (default: 8 % of the robot's size).
+    :param labels: whether to write link names.
+    :return: the path written.
+    :raises MissingDependencyError: without matplotlib.
+    :raises ConfigurationError: for a bad configuration, size or option.
+    :raises UnknownFrameError: for an unknown link in ``links``.
+    """
+    path = _check_output(path, ('.png',))
+    size = _check_size(size)
+    q = model.check_configuration(q)
+    if q.ndim != 1:
+        raise ConfigurationError(f'render_configuration draws one configuration (nq,), got '
+                                 f'shape {q.shape}')
+    scene = _Scene(model, q[None, :], links, axis_length, labels)
+    fig, line_collection = _figure(size)
+    ax = fig.add_subplot(projection='3d')
+    ax.view_init(*_view(view))
+    scene.draw(ax, 0, line_collection, _title(model, q, size[0]), fontsize=7.5)
+    fig.subplots_adjust(left=0.0, right=1.0, bottom=0.02, top=0.93)
+    fig.savefig(path, dpi=_DPI, format='png')
+    return path
+
+
+def _view(view: Sequence[float]) -> Tuple[float, float]:
+    try:
+        elev, azim = (float(v) for v in view)
+    except (TypeError, ValueError):
+        raise ConfigurationError(f'view must be two numbers (elevation, azimuth), got {view!r}'
+                                 ) from None
+    if not (math.isfinite(elev) and math.isfinite(azim)):
+        raise ConfigurationError(f'view angles must be finite, got {view!r}')
+    return elev, azim
+
+
+def render_motion(model: RobotModel, q_start, q_end, path: str, frames: int = 8,
+                  columns: int = 4, size: Sequence[int] = DEFAULT_SIZE,
+                  view: Sequence[float] = DEFAULT_VIEW,
+                  links: Optional[Sequence[str]] = None,
+                  axis_length: Optional[float] = None, labels: bool = True,
+                  fps: float = 8.0, progress=None) -> str:
+    """Draw a motion interpolated between two configurations.
+
+    A path ending with ``.gif`` gives an animation (matplotlib's ``PillowWriter``, needs
+    pillow), one ``.png`` gives a strip: a grid of ``frames`` pictures, ``columns`` wide, each
+    of ``size`` pixels under a 40-pixel title. The limits and the view are the same in every
+    frame.
+
+    :param model: the robot model.
+    :param q_start: first configuration ``(nq,)``.
+    :param q_end: last configuration ``(nq,)``.
+    :param path: output file, ``.gif`` or ``.png``.
+    :param frames: number of configurations along the motion (both ends included).
+    :param columns: pictures per row of a strip.
+    :param size: size of one picture in pixels ``(width, height)``.
+    :param view: elevation and azimuth of the camera in degrees.
+    :param links: links whose frame axes and names are drawn (default: every link).
+    :param axis_length: length of the drawn frame axes in m.
+    :param labels: whether to write link names.
+    :param fps: frames per second of an animation.
+    :param progress: optional callable ``progress(done, total)`` called after each frame.
+    :return: the path written.
+    :raises MissingDependencyError: without matplotlib (or without pillow for a GIF).
+    :raises ConfigurationError: for bad configurations or options.
+    """
+    path = _check_output(path, ('.gif', '.png'))
+    size = _check_size(size)
+    view = _view(view)
+    path_q = interpolate_configurations(model, q_start, q_end, frames)
+    scene = _Scene(model, path_q, links, axis_length, labels)
+    count = len(path_q)
+    if path.lower().endswith('.gif'):
+        _animate(scene, path_q, path, size, view, fps, progress)
+        return path
+    if int(columns) != columns or columns < 1:
+        raise ConfigurationError(f'columns must be a positive integer, got {columns}')
+    columns = min(int(columns), count)
+    rows = -(-count // columns)
+    if columns * size[0] > _MAX_PIXELS or rows * size[1] + _STRIP_HEADER > _MAX_PIXELS:
+        raise ConfigurationError(f'a strip of {rows}x{columns} pictures of {size[0]}x{size[1]} '
+                                 f'pixels is too large (at most {_MAX_PIXELS} per side)')
+    width, height = columns * size[0], rows * size[1] + _STRIP_HEADER
+    fig, line_collection = _figure((width, height))
+    for frame in range(count):
+        row, column = divmod(frame, columns)
+        ax = fig.add_axes((column * size[0] / width,
+                           1.0 - (_STRIP_HEADER + (row + 1) * size[1]) / height,
+                           size[0] / width, size[1] / height), projection='3d')
+        ax.view_init(*view)
+        scene.draw(ax, frame, line_collection, '', fontsize=6.5)
+        ax.text2D(0.03, 0.95, f'{frame + 1}/{count}  t = {frame / (count - 1):.2f}',
+                  transform=ax.transAxes, fontsize=8)
+        if progress is not None:
+            progress(frame + 1, count)
+    fig.suptitle(_title(model, path_q[0], width) + '  ->  ' + _changed_joints(model, path_q[-1]),
+                 fontsize=9, y=1.0 - 4.0 / height, va='top')
+    fig.savefig(path, dpi=_DPI, format='png')
+    return path
+
+
+def _animate(scene: _Scene, path_q: np.ndarray, path: str, size: Tuple[int, int],
+             view: Tuple[float, float], fps: float, progress) -> None:
+    from matplotlib.animation import PillowWriter
+    if not PillowWriter.isAvailable():
+        raise MissingDependencyError('pillow', 'writing a GIF animation')
+    if not (np.isfinite(fps) and 0 < fps <= 100):
+        raise ConfigurationError(f'fps must be in (0, 100], got {fps}')
+    fig, line_collection = _figure(size)
+    ax = fig.add_subplot(projection='3d')
+    fig.subplots_adjust(left=0.0, right=1.0, bottom=0.02, top=0.93)
+    writer = PillowWriter(fps=fps)
+    count = len(path_q)
+    with writer.saving(fig, path, _DPI):
+        for frame in range(count):
+            ax.cla()
+            ax.view_init(*view)
+            title = _title(scene.model, path_q[frame], size[0])
+            scene.draw(ax, frame, line_collection, f'{title}\nframe {frame + 1}/{count}',
+                       fontsize=7.5)
+            writer.grab_frame()
+            if progress is not None:
+                progress(frame + 1, count)
+
+
+def picture_size(path: str) -> Tuple[int, int]:
+    """Width and height in pixels of a PNG or GIF file, read from its header.
+
+    :param path: the picture file.
+    :return: ``(width, height)``.
+    :raises ValueError: if the file is neither a PNG nor a GIF.
+    """
+    with open(path, 'rb') as handle:
+        head = handle.read(32)
+    if head[:8] == b'\x89PNG\r\n\x1a\n':
+        return int.from_bytes(head[16:20], 'big'), int.from_bytes(head[20:24], 'big')
+    if head[:6] in (b'GIF87a', b'GIF89a'):
+        return int.from_bytes(head[6:8], 'little'), int.from_bytes(head[8:10], 'little')
+    raise ValueError(f'{path} is neither a PNG nor a GIF file')
+
+
+__all__ = ['DEFAULT_SIZE', 'DEFAULT_VIEW', 'MissingDependencyError',
+           'interpolate_configurations', 'picture_size', 'render_configuration',
+           'render_motion']

@@ -1,0 +1,127 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Shared test helpers: robot files and small inline URDFs."""
+
+import glob
+import os
+import site
+import sys
+
+import numpy as np
+import pytest
+
+from frame_kinematics import robots
+from frame_kinematics.core import RobotModel
+
+
+def example_robot_data_dir():
+    """Folder of example-robot-data's robots, or None when the package is missing."""
+    prefixes = site.getsitepackages() + [site.getusersitepackages(), sys.prefix]
+    for prefix in prefixes:
+        hits = glob.glob(os.path.join(prefix, 'cmeel.prefix', 'share', 'example-robot-data',
+                                      'robots'))
+        if hits:
+            return hits[0]
+    return None
+
+
+def erd_urdf(relative):
+    """Path of an example-robot-data URDF; skip the test when it is not installed."""
+    folder = example_robot_data_dir()
+    if folder is None or not os.path.exists(os.path.join(folder, relative)):
+        pytest.skip('example-robot-data is not installed')
+    return os.path.join(folder, relative)
+
+
+def iiwa_urdf():
+    """KUKA iiwa URDF shipped with pybullet; skip when pybullet_data is missing."""
+    pybullet_data = pytest.importorskip('pybullet_data')
+    return os.path.join(pybullet_data.getDataPath(), 'kuka_iiwa', 'model.urdf')
+
+
+REAL_ROBOTS = {
+    'ur5': ('ur_description/urdf/ur5_robot.urdf', False),
+    'panda': ('panda_description/urdf/panda.urdf', False),
+    'talos': ('talos_data/robots/talos_reduced.urdf', True),
+    'solo12': ('solo_description/robots/solo12.urdf', True),
+}
+
+
+def real_robot_path(name):
+    """Path of a real robot used in cross-checks (see REAL_ROBOTS, plus 'iiwa')."""
+    if name == 'iiwa':
+        return iiwa_urdf()
+    return erd_urdf(REAL_ROBOTS[name][0])
+
+
+def bundled(name='fk_arm', **kwargs):
+    """A bundled robot model."""
+    return RobotModel.from_urdf_file(robots.path(name), **kwargs)
+
+
+def random_configuration(model, rng, batch=None):
+    """A random configuration within limits (+-pi for unbounded joints)."""
+    shape = (model.nq,) if batch is None else (batch, model.nq)
+    lower = np.where(np.isfinite(model.lower), model.lower, -np.pi)
+    upper = np.where(np.isfinite(model.upper), model.upper, np.pi)
+    q = rng.uniform(lower, upper, size=shape)
+    for joint in model.actuated_joints:
+        if joint.type == 'floating':
+            quat = rng.normal(size=shape[:-1] + (4,))
+            q[..., joint.idx_q + 3:joint.idx_q + 7] = quat / np.linalg.norm(
+                quat, axis=-1, keepdims=True)
+    return q
+
+
+def urdf(body, name='inline'):
+    """Wrap link/joint elements into a robot document."""
+    return f'<?xml version="1.0"?>\n<robot name="{name}">\n{body}\n</robot>\n'
+
+
+def joint_xml(name, jtype, parent, child, xyz='0 0 0', rpy='0 0 0', axis='0 0 1', extra=''):
+    """A joint element with limits for revolute/prismatic joints."""
+    limit = '<limit lower="-2" upper="2" effort="1" velocity="1"/>' \
+        if jtype in ('revolute', 'prismatic') else ''
+    return (f'<joint name="{name}" type="{jtype}"><parent link="{parent}"/>'
+            f'<child link="{child}"/><origin xyz="{xyz}" rpy="{rpy}"/>'
+            f'<axis xyz="{axis}"/>{limit}{extra}</joint>')
+
+
+def link_xml(name, mass=None, com='0 0 0'):
+    """A link element, with an inertial when a mass is given."""
+    if mass is None:
+        return f'<link name="{name}"/>'
+    return (f'<link name="{name}"><inertial><origin xyz="{com}" rpy="0.1 0.2 0.3"/>'
+            f'<mass value="{mass}"/><inertia ixx="0.3" ixy="0.01" ixz="0.02" iyy="0.2" '
+            f'iyz="0.03" izz="0.1"/></inertial></link>')
+
+
+def all_joint_types_model():
+    """A tree with every joint type, tilted axes, a mimic and inertials everywhere."""
+    body = '\n'.join([
+        link_xml('base', 1.0), link_xml('free', 2.0, '0.1 0 0'), link_xml('a', 1.5, '0 0.1 0'),
+        link_xml('b', 0.7, '0 0 0.2'), link_xml('c', 0.4, '0.05 0.05 0'),
+        link_xml('d', 0.3, '0 0 0.1'), link_xml('e', 0.2), link_xml('tip'),
+        link_xml('plane', 0.5, '0.1 0.1 0'),
+        joint_xml('j_free', 'floating', 'base', 'free', '0.1 0.2 0.3', '0.3 0.2 0.1'),
+        joint_xml('j_rev', 'revolute', 'free', 'a', '0 0 0.3', '0.1 0 0', '0 0.6 0.8'),
+        joint_xml('j_pri', 'prismatic', 'a', 'b', '0.2 0 0', '0 0.4 0', '1 0 0'),
+        joint_xml('j_cont', 'continuous', 'b', 'c', '0 0.1 0.2', '0 0 0.5', '0 0 -1'),
+        joint_xml('j_mimic', 'revolute', 'c', 'd', '0.1 0 0', '0 0 0', '0.6 0 0.8',
+                  '<mimic joint="j_rev" multiplier="-1.5" offset="0.2"/>'),
+        joint_xml('j_fixed', 'fixed', 'd', 'e', '0 0 0.1', '0.2 0.1 0'),
+        joint_xml('j_tip', 'fixed', 'e', 'tip', '0.05 0.05 0.05'),
+        joint_xml('j_planar', 'planar', 'base', 'plane', '0 0.5 0', '0 0 0', '0 0.6 0.8'),
+    ])
+    return RobotModel.from_urdf_string(urdf(body, 'all_types'))

@@ -1,0 +1,191 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""URDF parsing: every joint type, and a clear URDFError for every kind of bad document."""
+
+import time
+
+from conftest import joint_xml, link_xml, urdf
+import numpy as np
+import pytest
+
+from frame_kinematics.core import RobotModel, URDFError
+
+TWO_LINKS = link_xml('a') + link_xml('b')
+
+
+def test_every_joint_type_and_layout():
+    body = '\n'.join([link_xml(n) for n in 'abcdefg'] + [
+        joint_xml('rev', 'revolute', 'a', 'b'),
+        joint_xml('cont', 'continuous', 'b', 'c'),
+        joint_xml('pri', 'prismatic', 'c', 'd', axis='0 1 0'),
+        joint_xml('fix', 'fixed', 'd', 'e'),
+        joint_xml('free', 'floating', 'e', 'f'),
+        joint_xml('plane', 'planar', 'f', 'g'),
+    ])
+    model = RobotModel.from_urdf_string(urdf(body))
+    assert model.joint_names == ('rev', 'cont', 'pri', 'free', 'plane')
+    assert (model.nq, model.nv) == (1 + 1 + 1 + 7 + 3, 1 + 1 + 1 + 6 + 3)
+    assert model.joint('free').idx_q == 3 and model.joint('plane').idx_v == 9
+    assert model.link_names == tuple('abcdefg')
+    assert model.joint('fix').idx_q == -1
+    np.testing.assert_allclose(model.lower[:3], [-2, -np.inf, -2])
+    np.testing.assert_allclose(model.neutral_configuration()[3:10], [0, 0, 0, 0, 0, 0, 1])
+
+
+def test_origin_axis_limits_inertial_and_mimic_are_read():
+    body = (link_xml('a', 2.0, '0.1 0.2 0.3') + link_xml('b') + link_xml('c')
+            + joint_xml('j', 'revolute', 'a', 'b', '1 2 3', '0 0 1.5707963267948966', '0 0.6 0.8')
+            + joint_xml('m', 'prismatic', 'b', 'c',
+                        extra='<mimic joint="j" multiplier="2" offset="0.5"/>'))
+    model = RobotModel.from_urdf_string(urdf(body))
+    joint = model.joint('j')
+    np.testing.assert_allclose(joint.parent_T_joint[:3, 3], [1, 2, 3])
+    np.testing.assert_allclose(joint.parent_T_joint[:3, 0], [0, 1, 0], atol=1e-15)
+    np.testing.assert_allclose(joint.axis, [0, 0.6, 0.8])
+    assert (joint.lower, joint.upper, joint.velocity, joint.effort) == (-2, 2, 1, 1)
+    assert model.joint('m').mimic == ('j', 2.0, 0.5)
+    assert model.joint_names == ('j',)
+    link = model.link('a')
+    assert link.mass == 2.0 and link.has_inertial
+    np.testing.assert_allclose(link.link_p_com, [0.1, 0.2, 0.3])
+    # The inertia is rotated from the inertial frame (rpy 0.1 0.2 0.3) into link axes.
+    assert np.trace(link.inertia) == pytest.approx(0.6)
+    assert not np.allclose(link.inertia, np.diag(np.diag(link.inertia)))
+
+
+def test_mimic_chains_are_resolved_to_the_actuated_master():
+    body = ''.join(link_xml(n) for n in 'abcd') + joint_xml('j1', 'revolute', 'a', 'b') + \
+        joint_xml('j2', 'revolute', 'b', 'c',
+                  extra='<mimic joint="j1" multiplier="2" offset="1"/>') + \
+        joint_xml('j3', 'revolute', 'c', 'd',
+                  extra='<mimic joint="j2" multiplier="3" offset="0.5"/>')
+    model = RobotModel.from_urdf_string(urdf(body))
+    # j3 = 3 * (2 * j1 + 1) + 0.5
+    assert model.joint('j3').mimic == ('j1', 6.0, 3.5)
+
+
+def test_fixed_joint_with_mimic_is_kept_fixed_and_logged(caplog):
+    body = ''.join(link_xml(n) for n in 'abc') + joint_xml('j1', 'revolute', 'a', 'b') + \
+        joint_xml('f', 'fixed', 'b', 'c', extra='<mimic joint="j1"/>')
+    model = RobotModel.from_urdf_string(urdf(body))
+    assert model.joint('f').mimic is None
+    assert "joint 'f' is fixed" in caplog.text
+
+
+@pytest.mark.parametrize('body, message', [
+    ('', 'no <link>'),
+    (TWO_LINKS, 'several root links: a, b'),
+    (link_xml('a') + link_xml('a'), "link 'a': duplicate link name"),
+    (TWO_LINKS + joint_xml('j', 'fixed', 'a', 'b') + joint_xml('j', 'fixed', 'a', 'b'),
+     "joint 'j': duplicate joint name"),
+    (TWO_LINKS + joint_xml('j', 'fixed', 'a', 'x'), "joint 'j': child link 'x' does not exist"),
+    (TWO_LINKS + joint_xml('j', 'fixed', 'y', 'b'), "joint 'j': parent link 'y' does not exist"),
+    (TWO_LINKS + joint_xml('j', 'fixed', 'a', 'b') + joint_xml('k', 'fixed', 'b', 'a'),
+     'no root link: the joints form a cycle'),
+    (TWO_LINKS + link_xml('c') + link_xml('d') + joint_xml('j', 'fixed', 'a', 'b')
+     + joint_xml('k', 'fixed', 'c', 'd') + joint_xml('l', 'fixed', 'd', 'c'),
+     "links in a cycle, unreachable from root 'a': c, d"),
+    (TWO_LINKS + link_xml('c') + joint_xml('j', 'fixed', 'a', 'b')
+     + joint_xml('k', 'fixed', 'a', 'c') + joint_xml('l', 'fixed', 'c', 'b'),
+     "joint 'l': link 'b' already has parent joint 'j'"),
+    (TWO_LINKS + joint_xml('j', 'hinge', 'a', 'b'), "joint 'j': unknown joint type 'hinge'"),
+    (TWO_LINKS + joint_xml('j', 'revolute', 'a', 'b', axis='0 0 0'), "joint 'j': axis is zero"),
+    (TWO_LINKS + joint_xml('j', 'revolute', 'a', 'b', axis='0 0 2'),
+     "joint 'j': axis .* is not a unit vector"),
+    (TWO_LINKS + joint_xml('j', 'revolute', 'a', 'b', xyz='1 two 3'),
+     "joint 'j': attribute 'origin xyz' is not a number list"),
+    (TWO_LINKS + joint_xml('j', 'revolute', 'a', 'b', xyz='1 2'),
+     "joint 'j': attribute 'origin xyz' needs 3 numbers"),
+    (TWO_LINKS + joint_xml('j', 'revolute', 'a', 'b', rpy='0 nan 0'),
+     "joint 'j': attribute 'origin rpy' must be finite"),
+    (link_xml('a', -1.0), "link 'a': negative mass -1.0"),
+    ('<link name="a"><inertial><mass value="heavy"/></inertial></link>',
+     "link 'a' <mass>: attribute 'value' is not a number"),
+    (TWO_LINKS + '<joint name="j" type="revolute"><parent link="a"/><child link="b"/></joint>',
+     "joint 'j': a revolute joint needs a <limit>"),
+    (TWO_LINKS + '<joint name="j" type="prismatic"><parent link="a"/><child link="b"/>'
+     '<limit lower="1" upper="0"/></joint>', "joint 'j': limit lower 1.0 is above upper 0.0"),
+    (TWO_LINKS + '<joint name="j" type="fixed"><child link="b"/></joint>',
+     "joint 'j': missing <parent"),
+    ('<link/>', 'a <link> without a name'),
+    (TWO_LINKS + joint_xml('j', 'revolute', 'a', 'b', extra='<mimic joint="ghost"/>'),
+     "joint 'j': mimics unknown joint 'ghost'"),
+    (''.join(link_xml(n) for n in 'abc')
+     + joint_xml('j', 'revolute', 'a', 'b', extra='<mimic joint="k"/>')
+     + joint_xml('k', 'revolute', 'b', 'c', extra='<mimic joint="j"/>'),
+     'mimic chain loops: j -> k -> j'),
+    (TWO_LINKS + joint_xml('j', 'floating', 'a', 'b', extra='<mimic joint="j"/>'),
+     'a floating joint cannot mimic'),
+])
+def test_bad_documents_raise_clear_errors(body, message):
+    with pytest.raises(URDFError, match=message):
+        RobotModel.from_urdf_string(urdf(body))
+
+
+@pytest.mark.parametrize('text, message', [
+    ('<robot name="r"><link name="a"></robot>', 'malformed XML'),
+    ('<model name="r"/>', 'root element must be <robot>'),
+    ('not xml at all', 'malformed XML'),
+])
+def test_malformed_xml(text, message):
+    with pytest.raises(URDFError, match=message):
+        RobotModel.from_urdf_string(text)
+
+
+def test_billion_laughs_fails_fast():
+    lols = ''.join(f'<!ENTITY lol{i} "{"&lol%d;" % (i - 1) * 10}">' for i in range(1, 10))
+    text = (f'<?xml version="1.0"?><!DOCTYPE robot [<!ENTITY lol0 "lol">{lols}]>'
+            '<robot name="&lol9;"><link name="a"/></robot>')
+    start = time.perf_counter()
+    with pytest.raises(URDFError, match='DOCTYPE'):
+        RobotModel.from_urdf_string(text)
+    assert time.perf_counter() - start < 1.0
+
+
+def test_external_entities_are_refused(tmp_path):
+    secret = tmp_path / 'secret.txt'
+    secret.write_text('hidden')
+    text = (f'<?xml version="1.0"?><!DOCTYPE robot [<!ENTITY x SYSTEM "file://{secret}">]>'
+            '<robot name="r"><link name="&x;"/></robot>')
+    with pytest.raises(URDFError, match='not allowed'):
+        RobotModel.from_urdf_string(text)
+    network = ('<?xml version="1.0"?><!DOCTYPE robot SYSTEM "http://127.0.0.1:9/robot.dtd">'
+               '<robot name="r"><link name="a"/></robot>')
+    with pytest.raises(URDFError, match='not allowed'):
+        RobotModel.from_urdf_string(network)
+
+
+def test_unreadable_file(tmp_path):
+    with pytest.raises(URDFError, match='cannot read'):
+        RobotModel.from_urdf_file(tmp_path / 'missing.urdf')
+
+
+def test_floating_base_option():
+    body = TWO_LINKS + joint_xml('j', 'revolute', 'a', 'b')
+    model = RobotModel.from_urdf_string(urdf(body), floating_base=True)
+    assert model.root_link == 'world'
+    assert model.joint_names == ('root_joint', 'j')
+    assert model.configuration_names[:7] == tuple(
+        f'root_joint/{c}' for c in ('x', 'y', 'z', 'qx', 'qy', 'qz', 'qw'))
+    with pytest.raises(URDFError, match="already named 'a'"):
+        RobotModel.from_urdf_string(urdf(body), floating_base=True, world_frame='a')
+
+
+def test_ignored_elements_do_not_disturb():
+    body = (TWO_LINKS + joint_xml('j', 'revolute', 'a', 'b')
+            + '<transmission name="t"><joint name="j"/></transmission>'
+            '<gazebo reference="a"><material>x</material></gazebo>'
+            '<ros2_control name="c"><joint name="j"><command_interface name="p"/></joint>'
+            '</ros2_control><!-- a comment: with a colon -->')
+    assert RobotModel.from_urdf_string(urdf(body)).joint_names == ('j',)
