@@ -51,12 +51,13 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from .core.errors import ConfigurationError, FrameKinematicsError, UnknownFrameError
+from .core.frames import COM_ORIENTATION_MODES, FrameKind, FrameTree
 from .core.kinematics import KinematicsState
 from .core.model import RobotModel
-from .core.spatial import (inverse, quaternion_from_rotation, quaternion_multiply,
-                           rotation_from_quaternion, transform_from_xyz_rpy)
+from .core.spatial import (quaternion_from_rotation, quaternion_multiply,
+                           transform_from_xyz_rpy)
 
-COM_ORIENTATIONS = ('root', 'yaw', 'quaternion')
+COM_ORIENTATIONS = COM_ORIENTATION_MODES
 
 
 @dataclass(frozen=True)
@@ -163,9 +164,14 @@ class BridgeSettings:
     :ivar publish_user_frames: user frames on ``/tf_static``.
     :ivar publish_com_topics: CoM position, velocity and angular momentum topics.
     :ivar com_frame: name of the robot CoM frame.
-    :ivar com_orientation: ``root`` (axes of the root link), ``yaw`` (yaw of the base link
-        about the root's z axis) or ``quaternion`` (:attr:`com_quaternion`, root axes).
-    :ivar com_quaternion: ``[x, y, z, w]`` for the ``quaternion`` mode.
+    :ivar com_orientation: ``root`` (axes of the root link), ``yaw`` (yaw of
+        :attr:`com_yaw_link` about the root's z axis), ``ypr`` (:attr:`com_ypr`, root axes)
+        or ``quaternion`` (:attr:`com_quaternion`, root axes).
+    :ivar com_quaternion: ``[x, y, z, w]`` for the ``quaternion`` mode (normalised when its
+        norm is within 1e-3 of 1).
+    :ivar com_ypr: ``[yaw, pitch, roll]`` for the ``ypr`` mode.
+    :ivar com_yaw_link: link whose yaw the ``yaw`` mode follows ('' for the base link: the
+        child of a floating root joint, else the root link).
     :ivar user_frames: frames added by the user.
     :ivar singularity_threshold: smallest singular value under which a Jacobian is singular.
     :ivar warn_period: seconds between two repeats of a throttled warning.
@@ -183,6 +189,8 @@ class BridgeSettings:
     com_frame: str = 'com'
     com_orientation: str = 'root'
     com_quaternion: Tuple[float, float, float, float] = (0.0, 0.0, 0.0, 1.0)
+    com_ypr: Tuple[float, float, float] = (0.0, 0.0, 0.0)
+    com_yaw_link: str = ''
     user_frames: Tuple[UserFrame, ...] = ()
     singularity_threshold: float = 1e-4
     warn_period: float = 5.0
@@ -193,32 +201,47 @@ class BridgeSettings:
         :return: a copy with normalised values (unit quaternion, tuples).
         :raises ConfigurationError: naming the setting at fault.
         """
-        freq = float(self.publish_frequency)
-        if not math.isfinite(freq) or freq < 0:
-            raise ConfigurationError(f'publish_frequency must be >= 0 (0: no throttling), '
-                                     f'got {self.publish_frequency}')
+        for name in ('ignore_timestamp', 'publish_joint_transforms', 'publish_fixed_transforms',
+                     'publish_link_com_frames', 'publish_com_frame', 'publish_user_frames',
+                     'publish_com_topics'):
+            if not isinstance(getattr(self, name), bool):
+                raise ConfigurationError(f'{name} must be true or false, got '
+                                         f'{getattr(self, name)!r}')
+        for name in ('frame_prefix', 'com_frame', 'com_orientation', 'com_yaw_link'):
+            if not isinstance(getattr(self, name), str):
+                raise ConfigurationError(f'{name} must be a string, got {getattr(self, name)!r}')
+        numbers = {}
+        for name in ('publish_frequency', 'singularity_threshold', 'warn_period'):
+            value = _finite([getattr(self, name)], 1, name)[0]
+            if value < 0:
+                raise ConfigurationError(f'{name} must be >= 0, got {value}')
+            numbers[name] = float(value)
         if self.com_orientation not in COM_ORIENTATIONS:
             raise ConfigurationError(f"com orientation '{self.com_orientation}' is not one of "
                                      f"{', '.join(COM_ORIENTATIONS)}")
         quat = _finite(self.com_quaternion, 4, 'com quaternion')
         norm = float(np.linalg.norm(quat))
-        if norm < 1e-9:
-            raise ConfigurationError('com quaternion must not be zero')
+        if abs(norm - 1.0) > 1e-3:
+            raise ConfigurationError(f'com quaternion must be a unit quaternion [x, y, z, w], '
+                                     f'got {tuple(quat.tolist())} (norm {norm:.6g})')
+        ypr = _finite(self.com_ypr, 3, 'com ypr')
         if not self.com_frame:
             raise ConfigurationError('the com frame name must not be empty')
-        for name, value in (('singularity_threshold', self.singularity_threshold),
-                            ('warn_period', self.warn_period)):
-            if not math.isfinite(float(value)) or float(value) < 0:
-                raise ConfigurationError(f'{name} must be a finite number >= 0, got {value}')
         frames = []
         for frame in self.user_frames:
             if not frame.name or not frame.parent:
                 raise ConfigurationError(f"user frame '{frame.name}' needs a name and a parent")
-            frames.append(replace(frame, xyz=tuple(_finite(frame.xyz, 3, frame.name + '.xyz')),
-                                  rpy=tuple(_finite(frame.rpy, 3, frame.name + '.rpy')),
-                                  baked=bool(frame.baked)))
-        return replace(self, publish_frequency=freq, com_quaternion=tuple(quat / norm),
-                       user_frames=tuple(frames))
+            if not isinstance(frame.baked, bool):
+                raise ConfigurationError(f"user frame '{frame.name}': baked must be true or "
+                                         f'false, got {frame.baked!r}')
+            frames.append(replace(
+                frame, xyz=tuple(_finite(frame.xyz, 3, f"user frame '{frame.name}' xyz").tolist()),
+                rpy=tuple(_finite(frame.rpy, 3, f"user frame '{frame.name}' rpy").tolist())))
+        names = [frame.name for frame in frames]
+        if len(set(names)) != len(names):
+            raise ConfigurationError(f'user frame names must be unique, got {names}')
+        return replace(self, com_quaternion=tuple((quat / norm).tolist()),
+                       com_ypr=tuple(ypr.tolist()), user_frames=tuple(frames), **numbers)
 
 
 def _finite(values, size: int, what: str) -> np.ndarray:
@@ -267,39 +290,44 @@ class ThrottledLog:
 
 
 class _ModelTables:
-    """Per-model constants of the bridge: joint lookup and transform tables."""
+    """Per-model constants of the bridge: joint lookup and joint transform tables."""
 
     def __init__(self, model: RobotModel) -> None:
         self.model = model
-        root = model.root_link
-        #: ``name -> (kind, data)`` for every name a joint_states message may carry.
-        self.entry: Dict[str, Tuple[str, int]] = {}
+        #: ``name -> q index`` for every configuration entry a joint_states message may carry.
+        self.entry: Dict[str, int] = {}
+        #: ``name -> v index`` for the one-dof actuated joints.
+        self.velocity_index: Dict[str, int] = {}
+        self.multi_entries = set()
         for joint in model.actuated_joints:
             if joint.nq == 1:
-                self.entry[joint.name] = ('q', joint.idx_q)
+                self.entry[joint.name] = joint.idx_q
+                self.velocity_index[joint.name] = joint.idx_v
         for i, name in enumerate(model.configuration_names):
             if name not in self.entry:
-                self.entry[name] = ('multi', i)
+                self.entry[name] = i
+                self.multi_entries.add(name)
         movable = [j for j in model.joints if j.type != 'fixed']
-        self.movable = movable
         self.movable_index = {j.name: i for i, j in enumerate(movable)}
-        self.joint_of_entry: Dict[str, str] = {}
-        for name, (kind, _) in self.entry.items():
-            self.joint_of_entry[name] = name.split('/')[0] if kind == 'multi' else name
+        #: joint whose transform a message entry moves (``base/x`` -> ``base``, mimics too).
+        self.joint_of_entry: Dict[str, str] = {name: name.split('/')[0]
+                                               if name in self.multi_entries else name
+                                               for name in self.entry}
+        self.followers: Dict[str, List[str]] = {}
         for joint in model.mimic_joints:
             self.joint_of_entry[joint.name] = joint.name
-        followers: Dict[str, List[str]] = {}
-        for joint in model.mimic_joints:
-            followers.setdefault(joint.mimic[0], []).append(joint.name)
-        self.followers = followers
+            self.followers.setdefault(joint.mimic[0], []).append(joint.name)
+        self.fixed_names = {j.name for j in model.joints if j.type == 'fixed'}
         self.child_index = np.array([model.link_index(j.child) for j in movable], dtype=int)
         self.parents = [j.parent for j in movable]
         self.children = [j.child for j in movable]
-        quat0, axis, src, mult, off, rev = [], [], [], [], [], []
+        quat0 = quaternion_from_rotation(
+            np.array([j.parent_T_joint[:3, :3] for j in movable]).reshape(-1, 3, 3))
+        pure_axis = np.zeros((len(movable), 4))
+        pure_axis[:, :3] = [j.axis for j in movable]
+        revolute = np.array([j.type in ('revolute', 'continuous') for j in movable], dtype=bool)
+        src, mult, off = [], [], []
         for joint in movable:
-            quat0.append(quaternion_from_rotation(joint.parent_T_joint[:3, :3]))
-            axis.append(joint.axis)
-            rev.append(joint.type in ('revolute', 'continuous'))
             if joint.mimic is not None:
                 master, multiplier, offset = joint.mimic
                 src.append(model.joint(master).idx_q)
@@ -309,20 +337,15 @@ class _ModelTables:
                 src.append(max(joint.idx_q, 0))
                 mult.append(1.0)
                 off.append(0.0)
-        self.quat0 = np.array(quat0).reshape(-1, 4)
-        self.half_axis = np.array(axis, dtype=float).reshape(-1, 3)
+        # origin_q * [axis sin(t/2), cos(t/2)] = cos(t/2) origin_q + sin(t/2) (origin_q * axis)
+        self.quat0 = quat0.reshape(-1, 4)
+        self.quat_axis = quaternion_multiply(self.quat0, pure_axis).reshape(-1, 4)
         self.src = np.array(src, dtype=int)
-        self.mult = np.where(rev, mult, 0.0) / 2.0
-        self.off = np.where(rev, off, 0.0) / 2.0
+        self.half_mult = np.where(revolute, mult, 0.0) / 2.0
+        self.half_off = np.where(revolute, off, 0.0) / 2.0
         self.multi_dof = np.array([j.type in ('floating', 'planar') for j in movable],
                                   dtype=bool)
-        self.fixed = [j for j in model.joints if j.type == 'fixed']
-        self.com_links = [link for link in model.links if link.has_inertial and link.mass > 0]
-        self.base_index = 0
-        for joint in model.actuated_joints:
-            if joint.parent == root and joint.type in ('floating', 'planar'):
-                self.base_index = model.link_index(joint.child)
-                break
+        self.any_multi_dof = bool(self.multi_dof.any())
         self.support_joints: Dict[str, Tuple[str, ...]] = {}
         for link in model.links:
             chain, current = [], link
@@ -333,31 +356,33 @@ class _ModelTables:
                 elif joint.mimic is not None:
                     chain.append(joint.mimic[0])
                 current = model.link(current.parent)
-            self.support_joints[link.name] = tuple(dict.fromkeys(chain))
+            self.support_joints[link.name] = tuple(dict.fromkeys(reversed(chain)))
 
     def joint_transforms(self, state: KinematicsState, indices: np.ndarray
                          ) -> Tuple[np.ndarray, np.ndarray]:
-        """``parent_T_child`` of the movable joints ``indices``: translations and quaternions.
+        """``parent_T_child`` of movable joints: translations and quaternions.
 
         :param state: the kinematics of the current configuration.
-        :param indices: indices into :attr:`movable`.
+        :param indices: indices of movable joints (non-fixed joints in model order).
         :return: ``(n, 3)`` translations and ``(n, 4)`` quaternions ``[x, y, z, w]``.
         """
         links = self.child_index[indices]
         translations = state.local_poses[links, :3, 3]
-        half = state.q[self.src[indices]] * self.mult[indices] + self.off[indices]
-        turn = np.empty((len(indices), 4))
-        turn[:, :3] = self.half_axis[indices] * np.sin(half)[:, None]
-        turn[:, 3] = np.cos(half)
-        quats = quaternion_multiply(self.quat0[indices], turn)
-        multi = self.multi_dof[indices]
-        if multi.any():
-            quats[multi] = quaternion_from_rotation(state.local_poses[links[multi], :3, :3])
+        half = state.q[self.src[indices]] * self.half_mult[indices] + self.half_off[indices]
+        quats = self.quat0[indices] * np.cos(half)[:, None] + \
+            self.quat_axis[indices] * np.sin(half)[:, None]
+        if self.any_multi_dof:
+            multi = self.multi_dof[indices]
+            if multi.any():
+                quats[multi] = quaternion_from_rotation(state.local_poses[links[multi], :3, :3])
         return translations, quats
 
 
 class Bridge:
     """The decisions of the frame_kinematics node, on plain data.
+
+    The frames live in a :class:`~frame_kinematics.core.frames.FrameTree` that follows the
+    latest value of every joint (updated lazily, when a pose is needed).
 
     :param urdf: the robot description (URDF XML).
     :param settings: run-time settings.
@@ -370,12 +395,14 @@ class Bridge:
                  logger=None, clock: Callable[[], float] = time.monotonic) -> None:
         self.logger = logger if logger is not None else logging.getLogger(__name__)
         settings = settings.validated()
-        model = _parse(urdf)
-        tables = _ModelTables(model)
-        _check_frames(tables, settings)
+        tables = _ModelTables(_parse(urdf))
         self._log = ThrottledLog(self.logger, settings.warn_period, clock)
+        self._baked: Dict[str, np.ndarray] = {}
+        q = tables.model.neutral_configuration()
+        received = np.zeros(tables.model.nq, dtype=bool)
+        tree = _build_tree(tables.model, settings, q, {}, not tables.model.nq)
         self.settings = settings
-        self._install(tables, None)
+        self._install(tables, tree, q, received)
 
     # -- model ------------------------------------------------------------------------------
     @property
@@ -383,67 +410,142 @@ class Bridge:
         """The current robot model."""
         return self._tables.model
 
-    def _install(self, tables: _ModelTables, previous: Optional['_ModelTables']) -> None:
+    @property
+    def tree(self) -> FrameTree:
+        """The frame tree at the latest joint values."""
+        if self._dirty:
+            self._tree.update(self._q, self._v)
+            self._dirty = False
+        return self._tree
+
+    @property
+    def state(self) -> KinematicsState:
+        """Kinematics of the latest value of every joint (neutral where never received)."""
+        return self.tree.state
+
+    @property
+    def configuration(self) -> np.ndarray:
+        """A copy of the latest configuration ``q``."""
+        return self._q.copy()
+
+    def _install(self, tables: _ModelTables, tree: FrameTree, q: np.ndarray,
+                 received: np.ndarray) -> None:
         model = tables.model
-        q = model.neutral_configuration()
-        received = np.zeros(model.nq, dtype=bool)
         v = np.zeros(model.nv)
-        v_known = np.zeros(model.nv, dtype=bool)
-        for joint in model.actuated_joints:
-            if joint.nq != 1:
-                v_known[joint.idx_v:joint.idx_v + joint.nv] = True
-        if previous is not None:
-            old = previous.model
-            for joint in model.actuated_joints:
-                try:
-                    before = old.joint(joint.name)
-                except UnknownFrameError:
-                    continue
-                if before.type != joint.type or before.nq != joint.nq:
-                    continue
-                q[joint.idx_q:joint.idx_q + joint.nq] = \
-                    self._q[before.idx_q:before.idx_q + before.nq]
-                received[joint.idx_q:joint.idx_q + joint.nq] = \
-                    self._received[before.idx_q:before.idx_q + before.nq]
-                v[joint.idx_v:joint.idx_v + joint.nv] = \
-                    self._v[before.idx_v:before.idx_v + before.nv]
-                v_known[joint.idx_v:joint.idx_v + joint.nv] = \
-                    self._v_known[before.idx_v:before.idx_v + before.nv]
+        v_known = np.ones(model.nv, dtype=bool)
+        v_known[list(tables.velocity_index.values())] = False
         self._tables = tables
+        self._tree = tree
         self._q = q
         self._received = received
         self._v = v
         self._v_known = v_known
-        self._state: Optional[KinematicsState] = None
+        self._dirty = True
         self._last_publish: Dict[str, int] = {}
         self._last_callback_ns = 0
-        self._baked: Dict[str, np.ndarray] = {}
         self._warned_missing = False
-        if not self.missing_joints():
-            self._place_baked()
+        self._baked = {name: tree.frame(name).root_T_frame.copy()
+                       for name in tree.frame_names if tree.frame(name).baked}
+
+    def _carry_over(self, model: RobotModel) -> Tuple[np.ndarray, np.ndarray]:
+        """Latest values of the joints a new model shares (same name and type) with the old."""
+        q = model.neutral_configuration()
+        received = np.zeros(model.nq, dtype=bool)
+        old = self.model
+        for joint in model.actuated_joints:
+            try:
+                before = old.joint(joint.name)
+            except UnknownFrameError:
+                continue
+            if before.type == joint.type and before.nq == joint.nq:
+                q[joint.idx_q:joint.idx_q + joint.nq] = \
+                    self._q[before.idx_q:before.idx_q + before.nq]
+                received[joint.idx_q:joint.idx_q + joint.nq] = \
+                    self._received[before.idx_q:before.idx_q + before.nq]
+        return q, received
 
     def set_robot_description(self, urdf: str, now_ns: int) -> BridgeOutput:
         """Swap the model for a new URDF; a bad one changes nothing.
 
-        Joint values already received for joints that keep their name and type are kept.
+        The latest values of joints that keep their name and type are kept; baked frames are
+        placed again on the new model once every joint is known.
 
         :param urdf: the new robot description.
         :param now_ns: current time (stamp of the static transforms).
         :return: the description and the static set to publish, or ``accepted=False`` with
             the reason (also logged as an error).
         """
+        return self.apply_parameters({'robot_description': urdf}, now_ns)
+
+    def update_settings(self, settings: BridgeSettings, now_ns: int) -> BridgeOutput:
+        """Replace the settings; invalid ones change nothing.
+
+        Baked frames keep their placement while their definition does not change.
+
+        :param settings: the new settings.
+        :param now_ns: current time.
+        :return: the new static set (``accepted=False`` with the reason if rejected).
+        """
+        return self._apply(None, settings, now_ns)
+
+    def apply_parameters(self, params: Mapping[str, Any], now_ns: int) -> BridgeOutput:
+        """Apply changed node parameters at once: all of them, or none if one is bad.
+
+        :param params: node parameters, all of them or only the changed ones (names as
+            :func:`settings_from_parameters`, plus ``robot_description``); user frames are
+            read from ``user_frames.names`` and ``user_frames.<name>.*`` when it is given.
+        :param now_ns: current time.
+        :return: what to publish (the static set; the description if it changed), or
+            ``accepted=False`` with the reason (also logged as an error).
+        """
+        try:
+            settings = settings_from_parameters(params, self.settings)
+        except FrameKinematicsError as exc:
+            return self._refuse(f'rejected the new parameters: {exc}')
+        urdf = params.get('robot_description')
+        if urdf is None or urdf == self.model.urdf:
+            return self._apply(None, settings, now_ns)
         try:
             tables = _ModelTables(_parse(urdf))
-            _check_frames(tables, self.settings)
         except FrameKinematicsError as exc:
-            reason = f'rejected the new robot_description, keeping robot ' \
-                     f"'{self.model.name}': {exc}"
-            self.logger.error(reason)
-            return BridgeOutput(accepted=False, reason=reason)
-        self._install(tables, self._tables)
-        self.logger.info(f"robot '{tables.model.name}' loaded: {len(tables.model.links)} links, "
-                         f'{len(tables.model.joint_names)} actuated joints')
-        return BridgeOutput(tf_static=self.static_transforms(now_ns), robot_description=urdf)
+            return self._refuse('rejected the new robot_description, keeping robot '
+                                f"'{self.model.name}': {exc}")
+        return self._apply(tables, settings, now_ns)
+
+    def _refuse(self, reason: str) -> BridgeOutput:
+        self.logger.error(reason)
+        return BridgeOutput(accepted=False, reason=reason)
+
+    def _apply(self, tables: Optional[_ModelTables], settings: BridgeSettings,
+               now_ns: int) -> BridgeOutput:
+        try:
+            settings = settings.validated()
+            if tables is None:
+                old = {f.name: f for f in self.settings.user_frames}
+                keep = {name: pose for name, pose in self._baked.items()
+                        if name in old and old[name] in settings.user_frames}
+                tree = _build_tree(self.model, settings, self._q, keep,
+                                   bool(self._received.all()), self._v)
+            else:
+                q, received = self._carry_over(tables.model)
+                tree = _build_tree(tables.model, settings, q, {}, bool(received.all()))
+        except FrameKinematicsError as exc:
+            what = 'settings' if tables is None else f"robot '{tables.model.name}'"
+            return self._refuse(f'rejected the new {what}, keeping the previous ones: {exc}')
+        self.settings = settings
+        self._log.period = settings.warn_period
+        if tables is None:
+            self._tree = tree
+            self._dirty = False
+            self._baked = {name: tree.frame(name).root_T_frame.copy()
+                           for name in tree.frame_names if tree.frame(name).baked}
+            return BridgeOutput(tf_static=self.static_transforms(now_ns))
+        self._install(tables, tree, q, received)
+        model = tables.model
+        self.logger.info(f"robot '{model.name}' loaded: {len(model.links)} links, "
+                         f'{len(model.joint_names)} actuated joints')
+        return BridgeOutput(tf_static=self.static_transforms(now_ns),
+                            robot_description=model.urdf)
 
     def initial_output(self, now_ns: int) -> BridgeOutput:
         """What to publish at start-up: the robot description and the static set.
@@ -454,49 +556,13 @@ class Bridge:
         return BridgeOutput(tf_static=self.static_transforms(now_ns),
                             robot_description=self.model.urdf)
 
-    def update_settings(self, settings: BridgeSettings, now_ns: int) -> BridgeOutput:
-        """Replace the settings; invalid ones change nothing.
-
-        :param settings: the new settings.
-        :param now_ns: current time.
-        :return: the new static set (``accepted=False`` with the reason if rejected).
-        """
-        try:
-            settings = settings.validated()
-            _check_frames(self._tables, settings)
-        except FrameKinematicsError as exc:
-            reason = f'rejected the new settings: {exc}'
-            self.logger.error(reason)
-            return BridgeOutput(accepted=False, reason=reason)
-        old = self.settings
-        self.settings = settings
-        self._log.period = settings.warn_period
-        if old.user_frames != settings.user_frames:
-            self._baked = {}
-            if not self.missing_joints():
-                self._place_baked()
-        return BridgeOutput(tf_static=self.static_transforms(now_ns))
-
     # -- joint state ----------------------------------------------------------------------------
     def missing_joints(self) -> List[str]:
         """Actuated joints never received yet (in ``q`` order)."""
-        model = self.model
         if self._received.all():
             return []
-        return [j.name for j in model.actuated_joints
+        return [j.name for j in self.model.actuated_joints
                 if not self._received[j.idx_q:j.idx_q + j.nq].all()]
-
-    @property
-    def state(self) -> KinematicsState:
-        """Kinematics of the latest value of every joint (neutral where never received)."""
-        if self._state is None:
-            self._state = self.model.forward_kinematics(self._q, self._v)
-        return self._state
-
-    @property
-    def configuration(self) -> np.ndarray:
-        """A copy of the latest configuration ``q``."""
-        return self._q.copy()
 
     def on_joint_state(self, msg: JointStateInput, now_ns: int) -> BridgeOutput:
         """Take a joint_states message: store its values and say what to publish.
@@ -511,7 +577,7 @@ class Bridge:
             positions = np.asarray(msg.positions, dtype=float).reshape(-1)
             velocities = np.asarray(msg.velocities, dtype=float).reshape(-1)
         except (TypeError, ValueError):
-            return self._reject('bad-values', 'ignored a joint_states message whose positions '
+            return self._reject('values', 'ignored a joint_states message whose positions '
                                 'or velocities are not numbers')
         if len(positions) != len(names):
             return self._reject('length', f'ignored a joint_states message with {len(names)} '
@@ -525,7 +591,7 @@ class Bridge:
         if len(velocities):
             finite &= np.isfinite(velocities)
         if not finite.all():
-            bad = [n for n, ok in zip(names, finite) if not ok]
+            bad = [n for n, ok in zip(names, finite.tolist()) if not ok]
             return self._reject('nan', 'ignored a joint_states message with NaN or inf for '
                                 f"{', '.join(bad)}")
         if len(set(names)) != len(names):
@@ -535,47 +601,46 @@ class Bridge:
         entry = tables.entry
         q = self._q.copy()
         received = self._received.copy()
-        v = self._v.copy()
-        v_known = self._v_known.copy()
-        unknown = []
-        mimics = []
-        multi = False
+        v_index, v_rows, v_values = tables.velocity_index, [], []
+        unknown, others, multi = [], [], False
         for i, name in enumerate(names):
-            hit = entry.get(name)
-            if hit is None:
-                if name in tables.movable_index or _is_fixed(tables.model, name):
-                    mimics.append((name, positions[i]))
+            index = entry.get(name)
+            if index is None:
+                if name in tables.movable_index or name in tables.fixed_names:
+                    others.append((name, float(positions[i])))
                 else:
                     unknown.append(name)
                 continue
-            kind, index = hit
             q[index] = positions[i]
             received[index] = True
-            if kind == 'multi':
+            if name in v_index:
+                v_rows.append(v_index[name])
+                v_values.append(velocities[i] if len(velocities) else 0.0)
+            else:
                 multi = True
-                continue
-            iv = tables.model.joint(name).idx_v
-            if len(velocities):
-                v[iv] = velocities[i]
-            v_known[iv] = bool(len(velocities))
         if multi:
             try:
-                q = tables.model.check_configuration(q)
+                q = self.model.check_configuration(q)
             except ConfigurationError as exc:
                 return self._reject('multi', f'ignored a joint_states message: {exc}')
         if unknown:
             self._log.warning('unknown', 'joint_states names joints that robot '
                               f"'{tables.model.name}' does not have (ignored): "
                               f"{', '.join(sorted(unknown))}")
-        self._q, self._received, self._v, self._v_known = q, received, v, v_known
-        self._state = None
+        self._q, self._received = q, received
+        if v_rows:
+            self._v = self._v.copy()
+            self._v[v_rows] = v_values
+            self._v_known = self._v_known.copy()
+            self._v_known[v_rows] = bool(len(velocities))
+        self._dirty = True
         out = BridgeOutput()
-        self._check_mimics(mimics)
+        self._check_others(others)
         complete = self._check_complete()
         if complete and len(self._baked) < sum(f.baked for f in self.settings.user_frames):
             self._place_baked()
             out.tf_static = self.static_transforms(now_ns)
-        if not self._throttle(msg, names, now_ns):
+        if not self._throttle(msg.stamp_ns, names, now_ns):
             return out
         if self.settings.publish_joint_transforms:
             out.tf = self._joint_transforms(names, msg.stamp_ns)
@@ -587,9 +652,9 @@ class Bridge:
         self._log.warning(key, text + ' (keeping the last good state)')
         return BridgeOutput(accepted=False, reason=text)
 
-    def _check_mimics(self, mimics: List[Tuple[str, float]]) -> None:
+    def _check_others(self, others: List[Tuple[str, float]]) -> None:
         model = self.model
-        for name, value in mimics:
+        for name, value in others:
             joint = model.joint(name)
             if joint.mimic is None:
                 self._log.warning('fixed', f"joint_states gives a value for fixed joint '{name}'"
@@ -598,11 +663,11 @@ class Bridge:
             master, multiplier, offset = joint.mimic
             expected = multiplier * self._q[model.joint(master).idx_q] + offset
             if abs(expected - value) > 1e-6:
-                self._log.warning('mimic', f"joint_states gives {value:.6g} for mimic joint "
+                self._log.warning('mimic', f'joint_states gives {value:.6g} for mimic joint '
                                   f"'{name}', which follows '{master}' ({expected:.6g}): "
                                   'the value from the master is used')
 
-    def _throttle(self, msg: JointStateInput, names: Sequence[str], now_ns: int) -> bool:
+    def _throttle(self, stamp_ns: int, names: Sequence[str], now_ns: int) -> bool:
         if now_ns < self._last_callback_ns:
             self.logger.warning('moved backwards in time, re-publishing joint transforms')
             self._last_publish.clear()
@@ -615,11 +680,10 @@ class Bridge:
             last = now_ns
             for name in joints:
                 last = min(last, self._last_publish.get(name, 0))
-            interval_ns = int(1000.0 / freq) * 1_000_000
-            publish = msg.stamp_ns >= last + interval_ns
+            publish = stamp_ns >= last + int(1000.0 / freq) * 1_000_000
         if publish:
             for name in joints:
-                self._last_publish[name] = msg.stamp_ns
+                self._last_publish[name] = stamp_ns
         return publish
 
     def _check_complete(self) -> bool:
@@ -627,7 +691,7 @@ class Bridge:
             return True
         if not self._warned_missing:
             self._warned_missing = True
-            self.logger.warning('center of mass and baked frames wait for joints never '
+            self.logger.warning('the center of mass (and baked frames) wait for joints never '
                                 f"received yet: {', '.join(self.missing_joints())}")
         return False
 
@@ -635,14 +699,16 @@ class Bridge:
         tables = self._tables
         joint_of = tables.joint_of_entry
         index = tables.movable_index
+        followers = tables.followers
         chosen: Dict[int, None] = {}
         for name in names:
             joint = joint_of.get(name)
             if joint is None:
                 continue
             chosen[index[joint]] = None
-            for follower in tables.followers.get(joint, ()):
-                chosen[index[follower]] = None
+            if joint in followers:
+                for follower in followers[joint]:
+                    chosen[index[follower]] = None
         if not chosen:
             return []
         indices = np.fromiter(chosen, dtype=int, count=len(chosen))
@@ -655,43 +721,44 @@ class Bridge:
 
     def _center_of_mass(self, out: BridgeOutput, stamp_ns: int) -> None:
         settings = self.settings
-        if not (settings.publish_com_frame or settings.publish_com_topics):
+        if not (settings.publish_com_frame or settings.publish_com_topics) or \
+                self.model.total_mass <= 0:
             return
-        if self.model.total_mass <= 0:
-            return
-        state = self.state
-        root_p_com = state.center_of_mass()
+        tree = self.tree
+        root_T_com = tree.com_frame.root_T_frame
+        position = tuple(root_T_com[:3, 3].tolist())
         prefix = settings.frame_prefix
         root = prefix + self.model.root_link
         if settings.publish_com_frame:
-            out.tf.append(TransformOut(root, prefix + settings.com_frame, stamp_ns,
-                                       tuple(root_p_com.tolist()),
-                                       tuple(self._com_quaternion(state).tolist())))
+            out.tf.append(TransformOut(root, prefix + settings.com_frame, stamp_ns, position,
+                                       self._com_quaternion(root_T_com)))
         if settings.publish_com_topics:
             velocity = momentum = None
             if self._v_known.all():
+                state = tree.state
                 velocity = tuple(state.center_of_mass_velocity().tolist())
                 momentum = tuple(state.angular_momentum().tolist())
-            out.center_of_mass = CenterOfMassOut(stamp_ns, root, tuple(root_p_com.tolist()),
-                                                 velocity, momentum)
+            out.center_of_mass = CenterOfMassOut(stamp_ns, root, position, velocity, momentum)
 
-    def _com_quaternion(self, state: KinematicsState) -> np.ndarray:
+    def _com_quaternion(self, root_T_com: np.ndarray) -> Tuple[float, float, float, float]:
         mode = self.settings.com_orientation
-        if mode == 'quaternion':
-            return np.asarray(self.settings.com_quaternion)
+        if mode == 'root':
+            return (0.0, 0.0, 0.0, 1.0)
         if mode == 'yaw':
-            root_R_base = state.poses[self._tables.base_index, :3, :3]
-            yaw = math.atan2(root_R_base[1, 0], root_R_base[0, 0])
-            return np.array([0.0, 0.0, math.sin(yaw / 2), math.cos(yaw / 2)])
-        return np.array([0.0, 0.0, 0.0, 1.0])
+            yaw = math.atan2(root_T_com[1, 0], root_T_com[0, 0])
+            return (0.0, 0.0, math.sin(yaw / 2), math.cos(yaw / 2))
+        if mode == 'quaternion':
+            return self.settings.com_quaternion
+        return tuple(quaternion_from_rotation(root_T_com[:3, :3]).tolist())
 
     # -- frames ---------------------------------------------------------------------------------
     def _place_baked(self) -> None:
-        state = self.state
+        tree = self.tree
         for frame in self.settings.user_frames:
-            if frame.baked and frame.name not in self._baked:
-                self._baked[frame.name] = self._root_T_frame(frame.parent, state) @ \
-                    transform_from_xyz_rpy(np.array(frame.xyz), np.array(frame.rpy))
+            if frame.name not in tree:
+                _add_user_frame(tree, frame, self._baked)
+        self._baked = {name: tree.frame(name).root_T_frame.copy()
+                       for name in tree.frame_names if tree.frame(name).baked}
 
     def static_transforms(self, now_ns: int) -> List[TransformOut]:
         """The whole static set: fixed joints, link CoM frames, user frames.
@@ -699,42 +766,23 @@ class Bridge:
         :param now_ns: their stamp.
         :return: the transforms for ``/tf_static``.
         """
-        tables = self._tables
         settings = self.settings
-        prefix = settings.frame_prefix
-        out: List[Tuple[str, str, np.ndarray]] = []
+        kinds = set()
         if settings.publish_fixed_transforms:
-            out += [(j.parent, j.child, j.parent_T_joint) for j in tables.fixed]
+            kinds.add(FrameKind.FIXED)
         if settings.publish_link_com_frames:
-            for link in tables.com_links:
-                link_T_com = np.eye(4)
-                link_T_com[:3, 3] = link.link_p_com
-                out.append((link.name, link.name + '_com', link_T_com))
+            kinds.add(FrameKind.COM)
         if settings.publish_user_frames:
-            root = self.model.root_link
-            for frame in settings.user_frames:
-                if not frame.baked:
-                    out.append((frame.parent, frame.name,
-                                transform_from_xyz_rpy(np.array(frame.xyz), np.array(frame.rpy))))
-                elif frame.name in self._baked:
-                    out.append((root, frame.name, self._baked[frame.name]))
-        if not out:
+            kinds.add(FrameKind.USER)
+        frames = [f for f in self.tree.frames() if f.kind in kinds]
+        if not frames:
             return []
-        poses = np.array([pose for _, _, pose in out])
+        poses = np.array([f.parent_T_frame for f in frames])
         quats = quaternion_from_rotation(poses[:, :3, :3]).tolist()
-        return [TransformOut(prefix + parent, prefix + child, now_ns,
+        prefix = settings.frame_prefix
+        return [TransformOut(prefix + f.parent.name, prefix + f.name, now_ns,
                              tuple(pose[:3, 3].tolist()), tuple(quat))
-                for (parent, child, pose), quat in zip(out, quats)]
-
-    def frame_names(self) -> List[str]:
-        """Every frame the bridge knows: links, link CoM frames, user frames, robot CoM."""
-        tables = self._tables
-        names = list(self.model.link_names)
-        names += [link.name + '_com' for link in tables.com_links]
-        names += [frame.name for frame in self.settings.user_frames]
-        if self.model.total_mass > 0:
-            names.append(self.settings.com_frame)
-        return names
+                for f, pose, quat in zip(frames, poses, quats)]
 
     def strip_prefix(self, frame_id: str) -> str:
         """A frame id without the frame prefix (as received in a request).
@@ -750,68 +798,30 @@ class Bridge:
     def frame_dependencies(self, frame: str) -> Tuple[str, ...]:
         """Actuated joints whose values a frame's pose in the root link depends on.
 
-        :param frame: a frame name (see :meth:`frame_names`).
-        :return: joint names.
+        :param frame: a frame name of the tree.
+        :return: joint names (every actuated joint for the robot CoM frame).
         :raises UnknownFrameError: for an unknown frame.
         """
-        tables = self._tables
-        if frame in tables.support_joints:
-            return tables.support_joints[frame]
-        if frame.endswith('_com') and frame[:-4] in {link.name for link in tables.com_links}:
-            return tables.support_joints[frame[:-4]]
-        for user in self.settings.user_frames:
-            if user.name == frame:
-                return () if user.baked else self.frame_dependencies(user.parent)
-        if frame == self.settings.com_frame and self.model.total_mass > 0:
+        current = self._tree.frame(frame)
+        if current.kind is FrameKind.ROBOT_COM:
             return self.model.joint_names
-        raise UnknownFrameError(frame, self.frame_names(), 'frame')
+        support = self._tables.support_joints
+        while current is not None and current.name not in support:
+            current = current.parent
+        return () if current is None else support[current.name]
 
-    def root_T_frame(self, frame: str, state: Optional[KinematicsState] = None) -> np.ndarray:
+    def root_T_frame(self, frame: str, q: Optional[np.ndarray] = None) -> np.ndarray:
         """Pose of a frame in the root link.
 
-        :param frame: a frame name (see :meth:`frame_names`), '' for the root link.
-        :param state: the kinematics to use (default: the latest joint values).
+        :param frame: a frame name of the tree ('' for the root link).
+        :param q: configuration to use (default: the latest joint values).
         :return: ``root_T_frame`` (4x4).
         :raises UnknownFrameError: for an unknown frame.
-        :raises ConfigurationError: for a baked frame not placed yet.
         """
-        return self._root_T_frame(frame or self.model.root_link,
-                                  self.state if state is None else state)
-
-    def _root_T_frame(self, frame: str, state: KinematicsState) -> np.ndarray:
-        model = self.model
-        if model.has_link(frame):
-            return state.transform(frame).copy()
-        if frame.endswith('_com') and model.has_link(frame[:-4]):
-            link = model.link(frame[:-4])
-            if link.has_inertial and link.mass > 0:
-                root_T_com = state.transform(link.name).copy()
-                root_T_com[:3, 3] = state.position(link.name, link.link_p_com)
-                return root_T_com
-        for user in self.settings.user_frames:
-            if user.name == frame:
-                if user.baked:
-                    if frame not in self._baked:
-                        raise ConfigurationError(f"baked frame '{frame}' is not placed yet: it "
-                                                 'waits for every joint to be received')
-                    return self._baked[frame].copy()
-                return self._root_T_frame(user.parent, state) @ transform_from_xyz_rpy(
-                    np.array(user.xyz), np.array(user.rpy))
-        if frame == self.settings.com_frame and model.total_mass > 0:
-            root_T_com = np.eye(4)
-            root_T_com[:3, :3] = rotation_from_quaternion(self._com_quaternion(state))
-            root_T_com[:3, 3] = state.center_of_mass()
-            return root_T_com
-        raise UnknownFrameError(frame, self.frame_names(), 'frame')
-
-    def transform(self, target: str, source: str) -> np.ndarray:
-        """``target_T_source`` at the latest joint values (as a TF lookup).
-
-        :param target: the frame the result is expressed in.
-        :param source: the frame whose pose is wanted.
-        :return: a 4x4 transform.
-        """
-        return inverse(self.root_T_frame(target)) @ self.root_T_frame(source)
+        tree = self.tree
+        if q is not None:
+            tree = _build_tree(self.model, self.settings, q, self._baked, False)
+        return tree.frame(frame or self.model.root_link).root_T_frame.copy()
 
     # -- configurations from requests --------------------------------------------------------
     def configuration_for(self, names: Sequence[str], positions: Sequence[float],
@@ -827,23 +837,24 @@ class Bridge:
         """
         tables = self._tables
         names = list(names)
-        values = _finite(positions, len(names), 'joint state positions') if names \
-            else np.zeros(0)
         if len(positions) != len(names):
             raise ConfigurationError(f'joint state has {len(names)} names and '
                                      f'{len(positions)} positions')
+        values = _finite(positions, len(names), 'joint state positions')
         q = self._q.copy()
         have = self._received.copy()
-        for name, value in zip(names, values):
-            hit = tables.entry.get(name)
-            if hit is None:
+        for name, value in zip(names, values.tolist()):
+            index = tables.entry.get(name)
+            if index is None:
                 raise UnknownFrameError(name, tables.entry, 'joint')
-            q[hit[1]] = value
-            have[hit[1]] = True
+            q[index] = value
+            have[index] = True
         model = self.model
-        missing = [name for name in dict.fromkeys(needed)
-                   if not have[model.joint(name).idx_q:model.joint(name).idx_q
-                               + model.joint(name).nq].all()]
+        missing = []
+        for name in dict.fromkeys(needed):
+            joint = model.joint(name)
+            if not have[joint.idx_q:joint.idx_q + joint.nq].all():
+                missing.append(name)
         if missing:
             raise ConfigurationError('no value received yet for joint(s) '
                                      f"{', '.join(missing)}: give them in the request's joint "
@@ -857,31 +868,76 @@ def _parse(urdf: str) -> RobotModel:
     return RobotModel.from_urdf_string(urdf)
 
 
-def _is_fixed(model: RobotModel, name: str) -> bool:
-    try:
-        return model.joint(name).type == 'fixed'
-    except UnknownFrameError:
-        return False
+def _add_user_frame(tree: FrameTree, frame: UserFrame, baked: Mapping[str, np.ndarray]) -> None:
+    """Add a user frame; a baked one at its stored placement if it has one."""
+    if frame.baked and frame.name in baked:
+        tree.add_frame(frame.name, tree.world, baked[frame.name], baked=True)
+        return
+    tree.add_frame(frame.name, frame.parent,
+                   transform_from_xyz_rpy(np.array(frame.xyz), np.array(frame.rpy)),
+                   baked=frame.baked)
 
 
-def _check_frames(tables: _ModelTables, settings: BridgeSettings) -> None:
-    """Check that frame names are unique and user-frame parents exist."""
-    model = tables.model
-    known = set(model.link_names)
-    com_names = {link.name + '_com' for link in tables.com_links}
-    for name in com_names:
-        if name in known:
-            raise ConfigurationError(f"link CoM frame '{name}' clashes with a link of that name")
-    known |= com_names
-    if settings.com_frame in known:
-        raise ConfigurationError(f"com frame '{settings.com_frame}' clashes with a frame of "
-                                 'that name: choose another com frame name')
+def _build_tree(model: RobotModel, settings: BridgeSettings, q: np.ndarray,
+                baked: Mapping[str, np.ndarray], complete: bool,
+                v: Optional[np.ndarray] = None) -> FrameTree:
+    """A frame tree with the CoM orientation and the user frames of ``settings``.
+
+    Baked frames without a stored placement are placed only when ``complete`` (every joint
+    received); until then they, and the user frames hanging from them, wait.
+
+    :raises FrameKinematicsError: for a clash of names or a parent that does not exist.
+    """
+    tree = FrameTree(model, q, com_frame=settings.com_frame)
+    if v is not None:
+        tree.update(q, v)
+    link = settings.com_yaw_link or None
+    if link is not None:
+        model.link_index(link)
+    tree.set_com_orientation(settings.com_orientation, quaternion=settings.com_quaternion,
+                             ypr=settings.com_ypr, link=link)
+    declared = set(tree.frame_names)
     for frame in settings.user_frames:
-        if frame.name in known or frame.name == settings.com_frame:
-            raise ConfigurationError(f"user frame '{frame.name}' clashes with an existing frame")
-        if frame.parent not in known:
-            raise UnknownFrameError(frame.parent, known, f"parent of user frame '{frame.name}'")
-        known.add(frame.name)
+        if frame.name in declared:
+            raise ConfigurationError(f"user frame '{frame.name}' clashes with an existing "
+                                     'frame of that name')
+        if frame.parent not in declared:
+            raise UnknownFrameError(frame.parent, declared,
+                                    f"parent of user frame '{frame.name}': frame")
+        declared.add(frame.name)
+        waiting = frame.baked and frame.name not in baked and not complete
+        if not waiting and frame.parent in tree:
+            _add_user_frame(tree, frame, baked)
+    return tree
+
+
+#: The node's parameters and their defaults (``config/frame_kinematics.yaml`` documents them);
+#: user frames add ``user_frames.<name>.parent|xyz|rpy|baked`` for each listed name.
+PARAMETER_DEFAULTS: Dict[str, Any] = {
+    'robot_description': '',
+    'publish_frequency': 20.0,
+    'ignore_timestamp': False,
+    'frame_prefix': '',
+    'publish.joint_transforms': True,
+    'publish.fixed_transforms': True,
+    'publish.link_com_frames': True,
+    'publish.com_frame': True,
+    'publish.user_frames': True,
+    'publish.com_topics': True,
+    'com.frame': 'com',
+    'com.orientation': 'root',
+    'com.quaternion': [0.0, 0.0, 0.0, 1.0],
+    'com.ypr': [0.0, 0.0, 0.0],
+    'com.yaw_link': '',
+    'singularity_threshold': 1e-4,
+    'warn_throttle_period': 5.0,
+    'user_frames.names': [''],
+}
+
+#: Defaults of the per-frame parameters ``user_frames.<name>.<key>``.
+USER_FRAME_DEFAULTS: Dict[str, Any] = {
+    'parent': '', 'xyz': [0.0, 0.0, 0.0], 'rpy': [0.0, 0.0, 0.0], 'baked': False,
+}
 
 
 def settings_from_parameters(params: Mapping[str, Any],
@@ -906,7 +962,8 @@ def settings_from_parameters(params: Mapping[str, Any],
         'publish.user_frames': 'publish_user_frames',
         'publish.com_topics': 'publish_com_topics',
         'com.frame': 'com_frame', 'com.orientation': 'com_orientation',
-        'com.quaternion': 'com_quaternion',
+        'com.quaternion': 'com_quaternion', 'com.ypr': 'com_ypr',
+        'com.yaw_link': 'com_yaw_link',
         'singularity_threshold': 'singularity_threshold',
         'warn_throttle_period': 'warn_period',
     }
@@ -914,7 +971,7 @@ def settings_from_parameters(params: Mapping[str, Any],
     for key, attr in mapping.items():
         if key in params:
             value = params[key]
-            changes[attr] = tuple(value) if attr == 'com_quaternion' else value
+            changes[attr] = tuple(value) if attr in ('com_quaternion', 'com_ypr') else value
     if 'user_frames.names' in params:
         frames = []
         for name in params['user_frames.names'] or ():
@@ -927,6 +984,6 @@ def settings_from_parameters(params: Mapping[str, Any],
             frames.append(UserFrame(
                 name, parent, tuple(params.get(f'user_frames.{name}.xyz') or (0.0, 0.0, 0.0)),
                 tuple(params.get(f'user_frames.{name}.rpy') or (0.0, 0.0, 0.0)),
-                bool(params.get(f'user_frames.{name}.baked', False))))
+                params.get(f'user_frames.{name}.baked', False)))
         changes['user_frames'] = tuple(frames)
     return replace(base, **changes)

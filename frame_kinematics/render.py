@@ -56,7 +56,7 @@ class MissingDependencyError(FrameKinematicsError, ImportError):
         self.package = package
         self.feature = feature
         super().__init__(f"{feature} needs the python package '{package}' "
-                         f"(pip install {package})")
+                         f'(pip install {package})')
 
 
 def _matplotlib():

@@ -15,16 +15,15 @@
 
 import itertools
 import logging
-import os
-import site
 
-from frame_kinematics import robots
-from frame_kinematics.core import ConfigurationError, RobotModel, UnknownFrameError
-from frame_kinematics.core.relative_motion import (ENVIRONMENT, RelativeMotion,
-                                                   RelativeMotionError, RelativeMotionType)
+from conftest import bundled, real_robot_path, REAL_ROBOTS
 from hypothesis import given, HealthCheck, settings, strategies as st
 import numpy as np
 import pytest
+
+from frame_kinematics.core import ConfigurationError, RobotModel, UnknownFrameError
+from frame_kinematics.core.relative_motion import (ENVIRONMENT, RelativeMotion,
+                                                   RelativeMotionError, RelativeMotionType)
 
 C = RelativeMotionType.CONSTRAINED
 P = RelativeMotionType.PARAMETERIZED
@@ -84,7 +83,7 @@ def test_fresh_matrix_without_fixed_joints():
 
 
 def test_index_of_joints_links_and_environment():
-    model = RobotModel.from_urdf_file(robots.path('fk_arm'))
+    model = bundled('fk_arm')
     motion = RelativeMotion(model)
     assert motion.size == len(model.joints) + 1
     for k, joint in enumerate(model.joints):
@@ -98,7 +97,7 @@ def test_index_of_joints_links_and_environment():
 
 
 def test_fixed_joints_are_constrained_to_their_parent():
-    model = RobotModel.from_urdf_file(robots.path('fk_arm'))
+    model = bundled('fk_arm')
     motion = RelativeMotion(model)
     rigid = ('wrist_3_joint', 'flange_fixed_joint', 'gripper_mount_joint', 'tool0_fixed_joint')
     assert rigid in motion.rigid_groups()
@@ -264,7 +263,7 @@ def test_combination_rules():
 
 # -- mimic joints ---------------------------------------------------------------------------
 def test_locking_the_master_locks_its_mimic():
-    model = RobotModel.from_urdf_file(robots.path('fk_arm'))
+    model = bundled('fk_arm')
     motion = RelativeMotion(model)
     motion.add_locked_joint('left_finger_joint', parameterized=True)
     assert motion.value('right_finger_link', 'gripper_base_link') == P
@@ -275,7 +274,7 @@ def test_locking_the_master_locks_its_mimic():
 
 
 def test_rigid_mimic_fixes_its_master():
-    model = RobotModel.from_urdf_file(robots.path('fk_arm'))
+    model = bundled('fk_arm')
     motion = RelativeMotion(model)
     motion.add_relative_transformation('right_finger_link', 'tool0', parameterized=True)
     assert motion.value('left_finger_link', 'gripper_base_link') == P
@@ -363,27 +362,17 @@ def test_copy_is_independent():
 
 
 # -- real robots ----------------------------------------------------------------------------
-def robots_folder():
-    for prefix in site.getsitepackages():
-        folder = os.path.join(prefix, 'cmeel.prefix', 'share', 'example-robot-data', 'robots')
-        if os.path.isdir(folder):
-            return folder
-    pytest.skip('example-robot-data not found')
-
-
-@pytest.mark.parametrize('path, floating', [('panda_description/urdf/panda.urdf', False),
-                                            ('talos_data/robots/talos_reduced.urdf', True)])
-def test_locking_every_actuated_joint_makes_the_robot_rigid(path, floating):
+@pytest.mark.parametrize('name', ['panda', 'talos'])
+def test_locking_every_actuated_joint_makes_the_robot_rigid(name):
     pytest.importorskip('pinocchio')
-    model = RobotModel.from_urdf_file(os.path.join(robots_folder(), path),
-                                      floating_base=floating)
+    model = RobotModel.from_urdf_file(real_robot_path(name), floating_base=REAL_ROBOTS[name][1])
     motion = RelativeMotion(model)
     rng = np.random.default_rng(3)
     parameterized = rng.random(len(model.joint_names)) < 0.3
-    for name, flag in zip(model.joint_names, parameterized):
-        motion.add_locked_joint(name, parameterized=bool(flag))
+    for joint, flag in zip(model.joint_names, parameterized):
+        motion.add_locked_joint(joint, parameterized=bool(flag))
     assert len(motion.rigid_groups()) == 1
-    loose = {name for name, flag in zip(model.joint_names, parameterized) if flag}
+    loose = {joint for joint, flag in zip(model.joint_names, parameterized) if flag}
     loose |= {joint.name for joint in model.mimic_joints if joint.mimic[0] in loose}
     assert len(motion.rigid_groups(False)) == 1 + len(loose)
     assert np.all(motion.matrix <= P)

@@ -224,10 +224,10 @@ class RelativeMotion:
 
     def set_relative_motion(self, body_a: Optional[str], body_b: Optional[str],
                             motion: RelativeMotionType) -> None:
-        """Set the relative motion of two bodies and update every pair it links (HPP's
-        ``recurseSetRelMotion``).
+        """Set the relative motion of two bodies and update every pair it links.
 
-        UNCONSTRAINED does nothing, and a pair already stronger than ``motion`` keeps its value.
+        This is HPP's ``recurseSetRelMotion``. UNCONSTRAINED does nothing, and a pair already
+        stronger than ``motion`` keeps its value.
 
         :param body_a: a joint or link name, or None for the environment.
         :param body_b: the other body.
@@ -283,7 +283,7 @@ class RelativeMotion:
         return groups
 
     def copy(self) -> 'RelativeMotion':
-        """An independent copy (same model, same constraints).
+        """Return an independent copy, with the same model and constraints.
 
         :return: the copy.
         """
@@ -330,6 +330,6 @@ class RelativeMotion:
             for mimic, mimic_parent, master, master_parent in self._couplings:
                 a, b = matrix[mimic, mimic_parent], matrix[master, master_parent]
                 if a < b:
-                    pass
+                    pending.append((master, master_parent, int(a)))
                 elif b < a:
                     pending.append((mimic, mimic_parent, int(b)))

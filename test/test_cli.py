@@ -1,0 +1,449 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""The ``frame-kinematics`` command line, checked against the core.
+
+A few tests run the real program as a subprocess (``python -m frame_kinematics`` and the
+console script); the error paths and file formats call :func:`frame_kinematics.cli.main` in
+the test process, which runs the same code without the start-up cost.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+from conftest import bundled, erd_urdf, random_configuration
+from frame_kinematics import cli, robots
+from frame_kinematics.core import ExpressedIn, RobotModel
+from frame_kinematics.core.spatial import quaternion_from_rotation, rpy_from_rotation
+import numpy as np
+import pytest
+
+
+def run(*args, cwd=None):
+    """Run ``python -m frame_kinematics ARGS`` and return the completed process."""
+    return subprocess.run([sys.executable, '-m', 'frame_kinematics', *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=120)
+
+
+def call(capsys, *args):
+    """Run :func:`cli.main` in this process: ``(exit status, stdout, stderr)``."""
+    try:
+        status = cli.main([str(a) for a in args])
+    except SystemExit as exc:
+        status = exc.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def assert_one_line_error(status, out, err, *words, code=1):
+    assert status == code, (status, out, err)
+    assert out == ''
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith('frame-kinematics: error: ')
+    assert 'Traceback' not in err
+    for word in words:
+        assert word in lines[0]
+
+
+def pairs(model, q):
+    return [f'{name}={float(value)!r}' for name, value in zip(model.configuration_names, q)]
+
+
+def same_rotation(a_R_b, quat):
+    """Whether a quaternion (either sign) is the rotation a_R_b."""
+    expected = quaternion_from_rotation(a_R_b)
+    return min(np.abs(expected - quat).max(), np.abs(expected + quat).max()) < 1e-9
+
+
+# -- subprocess runs on the bundled robots ----------------------------------------------------
+def test_fk_json_of_every_link_matches_core(tmp_path):
+    model = bundled()
+    q = random_configuration(model, np.random.default_rng(1))
+    config = tmp_path / 'q.json'
+    config.write_text(json.dumps(dict(zip(model.configuration_names, q.tolist()))))
+    proc = run('fk', '--config', str(config), '--format', 'json')
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ''
+    result = json.loads(proc.stdout)
+    state = model.forward_kinematics(q)
+    assert result['frame'] == 'base_link'
+    assert list(result['poses']) == list(model.link_names)
+    for name, pose in result['poses'].items():
+        root_T_link = state.transform(name)
+        np.testing.assert_allclose(pose['matrix'], root_T_link, atol=1e-12)
+        np.testing.assert_allclose(pose['position'], root_T_link[:3, 3], atol=1e-12)
+        assert same_rotation(root_T_link[:3, :3], np.array(pose['quaternion']))
+        np.testing.assert_allclose(pose['rpy'], rpy_from_rotation(root_T_link[:3, :3]),
+                                   atol=1e-12)
+
+
+def test_fk_table_and_tf_list_match_core():
+    model = bundled()
+    q = model.configuration_from_dict({'shoulder_lift_joint': -1.2, 'elbow_joint': 1.0,
+                                       'wrist_2_joint': 0.3})
+    state = model.forward_kinematics(q)
+    proc = run('fk', 'shoulder_lift_joint=-1.2', '--links', 'tool0', 'wrist_2_link',
+               'elbow_joint=1.0', '--relative-to', 'shoulder_link', 'wrist_2_joint=0.3',
+               '--precision', '9')
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith('# fk_arm: poses in shoulder_link')
+    assert lines[1].split() == ['link', 'x', 'y', 'z', 'roll', 'pitch', 'yaw']
+    for line, name in zip(lines[2:], ('tool0', 'wrist_2_link')):
+        cells = line.split()
+        assert cells[0] == name
+        a_T_b = state.transform(name, 'shoulder_link')
+        expected = np.concatenate([a_T_b[:3, 3], rpy_from_rotation(a_T_b[:3, :3])])
+        np.testing.assert_allclose([float(c) for c in cells[1:]], expected, atol=1e-9)
+    assert len(lines) == 4
+
+    yaml = pytest.importorskip('yaml')
+    proc = run('fk', 'shoulder_lift_joint=-1.2', 'elbow_joint=1.0', 'wrist_2_joint=0.3',
+               '--format', 'tf', '--precision', '12')
+    assert proc.returncode == 0, proc.stderr
+    transforms = yaml.safe_load(proc.stdout)
+    assert [t['child_frame_id'] for t in transforms] == list(model.link_names)
+    for t in transforms:
+        assert t['header']['frame_id'] == 'base_link'
+        root_T_link = state.transform(t['child_frame_id'])
+        xyz = [t['transform']['translation'][k] for k in 'xyz']
+        quat = np.array([t['transform']['rotation'][k] for k in 'xyzw'])
+        np.testing.assert_allclose(xyz, root_T_link[:3, 3], atol=1e-12)
+        assert same_rotation(root_T_link[:3, :3], quat)
+
+
+def test_jacobian_json_matches_core():
+    model = bundled()
+    q = random_configuration(model, np.random.default_rng(2))
+    proc = run('jacobian', *pairs(model, q), '--link', 'wrist_3_link', '--point', '0.01',
+               '-0.02', '0.1', '--expressed-in', 'local', '--format', 'json')
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    jac = model.forward_kinematics(q).jacobian('wrist_3_link', [0.01, -0.02, 0.1],
+                                               ExpressedIn.LOCAL)
+    np.testing.assert_allclose(result['jacobian'], jac, atol=1e-12)
+    assert result['columns'] == list(model.joint_names)
+    assert result['rows'] == ['vx', 'vy', 'vz', 'wx', 'wy', 'wz']
+    singular = np.linalg.svd(jac, compute_uv=False)
+    np.testing.assert_allclose(result['singular_values'], singular, atol=1e-12)
+    assert result['manipulability'] == pytest.approx(np.sqrt(np.linalg.det(jac @ jac.T)),
+                                                     rel=1e-9, abs=1e-12)
+    assert result['manipulability'] > 1e-6
+    assert result['condition_number'] == pytest.approx(singular[0] / singular[-1], rel=1e-9)
+
+
+def test_jacobian_table_has_joint_headers_and_measures(capsys):
+    model = bundled()
+    q = model.configuration_from_dict({'shoulder_lift_joint': -1.2, 'elbow_joint': 1.0,
+                                       'wrist_2_joint': 0.3})
+    status, out, err = call(capsys, 'jacobian', 'shoulder_lift_joint=-1.2', 'elbow_joint=1.0',
+                            'wrist_2_joint=0.3', '--precision', '10')
+    assert status == 0, err
+    lines = out.splitlines()
+    assert lines[1].split() == list(model.joint_names)
+    jac = model.forward_kinematics(q).jacobian('tool0')
+    for line, row, label in zip(lines[2:8], jac, ('vx', 'vy', 'vz', 'wx', 'wy', 'wz')):
+        cells = line.split()
+        assert cells[0] == label
+        np.testing.assert_allclose([float(c) for c in cells[1:]], row, atol=1e-10)
+    singular = np.linalg.svd(jac, compute_uv=False)
+    assert lines[8].startswith('singular values: ')
+    np.testing.assert_allclose([float(c) for c in lines[8].split(':')[1].split()], singular,
+                               atol=1e-10)
+    assert float(lines[9].split(':')[1]) == pytest.approx(np.prod(singular), abs=1e-10)
+
+
+def test_com_json_with_velocities_matches_core():
+    model = bundled()
+    rng = np.random.default_rng(3)
+    q = random_configuration(model, rng)
+    v = rng.normal(size=model.nv)
+    proc = run('com', *pairs(model, q), '--velocity', *pairs(model, v), '--format', 'json')
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    state = model.forward_kinematics(q, v)
+    assert result['mass'] == pytest.approx(model.total_mass, rel=1e-15)
+    np.testing.assert_allclose(result['center_of_mass'], state.center_of_mass(), atol=1e-12)
+    np.testing.assert_allclose(result['center_of_mass_velocity'],
+                               state.center_of_mass_velocity(), atol=1e-12)
+    momentum = state.centroidal_momentum()
+    np.testing.assert_allclose(result['linear_momentum'], momentum[:3], atol=1e-12)
+    np.testing.assert_allclose(result['angular_momentum'], momentum[3:], atol=1e-12)
+    assert np.abs(momentum[3:]).max() > 1e-3
+
+
+def test_quadruped_with_floating_base_matches_core():
+    model = bundled('fk_quadruped', floating_base=True)
+    q = random_configuration(model, np.random.default_rng(4))
+    base = ','.join(repr(float(x)) for x in q[:7])
+    joints = [p for p in pairs(model, q) if not p.startswith('root_joint/')]
+    proc = run('--robot', 'fk_quadruped', '--floating-base', 'fk', f'root_joint={base}',
+               *joints, '--links', 'front_left_foot', 'imu_link', '--format', 'json')
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert result['frame'] == 'world'
+    state = model.forward_kinematics(q)
+    for name in ('front_left_foot', 'imu_link'):
+        np.testing.assert_allclose(result['poses'][name]['matrix'], state.transform(name),
+                                   atol=1e-12)
+
+
+def test_example_robot_data_robot_matches_core():
+    pytest.importorskip('pinocchio')
+    path = erd_urdf('panda_description/urdf/panda.urdf')
+    model = RobotModel.from_urdf_file(path)
+    q = random_configuration(model, np.random.default_rng(5))
+    proc = run('--urdf', path, 'fk', *pairs(model, q), '--links', 'panda_hand',
+               'panda_link4', '--format', 'json')
+    assert proc.returncode == 0, proc.stderr
+    state = model.forward_kinematics(q)
+    poses = json.loads(proc.stdout)['poses']
+    for name in ('panda_hand', 'panda_link4'):
+        np.testing.assert_allclose(poses[name]['matrix'], state.transform(name), atol=1e-12)
+    proc = run('jacobian', '--urdf', path, *pairs(model, q), '--link', 'panda_hand',
+               '--expressed-in', 'world', '--format', 'json')
+    assert proc.returncode == 0, proc.stderr
+    np.testing.assert_allclose(json.loads(proc.stdout)['jacobian'],
+                               state.jacobian('panda_hand', expressed_in='world'), atol=1e-12)
+
+
+def test_console_script_and_info_tree():
+    script = shutil.which('frame-kinematics')
+    if script is None:
+        pytest.skip('the console script is not installed (pip install -e .)')
+    proc = subprocess.run([script, 'info'], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    model = bundled()
+    lines = proc.stdout.splitlines()
+    assert lines[0] == ('robot fk_arm: 12 links, 11 joints (7 actuated, 1 mimic, 3 fixed), '
+                        'nq=7, nv=7')
+    assert lines[1] == f'total mass: {model.total_mass:g} kg'
+    assert lines[2] == 'base_link [4 kg]'
+    mimic = [line for line in lines if 'right_finger_joint' in line]
+    assert len(mimic) == 1
+    assert 'prismatic' in mimic[0] and 'mimic 1 * left_finger_joint + 0' in mimic[0]
+    assert '[0, 0.04] m' in mimic[0] and mimic[0].endswith('-> right_finger_link [0.05 kg]')
+    assert any(line.endswith('-> tool0 [no inertial]') for line in lines)
+    # every joint appears once, every link is named once
+    for joint in model.joints:
+        assert sum(f' {joint.name} (' in line for line in lines) == 1
+
+
+def test_error_in_a_subprocess_is_one_line_without_traceback(tmp_path):
+    bad = tmp_path / 'bad.urdf'
+    bad.write_text('<robot name="x"><link name="a"/><joint name="j" type="revolute">')
+    proc = run('--urdf', str(bad), 'info')
+    assert_one_line_error(proc.returncode, proc.stdout, proc.stderr, str(bad))
+    proc = run('fk', '--no-such-option')
+    assert_one_line_error(proc.returncode, proc.stdout, proc.stderr, '--no-such-option',
+                          code=2)
+
+
+# -- in-process runs: outputs -----------------------------------------------------------------
+def test_info_json(capsys):
+    status, out, err = call(capsys, 'info', '--format', 'json')
+    assert status == 0, err
+    info = json.loads(out)
+    model = bundled()
+    assert info['total_mass'] == pytest.approx(model.total_mass)
+    assert info['configuration_names'] == list(model.configuration_names)
+    joints = {j['name']: j for j in info['joints']}
+    assert joints['right_finger_joint']['mimic'] == {'joint': 'left_finger_joint',
+                                                     'multiplier': 1.0, 'offset': 0.0}
+    assert joints['tool0_fixed_joint']['lower'] is None
+    assert sum(link['mass'] or 0.0 for link in info['links']) == pytest.approx(
+        model.total_mass)
+
+
+@pytest.mark.parametrize('form', ['joint_state', 'list', 'positions'])
+def test_configuration_files(capsys, tmp_path, form):
+    yaml = pytest.importorskip('yaml')
+    model = bundled()
+    rng = np.random.default_rng(6)
+    q = random_configuration(model, rng)
+    v = rng.normal(size=model.nv)
+    names = list(model.joint_names)
+    if form == 'joint_state':
+        document = {'header': {'frame_id': ''}, 'name': names, 'position': q.tolist(),
+                    'velocity': v.tolist(), 'effort': []}
+        text = yaml.safe_dump(document) + '---\n'
+    elif form == 'list':
+        text = json.dumps(q.tolist())
+        v = None
+    else:
+        text = yaml.safe_dump({'positions': dict(zip(names, q.tolist())),
+                               'velocities': dict(zip(names, v.tolist()))})
+    path = tmp_path / ('q.json' if form == 'list' else 'q.yaml')
+    path.write_text(text)
+    status, out, err = call(capsys, 'com', '--config', path, '--format', 'json')
+    assert status == 0, err
+    result = json.loads(out)
+    state = model.forward_kinematics(q, v)
+    np.testing.assert_allclose(list(result['configuration'].values()), q, atol=1e-15)
+    np.testing.assert_allclose(result['center_of_mass'], state.center_of_mass(), atol=1e-12)
+    if v is None:
+        assert 'angular_momentum' not in result
+    else:
+        np.testing.assert_allclose(result['angular_momentum'], state.angular_momentum(),
+                                   atol=1e-12)
+
+
+def test_pairs_override_the_file_and_com_table(capsys, tmp_path):
+    path = tmp_path / 'q.json'
+    path.write_text(json.dumps({'elbow_joint': 0.5, 'shoulder_lift_joint': -1.0}))
+    status, out, err = call(capsys, 'com', '--config', path, 'elbow_joint=1.5',
+                            '--velocity', 'elbow_joint=2', '--precision', '9')
+    assert status == 0, err
+    model = bundled()
+    q = model.configuration_from_dict({'elbow_joint': 1.5, 'shoulder_lift_joint': -1.0})
+    v = np.zeros(model.nv)
+    v[model.joint('elbow_joint').idx_v] = 2.0
+    state = model.forward_kinematics(q, v)
+    rows = {line.split('  ')[0]: line.split()[-3:] for line in out.splitlines()[2:]}
+    np.testing.assert_allclose([float(x) for x in rows['center of mass [m]']],
+                               state.center_of_mass(), atol=1e-9)
+    np.testing.assert_allclose([float(x) for x in rows['CoM velocity [m/s]']],
+                               state.center_of_mass_velocity(), atol=1e-9)
+    assert out.splitlines()[1] == f'mass [kg]: {model.total_mass:.9f}'
+
+
+def test_relative_motion_table_and_json(capsys, tmp_path):
+    from frame_kinematics.core.relative_motion import RelativeMotion
+    model = bundled()
+    expected = RelativeMotion(model)
+    expected.add_locked_joint('wrist_3_joint')
+    expected.add_relative_transformation('tool0', None)
+    expected.add_locked_joint('shoulder_pan_joint', parameterized=True)
+    status, out, err = call(capsys, 'relative-motion', '--lock', 'wrist_3_joint',
+                            '--transform', 'tool0', 'env', '--lock-parameterized',
+                            'shoulder_pan_joint')
+    assert status == 0, err
+    lines = out.splitlines()
+    rows = lines[2:2 + expected.size]
+    for k, (line, values) in enumerate(zip(rows, expected.matrix)):
+        cells = line.split()
+        assert cells[0] == str(k) and cells[1] == expected.index_names[k]
+        assert cells[-expected.size:] == ['CPU'[v] for v in values]
+    assert lines[2 + expected.size].startswith('rigid groups')
+
+    path = tmp_path / 'constraints.json'
+    path.write_text(json.dumps([{'lock': 'wrist_3_joint'},
+                                {'transformation': ['tool0', 'environment']},
+                                {'lock': 'shoulder_pan_joint', 'parameterized': True},
+                                {'transformation': ['elbow_joint'], 'mask': [1] * 5 + [0]}]))
+    status, out, err = call(capsys, 'relative-motion', '--constraints', path, '--format',
+                            'json')
+    assert status == 0, err
+    result = json.loads(out)
+    assert result['matrix'] == [['CPU'[v] for v in row] for row in expected.matrix]
+    assert result['rigid_groups'] == [list(g) for g in expected.rigid_groups()]
+    assert result['bodies'][0] == 'base_link'
+
+
+def test_help_of_every_command_has_an_example(capsys):
+    status, out, _ = call(capsys, '--help')
+    assert status == 0 and 'example:' in out
+    commands = ['info', 'fk', 'jacobian', 'com', 'relative-motion', 'render']
+    for command in commands:
+        assert command in out
+        status, out_command, _ = call(capsys, command, '--help')
+        assert status == 0
+        assert f'example:\n  frame-kinematics {command}' in out_command
+
+
+def test_options_before_or_after_the_command(capsys):
+    first = call(capsys, '--robot', 'fk_quadruped', 'fk', '--links', 'imu_link')
+    second = call(capsys, 'fk', '--robot', 'fk_quadruped', '--links', 'imu_link')
+    assert first[0] == second[0] == 0
+    assert first[1] == second[1]
+    assert first[1].startswith('# fk_quadruped')
+
+
+# -- in-process runs: every error path is one line, nothing on stdout -------------------------
+@pytest.mark.parametrize('args, words', [
+    (['fk', '--links', 'tool0', 'nope'], ["unknown link 'nope'", 'tool0']),
+    (['fk', 'foo=1', 'bar=2'], ['foo', 'bar', 'elbow_joint']),
+    (['fk', 'elbow_joint=1,5'], ["malformed number '1,5'", 'elbow_joint']),
+    (['fk', 'elbow_joint=nan'], ['elbow_joint', 'not a finite number']),
+    (['fk', 'elbow_joint'], ["'elbow_joint'", 'NAME=VALUE']),
+    (['fk', 'elbow_joint=1', 'elbow_joint=2'], ['elbow_joint', 'twice']),
+    (['fk', '--relative-to', 'nowhere'], ["'nowhere'"]),
+    (['info', '--urdf', '/nonexistent/robot.urdf'], ['/nonexistent/robot.urdf']),
+    (['fk', '--config', '/nonexistent/q.yaml'], ['/nonexistent/q.yaml']),
+    (['info', '--urdf', robots.path(), '--robot', 'fk_arm'], ['--urdf', '--robot']),
+    (['info', '--robot', 'fk_octopus'], ["'fk_octopus'", 'fk_quadruped']),
+    (['jacobian', '--robot', 'fk_quadruped'], ["'tool0'", '--link']),
+    (['jacobian', '--link', 'tool1'], ["'tool1'"]),
+    (['jacobian', '--point', '0', 'x', '0'], ["'x'", '--point y']),
+    (['com', '--velocity', 'elbow_joint=fast'], ["'fast'", 'elbow_joint']),
+    (['com', '--velocity', 'wrist_9=1'], ["'wrist_9'"]),
+    (['fk', '--robot', 'fk_quadruped', '--floating-base', 'root_joint=0,0,1'],
+     ['root_joint', '7 values']),
+    (['fk', '--robot', 'fk_quadruped', '--floating-base', 'root_joint/qw=0.5'],
+     ['root_joint', 'quaternion']),
+    (['relative-motion', '--lock', 'nope_joint'], ["'nope_joint'"]),
+    (['relative-motion', '--transform', 'tool0', 'tool0_fixed_joint'], ['itself']),
+    (['render', '-o', 'picture.jpg'], ['.png']),
+    (['render', '-o', '/nonexistent/folder/p.png'], ['/nonexistent/folder']),
+])
+def test_error_paths(capsys, args, words):
+    status, out, err = call(capsys, *args)
+    assert_one_line_error(status, out, err, *words)
+
+
+@pytest.mark.parametrize('name, text, words', [
+    ('bad.json', '{"elbow_joint": ', ['bad.json', 'not valid JSON']),
+    ('bad.yaml', 'elbow_joint: [1,', ['bad.yaml', 'not valid YAML']),
+    ('word.yaml', 'elbow_joint: fast', ["'fast'", 'elbow_joint']),
+    ('scalar.yaml', '3', ['scalar.yaml', 'mapping']),
+    ('short.json', '[0.1, 0.2]', ['shape (7,)']),
+    ('bad.urdf', '<robot name="r"><link name="a"/><link name="a"/></robot>',
+     ['bad.urdf', "duplicate link name"]),
+    ('cons.yaml', '- {lock: elbow_joint, mask: [1, 1, 1, 1, 1, 1]}', ['mask']),
+    ('cons2.yaml', '- {weld: tool0}', ['lock or transformation']),
+])
+def test_error_paths_in_files(capsys, tmp_path, name, text, words):
+    path = tmp_path / name
+    path.write_text(text)
+    if name.endswith('.urdf'):
+        args = ['--urdf', path, 'info']
+    elif name.startswith('cons'):
+        args = ['relative-motion', '--constraints', path]
+    else:
+        args = ['fk', '--config', path]
+    if name.endswith('.yaml'):
+        pytest.importorskip('yaml')
+    status, out, err = call(capsys, *args)
+    assert_one_line_error(status, out, err, *words)
+
+
+def test_missing_optional_dependencies_are_one_line(capsys, tmp_path, monkeypatch):
+    path = tmp_path / 'q.yaml'
+    path.write_text('elbow_joint: 1.0\n')
+    monkeypatch.setitem(sys.modules, 'yaml', None)
+    status, out, err = call(capsys, 'fk', '--config', path)
+    assert_one_line_error(status, out, err, 'pyyaml', 'pip install pyyaml')
+    monkeypatch.setitem(sys.modules, 'matplotlib.figure', None)
+    status, out, err = call(capsys, 'render', '-o', tmp_path / 'p.png')
+    assert_one_line_error(status, out, err, 'matplotlib', 'pip install matplotlib')
+    assert not os.path.exists(tmp_path / 'p.png')
+
+
+def test_usage_errors_exit_2(capsys):
+    for args in (['fk', '--format', 'xml'], ['fk', '--precision', '99'], ['nope'], []):
+        status, out, err = call(capsys, *args)
+        assert_one_line_error(status, out, err, code=2)

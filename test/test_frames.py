@@ -1,0 +1,229 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""The reference-frame tree and the framed quantities."""
+
+from conftest import bundled, random_configuration
+from hypothesis import given, settings, strategies as st
+import numpy as np
+import pytest
+
+from frame_kinematics.core import ConfigurationError, ReferenceFrameError, UnknownFrameError
+from frame_kinematics.core.frames import FrameKind, FrameTree
+from frame_kinematics.core.quantities import (FrameOrientation, FramePoint, FrameVector,
+                                              SpatialForce, SpatialInertia, SpatialMomentum,
+                                              SpatialMotion)
+from frame_kinematics.core.spatial import (force_transform, motion_transform,
+                                           quaternion_from_rotation, rotation_from_rpy,
+                                           transform_from_xyz_rpy)
+
+
+@pytest.fixture
+def tree():
+    model = bundled('fk_arm')
+    return FrameTree(model, random_configuration(model, np.random.default_rng(0)))
+
+
+def test_frames_of_every_kind(tree):
+    model = tree.model
+    assert tree.world.name == 'base_link' and tree.world.kind is FrameKind.WORLD
+    assert tree.frame('shoulder_link').kind is FrameKind.BODY
+    assert tree.frame('tool0').kind is FrameKind.FIXED and tree.frame('tool0').is_static
+    assert not tree.frame('forearm_link').is_static
+    com_frames = [f.name for f in tree.frames(FrameKind.COM)]
+    assert com_frames == [f'{link.name}_com' for link in model.links if link.mass > 0]
+    assert 'flange_com' not in tree
+    assert tree.frame('com').kind is FrameKind.ROBOT_COM
+    np.testing.assert_allclose(tree.transform('upper_arm_link', 'upper_arm_link_com')[:3, 3],
+                               model.link('upper_arm_link').link_p_com)
+
+
+def test_transforms_follow_the_configuration_without_stale_reads(tree):
+    model = tree.model
+    rng = np.random.default_rng(1)
+    for _ in range(3):
+        q = random_configuration(model, rng)
+        cached = tree.transform('base_link', 'tool0')
+        tree.update(q)
+        state = model.forward_kinematics(q)
+        np.testing.assert_allclose(tree.transform('base_link', 'tool0'),
+                                   state.transform('tool0'), atol=1e-15)
+        assert not np.allclose(cached, state.transform('tool0'))
+        np.testing.assert_allclose(tree.transform('forearm_link', 'tool0'),
+                                   state.transform('tool0', relative_to='forearm_link'),
+                                   atol=1e-14)
+        np.testing.assert_allclose(tree.transform('base_link', 'com')[:3, 3],
+                                   state.center_of_mass(), atol=1e-15)
+        np.testing.assert_allclose(tree.frame('wrist_2_link').parent_T_frame,
+                                   state.transform('wrist_2_link', relative_to='wrist_1_link'),
+                                   atol=1e-14)
+
+
+def test_failed_update_changes_nothing(tree):
+    before = tree.transform('base_link', 'tool0').copy()
+    revision = tree.revision
+    with pytest.raises(ConfigurationError):
+        tree.update([np.nan] * 7)
+    assert tree.revision == revision
+    np.testing.assert_array_equal(tree.transform('base_link', 'tool0'), before)
+
+
+def test_user_frames_and_baked_frames(tree):
+    offset = transform_from_xyz_rpy([0.1, 0.0, 0.05], [0.0, 0.3, 0.0])
+    live = tree.add_frame('camera', 'tool0', offset)
+    baked = tree.add_frame('camera_baked', 'tool0', offset, baked=True)
+    assert live.is_static and live.parent.name == 'tool0'
+    assert baked.baked and baked.parent is tree.world
+    placed = tree.transform('base_link', 'camera').copy()
+    np.testing.assert_allclose(tree.transform('base_link', 'camera_baked'), placed, atol=1e-15)
+    tree.update(np.zeros(7))
+    np.testing.assert_allclose(tree.transform('tool0', 'camera'), offset, atol=1e-14)
+    # The baked frame stayed where it was placed; the live one followed tool0.
+    np.testing.assert_allclose(tree.transform('base_link', 'camera_baked'), placed, atol=1e-15)
+    assert not np.allclose(tree.transform('base_link', 'camera'), placed)
+    nested = tree.add_frame('lens', 'camera', transform_from_xyz_rpy([0, 0, 0.02], [0, 0, 0]))
+    np.testing.assert_allclose(nested.pose_in(tree.frame('tool0')),
+                               offset @ transform_from_xyz_rpy([0, 0, 0.02], [0, 0, 0]))
+    with pytest.raises(ReferenceFrameError, match="still has children: lens"):
+        tree.remove_frame('camera')
+    tree.remove_frame('lens')
+    tree.remove_frame('camera')
+    assert 'camera' not in tree
+
+
+def test_frame_errors_name_the_frames(tree):
+    with pytest.raises(UnknownFrameError, match="unknown frame 'nowhere'") as info:
+        tree.transform('base_link', 'nowhere')
+    assert 'tool0' in info.value.available
+    with pytest.raises(ReferenceFrameError, match="already exists"):
+        tree.add_frame('tool0', 'base_link', np.eye(4))
+    with pytest.raises(ConfigurationError, match="offset of frame 'bad'"):
+        tree.add_frame('bad', 'base_link', np.full((4, 4), 2.0))
+    with pytest.raises(ReferenceFrameError, match='belongs to the model'):
+        tree.remove_frame('tool0')
+    other = tree.add_root_frame('map')
+    tree.add_frame('dock', other, transform_from_xyz_rpy([1, 0, 0], [0, 0, 0]))
+    np.testing.assert_allclose(tree.transform('map', 'dock')[:3, 3], [1, 0, 0])
+    with pytest.raises(ReferenceFrameError, match="'tool0' and 'dock' have different roots") \
+            as err:
+        tree.transform('tool0', 'dock')
+    assert (err.value.frame_a, err.value.frame_b) == ('tool0', 'dock')
+
+
+def test_com_frame_orientation_modes():
+    model = bundled('fk_quadruped', floating_base=True)
+    q = model.neutral_configuration()
+    q[3:7] = quaternion_from_rotation(rotation_from_rpy([0.2, -0.1, 0.7]))
+    tree = FrameTree(model, q)
+    np.testing.assert_allclose(tree.transform('world', 'com')[:3, :3], np.eye(3))
+    tree.set_com_orientation('yaw')
+    np.testing.assert_allclose(tree.transform('world', 'com')[:3, :3],
+                               rotation_from_rpy([0, 0, 0.7]), atol=1e-14)
+    tree.set_com_orientation('ypr', ypr=[0.5, 0.1, -0.2])
+    np.testing.assert_allclose(tree.transform('world', 'com')[:3, :3],
+                               rotation_from_rpy([-0.2, 0.1, 0.5]), atol=1e-14)
+    tree.set_com_orientation('quaternion', quaternion=[0, 0, np.sin(0.2), np.cos(0.2)])
+    np.testing.assert_allclose(tree.transform('world', 'com')[:3, :3],
+                               rotation_from_rpy([0, 0, 0.4]), atol=1e-14)
+    np.testing.assert_allclose(tree.transform('world', 'com')[:3, 3],
+                               tree.state.center_of_mass())
+    with pytest.raises(ReferenceFrameError, match='unit quaternion'):
+        tree.set_com_orientation('quaternion', quaternion=[0, 0, 0, 2])
+    with pytest.raises(ReferenceFrameError, match="unknown CoM orientation mode 'tilt'"):
+        tree.set_com_orientation('tilt')
+    with pytest.raises(ReferenceFrameError, match="'base_link' is already a frame"):
+        FrameTree(model, com_frame='base_link')
+
+
+@pytest.fixture(scope='module')
+def quantity_tree():
+    model = bundled('fk_arm')
+    tree = FrameTree(model, random_configuration(model, np.random.default_rng(4)))
+    tree.add_root_frame('elsewhere')
+    return tree
+
+
+names = st.sampled_from(['base_link', 'tool0', 'forearm_link', 'wrist_2_link_com', 'com'])
+vec = st.lists(st.floats(-5, 5), min_size=6, max_size=6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(names, names, vec)
+def test_change_frame_round_trips(quantity_tree, a, b, values):
+    t = quantity_tree
+    point = FramePoint(t.frame(a), values[:3])
+    back = point.change_frame(b).change_frame(a)
+    np.testing.assert_allclose(back.value, point.value, atol=1e-12)
+    b_T_a = t.transform(b, a)
+    np.testing.assert_allclose(point.change_frame(b).value,
+                               b_T_a[:3, :3] @ point.value + b_T_a[:3, 3], atol=1e-12)
+    vector = FrameVector(t.frame(a), values[3:])
+    np.testing.assert_allclose(vector.change_frame(b).change_frame(a).value, vector.value,
+                               atol=1e-12)
+    twist = SpatialMotion(t.frame('tool0'), t.world, t.frame(a), values)
+    np.testing.assert_allclose(twist.change_frame(b).value, motion_transform(b_T_a) @ values,
+                               atol=1e-12)
+    wrench = SpatialForce(t.frame(a), values)
+    moved = wrench.change_frame(b)
+    np.testing.assert_allclose(moved.value, force_transform(b_T_a) @ values, atol=1e-12)
+    # Power does not depend on the frame.
+    assert moved.value @ twist.change_frame(b).value == pytest.approx(
+        np.dot(values, values), rel=1e-9, abs=1e-9)
+    quat = FrameOrientation(t.frame(a), [0, 0, 0, 1])
+    np.testing.assert_allclose(quat.change_frame(b).rotation, b_T_a[:3, :3], atol=1e-12)
+
+
+def test_quantity_arithmetic_checks_frames(quantity_tree):
+    t = quantity_tree
+    p = FramePoint(t.frame('tool0'), [1, 2, 3])
+    q = FramePoint(t.frame('tool0'), [0, 1, 1])
+    np.testing.assert_allclose((p - q).value, [1, 1, 2])
+    np.testing.assert_allclose((q + (p - q)).value, p.value)
+    with pytest.raises(ReferenceFrameError, match="'tool0' and 'base_link'"):
+        _ = p - FramePoint(t.world, [0, 0, 0])
+    with pytest.raises(ReferenceFrameError):
+        _ = FrameVector(t.world, [1, 0, 0]).cross(FrameVector(t.frame('tool0'), [0, 1, 0]))
+    assert FrameVector(t.world, [1, 0, 0]).cross(FrameVector(t.world, [0, 1, 0])).value[2] == 1
+    with pytest.raises(ReferenceFrameError, match='different roots'):
+        p.change_frame('elsewhere')
+    a_b = SpatialMotion(t.frame('forearm_link'), t.world, t.world, [1, 0, 0, 0, 0, 1])
+    b_c = SpatialMotion(t.frame('tool0'), t.frame('forearm_link'), t.world, [0, 1, 0, 0, 0, 1])
+    chained = a_b + b_c
+    assert chained.body_frame.name == 'tool0' and chained.base_frame is t.world
+    with pytest.raises(ReferenceFrameError, match='body of the first'):
+        _ = b_c + a_b
+    relative = chained - a_b
+    assert relative.body_frame.name == 'tool0' and relative.base_frame.name == 'forearm_link'
+    with pytest.raises(ConfigurationError):
+        FrameVector(t.world, [1, 2])
+
+
+def test_spatial_inertia_momentum_matches_state():
+    model = bundled('fk_arm')
+    rng = np.random.default_rng(6)
+    q, v = random_configuration(model, rng), rng.normal(size=model.nv)
+    tree = FrameTree(model)
+    tree.update(q, v)
+    link = model.link('forearm_link')
+    frame = tree.frame('forearm_link')
+    inertia = SpatialInertia(frame, link.mass, link.link_p_com, link.inertia)
+    twist = SpatialMotion(frame, tree.world, frame,
+                          tree.state.velocity('forearm_link', expressed_in='local'))
+    momentum = inertia @ twist
+    assert isinstance(momentum, SpatialMomentum)
+    in_world = momentum.change_frame(tree.world)
+    twist_world = twist.change_frame(tree.world)
+    inertia_world = inertia.change_frame(tree.world)
+    np.testing.assert_allclose((inertia_world @ twist_world).value, in_world.value, atol=1e-12)
+    np.testing.assert_allclose(in_world.value[:3], link.mass * (
+        tree.state.velocity('forearm_link', link.link_p_com)[:3]), atol=1e-12)
