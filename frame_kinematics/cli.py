@@ -37,7 +37,8 @@ from .core.errors import (ConfigurationError, FrameKinematicsError, UnknownFrame
                           URDFError)
 from .core.kinematics import ExpressedIn
 from .core.model import RobotModel
-from .core.spatial import quaternion_from_rotation, rpy_from_rotation
+from .core.spatial import (quaternion_from_rotation, rpy_from_rotation,
+                           transform_from_xyz_quaternion, transform_from_xyz_rpy)
 
 PROG = 'frame-kinematics'
 
@@ -523,6 +524,181 @@ def _cmd_com(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- ik -------------------------------------------------------------------------------------
+#: Largest deviation of a target quaternion's norm from 1 accepted (it is then normalised).
+QUATERNION_NORM_TOLERANCE = 1e-3
+
+
+def _target_pose(xyz, rpy=None, quat=None, where: str = 'target') -> np.ndarray:
+    xyz = [_number(x, f'{where} {k}') for x, k in zip(xyz, 'xyz')]
+    if (rpy is None) == (quat is None):
+        raise CommandLineError(f'{where}: give the orientation as rpy (3 angles) or as quat '
+                               '(x y z w), not both and not neither')
+    if rpy is not None:
+        angles = [_number(a, f'{where} {k}') for a, k in zip(rpy, ('roll', 'pitch', 'yaw'))]
+        return transform_from_xyz_rpy(np.array(xyz), np.array(angles))
+    quaternion = np.array([_number(c, f'{where} q{k}') for c, k in zip(quat, 'xyzw')])
+    norm = float(np.linalg.norm(quaternion))
+    if abs(norm - 1.0) > QUATERNION_NORM_TOLERANCE:
+        raise ConfigurationError(f'{where}: quaternion [x y z w] has norm {norm:.6g}, '
+                                 'expected 1')
+    return transform_from_xyz_quaternion(np.array(xyz), quaternion / norm)
+
+
+def _read_targets(path: str) -> np.ndarray:
+    """``(B, 4, 4)`` targets from a JSON/YAML list or a text/CSV file of 6 or 7 numbers."""
+    if path.lower().endswith(('.csv', '.txt')):
+        try:
+            with open(path, encoding='utf-8') as handle:
+                lines = handle.read().splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            raise CommandLineError(f'cannot read {path}: {reason}') from None
+        poses = []
+        for number, line in enumerate(lines, 1):
+            cells = line.split('#')[0].replace(',', ' ').split()
+            if not cells:
+                continue
+            where = f'{path} line {number}'
+            if len(cells) not in (6, 7):
+                raise CommandLineError(f'{where}: expected x y z roll pitch yaw or '
+                                       f'x y z qx qy qz qw, got {len(cells)} numbers')
+            rpy = cells[3:] if len(cells) == 6 else None
+            quat = cells[3:] if len(cells) == 7 else None
+            poses.append(_target_pose(cells[:3], rpy, quat, where))
+    else:
+        document = _read_document(path)
+        if isinstance(document, dict) and 'targets' in document:
+            document = document['targets']
+        if not isinstance(document, list):
+            raise CommandLineError(f'{path}: expected a list of targets {{xyz: [x, y, z], '
+                                   'rpy: [r, p, y]} or {xyz: [...], quat: [x, y, z, w]}')
+        poses = []
+        for k, item in enumerate(document):
+            where = f'{path} target {k}'
+            if not isinstance(item, dict) or set(item) - {'xyz', 'rpy', 'quat'} or \
+                    not isinstance(item.get('xyz'), list) or len(item['xyz']) != 3:
+                raise CommandLineError(f'{where}: expected {{xyz: [x, y, z], rpy: [r, p, y]}} '
+                                       f'or {{xyz: [...], quat: [x, y, z, w]}}, got {item!r}')
+            for key, size in (('rpy', 3), ('quat', 4)):
+                if key in item and (not isinstance(item[key], list) or len(item[key]) != size):
+                    raise CommandLineError(f'{where}: {key} must be a list of {size} numbers')
+            poses.append(_target_pose(item['xyz'], item.get('rpy'), item.get('quat'), where))
+    if not poses:
+        raise CommandLineError(f'{path} has no targets')
+    return np.stack(poses)
+
+
+def _ik_options(args: argparse.Namespace) -> dict:
+    options = {'position_only': args.position_only,
+               'position_tolerance': args.position_tolerance,
+               'orientation_tolerance': args.orientation_tolerance,
+               'max_iterations': args.max_iterations, 'restarts': args.restarts,
+               'orientation_weight': args.orientation_weight,
+               'rng': np.random.default_rng(args.random_seed)}
+    if args.relative_to:
+        options['reference_frame'] = args.relative_to
+    if args.active_joints:
+        options['active_joints'] = list(args.active_joints)
+    return options
+
+
+def _sci(x: float) -> str:
+    return f'{x:.3e}'
+
+
+def _cmd_ik(args: argparse.Namespace) -> int:
+    model = _load_model(args)
+    seed, _ = _read_states(model, args, args.pairs, args.config)
+    link = _default_link(model, args.link)
+    frame = args.relative_to or model.root_link
+    model.link_index(frame)
+    options = _ik_options(args)
+    if args.targets:
+        if args.xyz is not None or args.rpy is not None or args.quat is not None:
+            raise CommandLineError('give either --targets FILE or --xyz with --rpy/--quat')
+        return _ik_batch(model, link, frame, _read_targets(args.targets), seed, options, args)
+    if args.xyz is None:
+        raise CommandLineError('give the target with --xyz X Y Z and --rpy R P Y or '
+                               '--quat X Y Z W (or a file of targets with --targets)')
+    frame_T_target = _target_pose(args.xyz, args.rpy, args.quat, 'target')
+    if args.time_budget is not None:
+        options['time_budget'] = args.time_budget
+    result = model.inverse_kinematics(link, frame_T_target, seed=seed, **options)
+    xyz = frame_T_target[:3, 3]
+    rpy = rpy_from_rotation(frame_T_target[:3, :3])
+    if args.format == 'json':
+        _emit(_json({'robot': model.name, 'link': link, 'frame': frame,
+                     'target': _pose_json(frame_T_target), 'success': bool(result.success),
+                     'reason': result.reason, 'position_error': result.position_error,
+                     'orientation_error': result.orientation_error,
+                     'iterations': int(result.iterations), 'restarts': int(result.restarts),
+                     'elapsed': result.elapsed,
+                     'q': dict(zip(model.configuration_names, result.q.tolist()))}))
+    else:
+        p = args.precision
+        xyz_text = ' '.join(_fmt(x, p) for x in xyz)
+        rpy_text = ' '.join(_fmt(x, p) for x in rpy)
+        _emit(f'# {model.name}: inverse kinematics of {link} to xyz [{xyz_text}] rpy '
+              f'[{rpy_text}] in {frame}')
+        _emit(f"converged: {'yes' if result.success else 'no'} ({result.reason}, "
+              f'{result.iterations} iterations, {result.restarts} restarts, '
+              f'{1e3 * result.elapsed:.1f} ms)')
+        _emit(f'position error [m]: {_sci(result.position_error)}')
+        _emit(f'orientation error [rad]: {_sci(result.orientation_error)}')
+        _emit(_table(['joint', 'value'], [[name, value] for name, value in
+                                          zip(model.configuration_names, result.q)], p))
+    if not result.success:
+        sys.stderr.write(f'{PROG}: error: inverse kinematics of {link} did not converge '
+                         f'({result.reason}; position error {_sci(result.position_error)} m, '
+                         f'orientation error {_sci(result.orientation_error)} rad)\n')
+        return EXIT_NOT_CONVERGED
+    return 0
+
+
+def _ik_batch(model: RobotModel, link: str, frame: str, frame_T_targets: np.ndarray,
+              seed: np.ndarray, options: dict, args: argparse.Namespace) -> int:
+    count = len(frame_T_targets)
+    chunk = max(1, min(args.chunk, count))
+    progress = _Progress('solved targets', not args.quiet)
+    results = []
+    start = time.monotonic()
+    for first in range(0, count, chunk):
+        part = frame_T_targets[first:first + chunk]
+        if args.time_budget is not None:
+            options['time_budget'] = args.time_budget * len(part)
+        results.append(model.inverse_kinematics(link, part, seed=seed, **options))
+        progress(first + len(part), count)
+    elapsed = time.monotonic() - start
+    q = np.concatenate([r.q for r in results])
+    success = np.concatenate([r.success for r in results])
+    position_error = np.concatenate([r.position_error for r in results])
+    orientation_error = np.concatenate([r.orientation_error for r in results])
+    iterations = np.concatenate([r.iterations for r in results])
+    reasons = [reason for r in results for reason in r.reason]
+    solved = int(np.count_nonzero(success))
+    if args.format == 'json':
+        _emit(_json({'robot': model.name, 'link': link, 'frame': frame, 'count': count,
+                     'solved': solved, 'elapsed': elapsed,
+                     'configuration_names': list(model.configuration_names),
+                     'results': [{'success': bool(success[k]), 'reason': reasons[k],
+                                  'position_error': float(position_error[k]),
+                                  'orientation_error': float(orientation_error[k]),
+                                  'iterations': int(iterations[k]), 'q': q[k].tolist()}
+                                 for k in range(count)]}))
+    else:
+        _emit(f'# {model.name}: inverse kinematics of {link} for {count} targets in {frame}: '
+              f'{solved} solved in {elapsed:.2f} s')
+        rows = [[str(k), 'yes' if success[k] else 'no', _sci(position_error[k]),
+                 _sci(orientation_error[k]), str(int(iterations[k]))] + list(q[k])
+                for k in range(count)]
+        _emit(_table(['target', 'ok', 'pos_err', 'ori_err', 'iter'] +
+                     list(model.configuration_names), rows, args.precision))
+    if not args.quiet:
+        sys.stderr.write(f'{PROG}: solved {solved}/{count} targets in {elapsed:.2f} s\n')
+    return 0 if solved == count else EXIT_NOT_CONVERGED
+
+
 # -- relative-motion ------------------------------------------------------------------------
 _ENVIRONMENT_NAMES = ('env', 'environment', '<environment>')
 _MOTION_LETTERS = 'CPU'
@@ -657,6 +833,14 @@ manipulability is sqrt(det(J J^T)) = the product of the singular values (0 if nv
     'com': """example:
   frame-kinematics com shoulder_lift_joint=-1.2
   frame-kinematics com elbow_joint=1.0 --velocity shoulder_pan_joint=0.5 elbow_joint=-1""",
+    'ik': """example:
+  frame-kinematics ik --link tool0 --xyz 0.4 0.2 0.5 --rpy 3.14159 0 0
+  frame-kinematics ik --xyz 0.4 0.2 0.5 --quat 1 0 0 0 shoulder_lift_joint=-1 --format json
+  frame-kinematics ik --targets targets.csv --time-budget 0.05 > solutions.txt
+
+NAME=VALUE pairs (or --config) give the seed configuration. Exit status 3 when a target is
+not reached within the tolerances (the best configuration found is still printed).
+With --targets, progress goes to stderr (-q to silence it).""",
     'relative-motion': """example:
   frame-kinematics relative-motion --lock wrist_3_joint --transform tool0 env
   frame-kinematics relative-motion --constraints grasp.yaml --format json
@@ -763,6 +947,43 @@ def build_parser() -> argparse.ArgumentParser:
     com.add_argument('--velocity', nargs='+', metavar='NAME=VALUE',
                      help='joint velocities (rad/s or m/s): adds CoM velocity and momentum')
     _output_options(com, ('table', 'json'))
+
+    ik = _subparser(commands, 'ik', 'inverse kinematics of a link to a target pose (or a '
+                    'file of targets)', _cmd_ik)
+    _config_options(ik)
+    ik.add_argument('--link', help="the tip link (default 'tool0')")
+    ik.add_argument('--xyz', nargs=3, metavar=('X', 'Y', 'Z'), help='target position (m)')
+    orientation = ik.add_mutually_exclusive_group()
+    orientation.add_argument('--rpy', nargs=3, metavar=('R', 'P', 'Y'),
+                             help='target roll, pitch, yaw (rad, URDF convention)')
+    orientation.add_argument('--quat', nargs=4, metavar=('X', 'Y', 'Z', 'W'),
+                             help='target orientation as a quaternion')
+    ik.add_argument('--targets', metavar='FILE',
+                    help='many targets: JSON/YAML list of {xyz, rpy|quat}, or .csv/.txt lines '
+                         'of "x y z roll pitch yaw" or "x y z qx qy qz qw"')
+    ik.add_argument('--relative-to', metavar='LINK',
+                    help='frame the target is given in (default: the root link)')
+    ik.add_argument('--position-only', action='store_true', help='ignore the orientation')
+    ik.add_argument('--position-tolerance', type=float, default=1e-5, metavar='M',
+                    help='success threshold on the position error (default 1e-5 m)')
+    ik.add_argument('--orientation-tolerance', type=float, default=1e-5, metavar='RAD',
+                    help='success threshold on the orientation error (default 1e-5 rad)')
+    ik.add_argument('--orientation-weight', type=float, default=1.0, metavar='W',
+                    help='weight of orientation (rad) against position (m) errors (default 1)')
+    ik.add_argument('--max-iterations', type=int, default=1000, metavar='N',
+                    help='iteration limit per target (default 1000)')
+    ik.add_argument('--time-budget', type=float, metavar='S',
+                    help="time limit per target in seconds (default: the core's, 0.02 s)")
+    ik.add_argument('--restarts', type=int, metavar='N',
+                    help='random restarts allowed (default: unlimited within the budget)')
+    ik.add_argument('--active-joints', nargs='+', metavar='JOINT',
+                    help='joints allowed to move (default: all that move the link)')
+    ik.add_argument('--random-seed', type=int, default=0, metavar='N',
+                    help='seed of the random restarts (default 0: reproducible)')
+    ik.add_argument('--chunk', type=int, default=100, metavar='N',
+                    help='targets solved per vectorised call with --targets (default 100)')
+    ik.add_argument('-q', '--quiet', action='store_true', help='no progress on stderr')
+    _output_options(ik, ('table', 'json'))
 
     rel = _subparser(commands, 'relative-motion', 'which bodies move with respect to which '
                      'under constraints (locked joints, fixed transformations)',

@@ -192,7 +192,8 @@ class _Scene:
             hidden.append(0)
         return list(zip(shown, hidden))
 
-    def draw(self, ax, frame: int, line_collection, title: str, fontsize: float) -> None:
+    def draw(self, ax, frame: int, line_collection, title: str, fontsize: float,
+             ticks: bool = True) -> None:
         poses = self.poses[:, frame]
         origins = poses[:, :3, 3]
         children = np.nonzero(self.parent >= 0)[0]
@@ -226,11 +227,19 @@ class _Scene:
         ax.set_xlim(*self.limits[0])
         ax.set_ylim(*self.limits[1])
         ax.set_zlim(*self.limits[2])
-        ax.set_box_aspect((1.0, 1.0, 1.0))
-        ax.set_xlabel('x [m]', fontsize=fontsize)
-        ax.set_ylabel('y [m]', fontsize=fontsize)
-        ax.set_zlabel('z [m]', fontsize=fontsize)
-        ax.tick_params(labelsize=fontsize)
+        try:
+            ax.set_box_aspect((1.0, 1.0, 1.0), zoom=1.15)
+        except TypeError:  # matplotlib < 3.6 has no zoom
+            ax.set_box_aspect((1.0, 1.0, 1.0))
+        if ticks:
+            ax.set_xlabel('x [m]', fontsize=fontsize)
+            ax.set_ylabel('y [m]', fontsize=fontsize)
+            ax.set_zlabel('z [m]', fontsize=fontsize)
+            ax.tick_params(labelsize=fontsize)
+        else:
+            ax.set_xticklabels([])
+            ax.set_yticklabels([])
+            ax.set_zticklabels([])
         ax.set_title(title, fontsize=fontsize + 1)
 
 
@@ -341,6 +350,7 @@ def render_motion(model: RobotModel, q_start, q_end, path: str, frames: int = 8,
         raise ConfigurationError(f'a strip of {rows}x{columns} pictures of {size[0]}x{size[1]} '
                                  f'pixels is too large (at most {_MAX_PIXELS} per side)')
     width, height = columns * size[0], rows * size[1] + _STRIP_HEADER
+    fontsize = float(np.clip(6.5 * min(size[0] / 400, size[1] / 300), 4.0, 8.0))
     fig, line_collection = _figure((width, height))
     for frame in range(count):
         row, column = divmod(frame, columns)
@@ -348,13 +358,15 @@ def render_motion(model: RobotModel, q_start, q_end, path: str, frames: int = 8,
                            1.0 - (_STRIP_HEADER + (row + 1) * size[1]) / height,
                            size[0] / width, size[1] / height), projection='3d')
         ax.view_init(*view)
-        scene.draw(ax, frame, line_collection, '', fontsize=6.5)
+        scene.draw(ax, frame, line_collection, '', fontsize=fontsize, ticks=False)
         ax.text2D(0.03, 0.95, f'{frame + 1}/{count}  t = {frame / (count - 1):.2f}',
-                  transform=ax.transAxes, fontsize=8)
+                  transform=ax.transAxes, fontsize=fontsize + 1)
         if progress is not None:
             progress(frame + 1, count)
-    fig.suptitle(_title(model, path_q[0], width) + '  ->  ' + _changed_joints(model, path_q[-1]),
-                 fontsize=9, y=1.0 - 4.0 / height, va='top')
+    motion = f'{model.name}: {_changed_joints(model, path_q[0])} -> ' \
+        f'{_changed_joints(model, path_q[-1])}'
+    fig.suptitle(textwrap.shorten(motion, max(20, width // 6), placeholder=' ...'),
+                 fontsize=8, y=1.0 - 6.0 / height, va='top')
     fig.savefig(path, dpi=_DPI, format='png')
     return path
 

@@ -222,7 +222,8 @@ def test_example_robot_data_robot_matches_core():
 
 
 def test_console_script_and_info_tree():
-    script = shutil.which('frame-kinematics')
+    script = shutil.which('frame-kinematics') or shutil.which(
+        'frame-kinematics', path=os.path.dirname(sys.executable))
     if script is None:
         pytest.skip('the console script is not installed (pip install -e .)')
     proc = subprocess.run([script, 'info'], capture_output=True, text=True, timeout=120)

@@ -57,11 +57,16 @@ DAMPING_INCREASE = 10.0
 #: Smallest damping used.
 DAMPING_MIN = 1e-10
 #: A seed whose damping exceeds this is stuck in a local minimum and is restarted.
-DAMPING_MAX = 1e3
+DAMPING_MAX = 1e2
 #: A seed whose cost has decreased by less than this fraction ...
-STALL_PROGRESS = 0.02
+STALL_PROGRESS = 0.25
 #: ... this many iterations in a row is restarted.
-STALL_ITERATIONS = 6
+STALL_ITERATIONS = 3
+
+#: When a batch has at most this many seeds left in flight ...
+WIDEN_SLOTS = 256
+#: ... each remaining target gets up to this many parallel seeds.
+WIDEN_SEEDS = 16
 
 Tips = Union[str, Sequence[str]]
 
@@ -258,6 +263,17 @@ class ChainEvaluator:
                 master, multiplier, offset = joint.mimic
                 nodes.append((joint, reduced_q[master], reduced_v[master], multiplier, offset))
         self.n_nodes = len(nodes)
+        node_names = {n[0].name for n in nodes}
+        held = set()
+        for joint in model.joints:
+            if joint.name not in on_path or joint.name in node_names:
+                continue
+            if joint.is_actuated:
+                held.update(range(joint.idx_q, joint.idx_q + joint.nq))
+            elif joint.mimic is not None:
+                held.add(model.joint(joint.mimic[0]).idx_q)
+        #: Indices in ``q`` of the held (inactive) coordinates that move the tips.
+        self.held_q_index = np.array(sorted(held), dtype=int)
         state = model.forward_kinematics(self.q_fixed)
         poses = state.poses
         node_of_link = {}
@@ -311,9 +327,8 @@ class ChainEvaluator:
         self._rev_plain = bool(np.all(self._rev_mult == 1.0) and np.all(self._rev_off == 0.0))
         rot = self._constant[self._rev, :3, :3]
         k = skew(np.array([nodes[k][0].axis for k in rev]).reshape(-1, 3))
-        self._r0 = rot[:, None]
-        self._r1 = (rot @ k)[:, None]
-        self._r2 = (rot @ k @ k)[:, None]
+        # origin_R @ Rot(axis, t) = [1, sin t, 1 - cos t] @ [R, R K, R K K] (flattened).
+        self._rot_basis = np.stack([rot, rot @ k, rot @ k @ k], axis=1).reshape(-1, 3, 9)
         self._pri = np.array(pri, dtype=int)
         self._pri_src = np.array([nodes[k][1] for k in pri], dtype=int)
         self._pri_mult = np.array([nodes[k][3] for k in pri])[:, None]
@@ -401,9 +416,11 @@ class ChainEvaluator:
             angle = q_reduced[:, self._rev_src].T
             if not self._rev_plain:
                 angle = angle * self._rev_mult + self._rev_off
-            s = np.sin(angle)[..., None, None]
-            c = 1.0 - np.cos(angle)[..., None, None]
-            rot = self._r0 + s * self._r1 + c * self._r2
+            coef = np.empty(angle.shape + (3,))
+            coef[..., 0] = 1.0
+            np.sin(angle, out=coef[..., 1])
+            coef[..., 2] = 1.0 - np.cos(angle)
+            rot = (coef @ self._rot_basis).reshape(angle.shape + (3, 3))
             if self._rev_all:
                 local[:, :, :3, :3] = rot
             else:
@@ -591,6 +608,8 @@ class _Problem:
         :param rotate: the row transform returned by :meth:`residual`.
         :return: ``(N, m, nv)``.
         """
+        if self.all_rows and rotate is None and np.all(self.row_weight == 1.0):
+            return jac
         if rotate is not None:
             jac = jac.copy()
             for t in range(self.n_tips):
@@ -648,25 +667,25 @@ class _Engine:
         self.lower, self.upper = table.lower, table.upper
 
     def _evaluate(self, q: np.ndarray, targets: np.ndarray):
-        world, tips = self.ev.forward(q)
-        residual, pos_err, ori_err, rotate = self.problem.residual(tips, targets)
-        cost = np.einsum('ij,ij->i', residual, residual)
-        return world, tips, residual, pos_err, ori_err, rotate, cost
+        poses = self.ev.forward(q)
+        metrics, rotate = self.problem.residual(poses[self.ev.n_nodes:], targets)
+        return poses, metrics, rotate
 
-    def _step(self, q, world, tips, residual, rotate, lam):
-        jac = self.problem.weighted_jacobian(self.ev.jacobian(world, tips), rotate)
+    def _step(self, q, poses, residual, rotate, lam):
+        jac = self.problem.weighted_jacobian(self.ev.jacobian(poses), rotate)
         m, n = jac.shape[1], jac.shape[2]
         jac_t = np.swapaxes(jac, -1, -2)
-        eye_m = np.eye(m)
         if self.rest is not None or m <= n:
-            gram = jac @ jac_t + lam[:, None, None] * eye_m
+            gram = jac @ jac_t
+            gram += lam[:, None, None] * np.eye(m)
             if self.rest is not None:
                 bias = self.rest_gain * _difference(self.ev.layout, q, self.rest)
                 rhs = np.stack([residual, (jac @ bias[..., None])[..., 0]], axis=-1)
                 sol = jac_t @ np.linalg.solve(gram, rhs)
                 return sol[..., 0] + bias - sol[..., 1]
             return (jac_t @ np.linalg.solve(gram, residual[..., None]))[..., 0]
-        gram = jac_t @ jac + lam[:, None, None] * np.eye(n)
+        gram = jac_t @ jac
+        gram += lam[:, None, None] * np.eye(n)
         return np.linalg.solve(gram, (jac_t @ residual[..., None]))[..., 0]
 
     def _move(self, q, dq):
@@ -674,19 +693,42 @@ class _Engine:
             return np.clip(q + dq, self.lower, self.upper)
         return np.clip(_integrate(self.ev.layout, q, dq), self.lower, self.upper)
 
-    def run(self, seeds: np.ndarray, targets: np.ndarray, deadline: float):
+    def _widen(self, k, k_new, ids, out, q, slot_seed, slot_targets, poses, metrics, rotate,
+               lam, initial_lam, stall):
+        """Give each remaining target ``k_new`` parallel seeds instead of ``k``."""
+        count = len(ids)
+        extra = k_new - k
+        seed_x = np.repeat(slot_seed[::k], extra, axis=0)
+        targets_x = np.repeat(slot_targets[::k], extra, axis=0)
+        q_x = self.sampler.sample(seed_x)
+        poses_x, metrics_x, rotate_x = self._evaluate(q_x, targets_x)
+        out.restarts[ids] += extra
+        lam_x = np.tile(self.damping * np.logspace(0.0, 2.0, k_new)[k:], count)
+
+        def merge(a, b, axis=0):
+            shape_a = a.shape[:axis] + (count, k) + a.shape[axis + 1:]
+            shape_b = b.shape[:axis] + (count, extra) + b.shape[axis + 1:]
+            joined = np.concatenate([a.reshape(shape_a), b.reshape(shape_b)], axis=axis + 1)
+            return joined.reshape(a.shape[:axis] + (count * k_new,) + a.shape[axis + 1:])
+
+        return (merge(q, q_x), merge(slot_seed, seed_x), merge(slot_targets, targets_x),
+                merge(poses, poses_x, 1), merge(metrics, metrics_x),
+                None if rotate is None else merge(rotate, rotate_x, 1), merge(lam, lam_x),
+                merge(initial_lam, lam_x), merge(stall, np.zeros(count * extra, dtype=int)))
+
+    def run(self, seeds: np.ndarray, targets: np.ndarray, deadline: float) -> '_Outcome':
         """Solve ``targets`` (``(B, n_tips, 4, 4)``) from ``seeds`` (``(B, n)`` reduced).
 
         :param seeds: one reduced seed per target.
         :param targets: ``root_T_target`` per target and tip.
         :param deadline: ``time.perf_counter()`` value at which to stop.
-        :return: per-target ``(q, success, position errors, orientation errors, iterations,
-            restarts, reasons)``.
+        :return: the per-target outcome.
         """
         problem = self.problem
-        count = len(seeds)
-        k = self.k
-        out = _Outcome(seeds, problem.n_tips)
+        count, k, n_tips = len(seeds), self.k, problem.n_tips
+        m = len(problem.rows)
+        pos_cols, ori_cols = slice(m, m + n_tips), slice(m + n_tips, m + 2 * n_tips)
+        out = _Outcome(seeds, n_tips)
         ids = np.arange(count)
         slot_seed = np.repeat(seeds, k, axis=0)
         q = slot_seed.copy()
@@ -696,30 +738,32 @@ class _Engine:
             q[fresh] = self.sampler.sample(slot_seed[fresh])
             out.restarts += k - 1
         slot_targets = np.repeat(targets, k, axis=0)
-        world, tips, residual, pos_err, ori_err, rotate, cost = self._evaluate(q, slot_targets)
-        lam = np.full(count * k, self.damping)
+        poses, metrics, rotate = self._evaluate(q, slot_targets)
+        initial_lam = np.tile(self.damping * np.logspace(0.0, 2.0, k), count) if k > 1 \
+            else np.full(count, self.damping)
+        lam = initial_lam.copy()
         stall = np.zeros(count * k, dtype=int)
         tol_p, tol_o = problem.position_tolerance, problem.orientation_tolerance
         iteration = 0
         limited = self.max_restarts is not None
         while True:
-            ok = (pos_err < tol_p) & (ori_err < tol_o)
-            converged = ok[:, 0] if problem.n_tips == 1 else ok.all(axis=1)
+            ok = (metrics[:, pos_cols] < tol_p) & (metrics[:, ori_cols] < tol_o)
+            converged = ok[:, 0] if n_tips == 1 else ok.all(axis=1)
             retire = None
             if converged.any():
-                retire = out.converged(ids, converged.reshape(-1, k), q, pos_err, ori_err)
+                retire = out.converged(ids, converged.reshape(-1, k), q, metrics, m)
             if iteration >= self.max_iterations:
-                out.record(ids, q, cost, pos_err, ori_err)
+                out.record(ids, q, metrics, m)
                 out.finish(ids, 'max_iterations', iteration)
                 break
             if limited:
                 exhausted = (out.restarts[ids] >= self.max_restarts) & \
                     (stall.reshape(-1, k) >= STALL_ITERATIONS).all(axis=1)
+                if retire is not None:
+                    exhausted &= ~retire
                 if exhausted.any():
-                    exhausted &= ~(retire if retire is not None else False)
-                    out.record(ids[exhausted], q[np.repeat(exhausted, k)],
-                               cost[np.repeat(exhausted, k)], pos_err[np.repeat(exhausted, k)],
-                               ori_err[np.repeat(exhausted, k)])
+                    slots = np.repeat(exhausted, k)
+                    out.record(ids[exhausted], q[slots], metrics[slots], m)
                     out.finish(ids[exhausted], 'max_restarts', iteration)
                     retire = exhausted if retire is None else retire | exhausted
             if retire is not None and retire.any():
@@ -730,53 +774,51 @@ class _Engine:
                     break
                 slots = np.repeat(keep, k)
                 q, slot_seed, slot_targets = q[slots], slot_seed[slots], slot_targets[slots]
-                world, tips = world[:, slots], tips[:, slots]
-                residual, cost, lam, stall = residual[slots], cost[slots], lam[slots], \
+                poses, metrics, lam, stall = poses[:, slots], metrics[slots], lam[slots], \
                     stall[slots]
-                pos_err, ori_err = pos_err[slots], ori_err[slots]
+                initial_lam = initial_lam[slots]
                 if rotate is not None:
                     rotate = rotate[:, slots]
+                k_new = min(WIDEN_SEEDS, WIDEN_SLOTS // len(ids))
+                if k_new > k:
+                    (q, slot_seed, slot_targets, poses, metrics, rotate, lam, initial_lam,
+                     stall) = self._widen(k, k_new, ids, out, q, slot_seed, slot_targets,
+                                          poses, metrics, rotate, lam, initial_lam, stall)
+                    k = k_new
             if time.perf_counter() >= deadline:
-                out.record(ids, q, cost, pos_err, ori_err)
+                out.record(ids, q, metrics, m)
                 out.finish(ids, 'time_budget', iteration)
                 break
             iteration += 1
-            dq = self._step(q, world, tips, residual, rotate, lam)
-            candidate = self._move(q, dq)
+            candidate = self._move(q, self._step(q, poses, metrics[:, :m], rotate, lam))
             restart = (stall >= STALL_ITERATIONS) | (lam > DAMPING_MAX)
-            if restart.any():
+            any_restart = restart.any()
+            if any_restart:
                 if limited:
                     left = np.repeat(self.max_restarts - out.restarts[ids], k)
                     restart &= np.cumsum(restart.reshape(-1, k), axis=1).reshape(-1) <= left
-                out.record(ids, q, cost, pos_err, ori_err)
+                out.record(ids, q, metrics, m)
                 candidate[restart] = self.sampler.sample(slot_seed[restart])
                 np.add.at(out.restarts, ids[np.nonzero(restart)[0] // k], 1)
-                accept_extra = restart
-            else:
-                accept_extra = None
-            (world_c, tips_c, residual_c, pos_c, ori_c, rotate_c,
-             cost_c) = self._evaluate(candidate, slot_targets)
+            poses_c, metrics_c, rotate_c = self._evaluate(candidate, slot_targets)
+            cost, cost_c = metrics[:, -1], metrics_c[:, -1]
             accept = cost_c < cost
             progress = cost_c < (1.0 - STALL_PROGRESS) * cost
-            if accept_extra is not None:
-                accept |= accept_extra
-                progress |= accept_extra
-            stall = np.where(progress, 0, stall + 1)
+            if any_restart:
+                accept |= restart
+                progress |= restart
+            stall += 1
+            stall[progress] = 0
             lam = np.where(accept, np.maximum(lam * DAMPING_DECREASE, DAMPING_MIN),
                            lam * DAMPING_INCREASE)
-            if accept_extra is not None:
-                lam[accept_extra] = self.damping
+            if any_restart:
+                lam[restart] = initial_lam[restart]
             if accept.all():
-                q, world, tips, residual, cost = candidate, world_c, tips_c, residual_c, cost_c
-                pos_err, ori_err, rotate = pos_c, ori_c, rotate_c
+                q, poses, metrics, rotate = candidate, poses_c, metrics_c, rotate_c
             else:
                 q = np.where(accept[:, None], candidate, q)
-                world = np.where(accept[None, :, None, None], world_c, world)
-                tips = np.where(accept[None, :, None, None], tips_c, tips)
-                residual = np.where(accept[:, None], residual_c, residual)
-                cost = np.where(accept, cost_c, cost)
-                pos_err = np.where(accept[:, None], pos_c, pos_err)
-                ori_err = np.where(accept[:, None], ori_c, ori_err)
+                poses = np.where(accept[None, :, None, None], poses_c, poses)
+                metrics = np.where(accept[:, None], metrics_c, metrics)
                 if rotate is not None:
                     rotate = np.where(accept[None, :, None, None], rotate_c, rotate)
         return out
@@ -796,30 +838,32 @@ class _Outcome:
         self.reasons = np.full(count, 'time_budget', dtype=object)
         self.success = np.zeros(count, dtype=bool)
 
-    def record(self, ids, q, cost, pos_err, ori_err) -> None:
+    def record(self, ids, q, metrics, m: int) -> None:
         """Keep, for each target in ``ids``, its lowest-cost slot if better than before."""
         if not len(ids):
             return
+        n_tips = self.pos.shape[1]
+        cost = metrics[:, -1]
         k = len(cost) // len(ids)
-        cost_mk = cost.reshape(-1, k)
-        pick = np.argmin(cost_mk, axis=1)
+        pick = np.argmin(cost.reshape(-1, k), axis=1)
         slot = np.arange(len(ids)) * k + pick
         better = cost[slot] < self.cost[ids]
         who, slot = ids[better], slot[better]
         self.cost[who] = cost[slot]
         self.q[who] = q[slot]
-        self.pos[who] = pos_err[slot]
-        self.ori[who] = ori_err[slot]
+        self.pos[who] = metrics[slot, m:m + n_tips]
+        self.ori[who] = metrics[slot, m + n_tips:m + 2 * n_tips]
 
-    def converged(self, ids, converged_mk, q, pos_err, ori_err) -> np.ndarray:
+    def converged(self, ids, converged_mk, q, metrics, m: int) -> np.ndarray:
         """Store the first converged slot of each solved target; return the solved mask."""
+        n_tips = self.pos.shape[1]
         done = converged_mk.any(axis=1)
         slot = (np.arange(len(ids)) * converged_mk.shape[1] + np.argmax(converged_mk, axis=1))
         slot = slot[done]
         who = ids[done]
         self.q[who] = q[slot]
-        self.pos[who] = pos_err[slot]
-        self.ori[who] = ori_err[slot]
+        self.pos[who] = metrics[slot, m:m + n_tips]
+        self.ori[who] = metrics[slot, m + n_tips:m + 2 * n_tips]
         self.success[who] = True
         self.reasons[who] = 'converged'
         return done
@@ -913,15 +957,14 @@ def evaluator_for(model: 'RobotModel', tips: Tips, active_joints: Optional[Seque
     cache = _EVALUATORS.setdefault(model, {})
     active = None if active_joints is None else tuple(active_joints)
     key = (tips, active)
-    for evaluator, held in cache.get(key, ()):
+    for evaluator in cache.get(key, ()):
+        held = evaluator.held_q_index
         if np.array_equal(q_fixed[held], evaluator.q_fixed[held]):
             return evaluator
     evaluator = ChainEvaluator(model, tips, active, q_fixed)
-    held = np.ones(model.nq, dtype=bool)
-    held[evaluator.q_index] = False
     if sum(len(v) for v in cache.values()) >= _CACHE_SIZE:
         cache.clear()
-    cache.setdefault(key, []).append((evaluator, held))
+    cache.setdefault(key, []).append(evaluator)
     return evaluator
 
 
@@ -936,11 +979,11 @@ def _prepare(model, tip, target, seed, reference_frame, active_joints, batch):
         q_fixed = q_seed
     evaluator = evaluator_for(model, tips, active_joints, q_fixed)
     if q_seed.ndim == 2:
-        inactive = np.ones(model.nq, dtype=bool)
-        inactive[evaluator.q_index] = False
-        if np.any(q_seed[:, inactive] != q_fixed[inactive]):
-            raise ConfigurationError('in a batch, the seeds must agree on the joints that are '
-                                     'not active (they are held fixed)')
+        held = evaluator.held_q_index
+        if np.any(q_seed[:, held] != q_fixed[held]):
+            names = sorted({model.configuration_names[i] for i in held})
+            raise ConfigurationError(f'in a batch, the seeds must agree on the joints that '
+                                     f'are held fixed and move the tips: {names}')
     targets, is_batch = _targets(model, evaluator, target, reference_frame, batch)
     if not is_batch and q_seed.ndim == 2:
         raise ConfigurationError(f'seed must have shape ({model.nq},) for a single target, '
@@ -968,7 +1011,7 @@ def _run(model, tip, target, batch, seed, reference_frame, position_only, orient
     if restarts is not None and int(restarts) < 0:
         raise ConfigurationError(f'restarts must be >= 0 or None, got {restarts}')
     if parallel_seeds is None:
-        parallel_seeds = 2 if is_batch else 8
+        parallel_seeds = 2 if is_batch else 16
     parallel_seeds = int(parallel_seeds)
     if parallel_seeds < 1:
         raise ConfigurationError(f'parallel_seeds must be >= 1, got {parallel_seeds}')

@@ -43,6 +43,9 @@ from .spatial import inverse, rotation_from_quaternion, skew
 if TYPE_CHECKING:  # pragma: no cover
     from .model import RobotModel
 
+#: Batches at least this large are evaluated link by link with the batch axis last.
+BATCH_THRESHOLD = 16
+
 
 class ExpressedIn(enum.Enum):
     """Where a Jacobian, twist or acceleration is expressed (Pinocchio's meanings).
@@ -94,11 +97,16 @@ class KinematicTables:
         depth = np.zeros(n_links, dtype=int)
         for i in range(1, n_links):
             depth[i] = depth[self.parent[i]] + 1
-        self.levels: List[Tuple[np.ndarray, np.ndarray]] = []
+        # Links of one depth are composed together; a lone link uses plain integer indices.
+        self.levels: List[Tuple[object, object]] = []
         for d in range(1, int(depth.max(initial=0)) + 1):
             children = np.nonzero(depth == d)[0]
-            self.levels.append((children, self.parent[children]))
+            if len(children) == 1:
+                self.levels.append((int(children[0]), int(self.parent[children[0]])))
+            else:
+                self.levels.append((children, self.parent[children]))
         self._joint_groups(model, joint_of, index)
+        self._batch_plan(model, joint_of)
         self._columns(model, index)
         self.mass = np.array([link.mass for link in links])
         self.link_p_com = np.array([link.link_p_com for link in links]).reshape(-1, 3)
@@ -111,30 +119,82 @@ class KinematicTables:
             master, multiplier, offset = joint.mimic
             return model.joint(master).idx_q, multiplier, offset
 
-        revolute = [j for j in model.joints if j.type in ('revolute', 'continuous')]
-        prismatic = [j for j in model.joints if j.type == 'prismatic']
-        self.rev_links = np.array([index[j.child] for j in revolute], dtype=int)
-        self.rev_src = np.array([source(j)[0] for j in revolute], dtype=int)
-        self.rev_mult = np.array([source(j)[1] for j in revolute])
-        self.rev_off = np.array([source(j)[2] for j in revolute])
-        self.rev_plain = bool(np.all(self.rev_mult == 1.0) and np.all(self.rev_off == 0.0))
-        k = skew(np.array([j.axis for j in revolute]).reshape(-1, 3))
-        rot = self.origin[self.rev_links, :3, :3]
-        # origin_R @ Rot(axis, t) = origin_R + sin t (origin_R K) + (1 - cos t) (origin_R K K)
-        self.rev_r0 = rot
-        self.rev_r1 = rot @ k
-        self.rev_r2 = rot @ k @ k
-        self.pri_links = np.array([index[j.child] for j in prismatic], dtype=int)
-        self.pri_src = np.array([source(j)[0] for j in prismatic], dtype=int)
-        self.pri_mult = np.array([source(j)[1] for j in prismatic])
-        self.pri_off = np.array([source(j)[2] for j in prismatic])
-        self.pri_axis = np.array([j.parent_T_joint[:3, :3] @ j.axis
-                                  for j in prismatic]).reshape(-1, 3)
-        self.pri_p0 = self.origin[self.pri_links, :3, 3]
-        self.floating = [(index[j.child], j.idx_q) for j in model.joints
-                         if j.type == 'floating']
-        self.planar = [(index[j.child], j.idx_q, _plane_basis(j.axis)) for j in model.joints
-                       if j.type == 'planar']
+        # Per link: joint value = q[link_src] * link_mult + link_off (0 for other joints),
+        # rotation = origin_R + sin(value) rot_sin + (1 - cos(value)) rot_versine and
+        # translation = origin_p + value * slide (zero terms where they do not apply).
+        n_links = self.n_links
+        self.link_src = np.zeros(n_links, dtype=int)
+        self.link_mult = np.zeros(n_links)
+        self.link_off = np.zeros(n_links)
+        self.rot_sin = np.zeros((n_links, 3, 3))
+        self.rot_versine = np.zeros((n_links, 3, 3))
+        self.slide = np.zeros((n_links, 3))
+        for joint in model.joints:
+            if joint.type not in ('revolute', 'continuous', 'prismatic'):
+                continue
+            link = index[joint.child]
+            self.link_src[link], self.link_mult[link], self.link_off[link] = source(joint)
+            rot = self.origin[link, :3, :3]
+            if joint.type == 'prismatic':
+                self.slide[link] = rot @ joint.axis
+            else:
+                k = skew(joint.axis)
+                self.rot_sin[link] = rot @ k
+                self.rot_versine[link] = rot @ k @ k
+        self.has_revolute = bool(np.any(self.rot_sin))
+        self.has_prismatic = bool(np.any(self.slide))
+        self.multi_dof = [(index[j.child], j) for j in model.joints
+                          if j.type in ('floating', 'planar')]
+
+    def _batch_plan(self, model, joint_of) -> None:
+        """Per-link steps of the batched evaluation (see :meth:`KinematicsState._forward_batch`).
+
+        Joint values of every moving link are ``q[value_src] * value_mult + value_offset``
+        (mimic multipliers, offsets and the sign of ``-x``/``-y``/``-z`` axes folded in).
+        """
+        sources, mults, offsets, steps = [], [], [], []
+        for link in model.links[1:]:
+            joint = joint_of[link.name]
+            origin_t = np.ascontiguousarray(joint.parent_T_joint.T)
+            parent = int(self.parent[link.index])
+            if joint.type == 'fixed':
+                steps.append((link.index, parent, origin_t, 'fixed', None))
+                continue
+            if joint.type in ('floating', 'planar'):
+                steps.append((link.index, parent, origin_t, joint.type, joint))
+                continue
+            if joint.mimic is None:
+                src, mult, off = joint.idx_q, 1.0, 0.0
+            else:
+                master, mult, off = joint.mimic
+                src = model.joint(master).idx_q
+            axis = joint.axis
+            basis = np.nonzero(np.abs(np.abs(axis) - 1.0) < 1e-15)[0]
+            if joint.type == 'prismatic':
+                data = axis
+                sign = 1.0
+                kind = 'prismatic'
+            elif len(basis) == 1:
+                k = int(basis[0])
+                sign = float(np.sign(axis[k]))
+                data = ((k + 1) % 3, (k + 2) % 3)
+                kind = 'basis'
+            else:
+                sign = 1.0
+                k4 = np.zeros((4, 4))
+                k4[:3, :3] = skew(axis)
+                p4 = np.zeros((4, 4))
+                p4[:3, :3] = np.outer(axis, axis)
+                data = (np.ascontiguousarray(p4.T), np.ascontiguousarray(k4.T))
+                kind = 'axis'
+            sources.append(src)
+            mults.append(sign * mult)
+            offsets.append(sign * off)
+            steps.append((link.index, parent, origin_t, kind, (len(sources) - 1, data)))
+        self.value_src = np.array(sources, dtype=int)
+        self.value_mult = np.array(mults)[:, None]
+        self.value_offset = np.array(offsets)[:, None]
+        self.batch_steps = steps
 
     def _columns(self, model, index) -> None:
         links: List[int] = []
@@ -158,7 +218,7 @@ class KinematicTables:
         self.n_columns = len(links)
         self.col_links = np.array(links, dtype=int)
         # (n_columns, 3, 2): columns [S_lin, S_ang], so one matmul by R gives both.
-        self.col_motion = np.stack([np.stack([s[:3], s[3:]], axis=-1)
+        self.col_motion = np.array([np.stack([s[:3], s[3:]], axis=-1)
                                     for s in motion]).reshape(-1, 3, 2)
         self.col_owner = tuple(owner)
         self.expand = expand
@@ -185,6 +245,27 @@ def _plane_basis(normal: np.ndarray) -> np.ndarray:
         return np.eye(3) if c > 0 else np.diag([1.0, -1.0, -1.0])
     k = skew(axis / s)
     return np.eye(3) + s * k + (1 - c) * (k @ k)
+
+
+def _joint_motion(joint, q: np.ndarray) -> np.ndarray:
+    """``joint_T_child`` of a floating or planar joint for ``q`` of shape ``(*B, nq)``."""
+    iq = joint.idx_q
+    motion = np.zeros(q.shape[:-1] + (4, 4))
+    motion[..., 3, 3] = 1.0
+    if joint.type == 'floating':
+        motion[..., :3, :3] = rotation_from_quaternion(q[..., iq + 3:iq + 7])
+        motion[..., :3, 3] = q[..., iq:iq + 3]
+        return motion
+    basis = _plane_basis(joint.axis)
+    theta = q[..., iq + 2]
+    rz = np.zeros(q.shape[:-1] + (3, 3))
+    rz[..., 0, 0] = rz[..., 1, 1] = np.cos(theta)
+    rz[..., 1, 0] = np.sin(theta)
+    rz[..., 0, 1] = -rz[..., 1, 0]
+    rz[..., 2, 2] = 1.0
+    motion[..., :3, :3] = basis @ rz @ basis.T
+    motion[..., :3, 3] = q[..., iq:iq + 1] * basis[:, 0] + q[..., iq + 1:iq + 2] * basis[:, 1]
+    return motion
 
 
 def _unit_twists(joint) -> List[np.ndarray]:
@@ -248,10 +329,13 @@ class KinematicsState:
         self.a = None if a is None else _readonly(a)
         self.batch_shape = batch
         self._tables = model.tables
-        #: ``parent_T_link`` of every link (identity for the root), ``(n_links, *B, 4, 4)``.
-        self.local_poses: np.ndarray
+        self._local: Optional[np.ndarray] = None
+        if len(batch) == 1 and batch[0] >= BATCH_THRESHOLD:
+            poses = self._forward_batch(q)
+        else:
+            poses = self._forward(q)
         #: ``root_T_link`` of every link, ``(n_links, *B, 4, 4)``.
-        self.poses = _readonly(self._forward(q))
+        self.poses = _readonly(poses)
         self._world_columns: Optional[np.ndarray] = None
         self._twists: Optional[np.ndarray] = None
         self._accelerations: Optional[np.ndarray] = None
@@ -268,53 +352,74 @@ class KinematicsState:
             local[:] = t.origin.reshape((t.n_links,) + (1,) * nb + (4, 4))
         else:
             local = t.origin.copy()
-        extra = (1,) * nb + (3, 3)
-        if len(t.rev_links):
-            angle = qt[t.rev_src]
-            if not t.rev_plain:
-                angle = angle * t.rev_mult.reshape((-1,) + (1,) * nb) + \
-                    t.rev_off.reshape((-1,) + (1,) * nb)
-            s = np.sin(angle)[..., None, None]
-            c = np.cos(angle)[..., None, None]
-            n = len(t.rev_links)
-            local[t.rev_links, ..., :3, :3] = (t.rev_r0.reshape((n,) + extra)
-                                               + s * t.rev_r1.reshape((n,) + extra)
-                                               + (1 - c) * t.rev_r2.reshape((n,) + extra))
-        if len(t.pri_links):
-            n = len(t.pri_links)
-            d = qt[t.pri_src] * t.pri_mult.reshape((-1,) + (1,) * nb) + \
-                t.pri_off.reshape((-1,) + (1,) * nb)
-            local[t.pri_links, ..., :3, 3] = (t.pri_p0.reshape((n,) + (1,) * nb + (3,))
-                                              + d[..., None]
-                                              * t.pri_axis.reshape((n,) + (1,) * nb + (3,)))
-        for link, iq in t.floating:
-            motion = np.zeros(batch + (4, 4))
-            motion[..., :3, :3] = rotation_from_quaternion(q[..., iq + 3:iq + 7])
-            motion[..., :3, 3] = q[..., iq:iq + 3]
-            motion[..., 3, 3] = 1.0
-            local[link] = t.origin[link] @ motion
-        for link, iq, basis in t.planar:
-            theta = q[..., iq + 2]
-            rz = np.zeros(batch + (3, 3))
-            rz[..., 0, 0] = rz[..., 1, 1] = np.cos(theta)
-            rz[..., 1, 0] = np.sin(theta)
-            rz[..., 0, 1] = -rz[..., 1, 0]
-            rz[..., 2, 2] = 1.0
-            motion = np.zeros(batch + (4, 4))
-            motion[..., :3, :3] = basis @ rz @ basis.T
-            motion[..., :3, 3] = q[..., iq:iq + 1] * basis[:, 0] + q[..., iq + 1:iq + 2] * \
-                basis[:, 1]
-            motion[..., 3, 3] = 1.0
-            local[link] = t.origin[link] @ motion
-        self.local_poses = _readonly(local)
+        value = qt[t.link_src] * t.link_mult.reshape((-1,) + (1,) * nb) + \
+            t.link_off.reshape((-1,) + (1,) * nb)
+        if t.has_revolute:
+            shape = (-1,) + (1,) * nb + (3, 3)
+            local[..., :3, :3] += (np.sin(value)[..., None, None] * t.rot_sin.reshape(shape)
+                                   + (1 - np.cos(value))[..., None, None]
+                                   * t.rot_versine.reshape(shape))
+        if t.has_prismatic:
+            local[..., :3, 3] += value[..., None] * t.slide.reshape((-1,) + (1,) * nb + (3,))
+        for link, joint in t.multi_dof:
+            local[link] = t.origin[link] @ _joint_motion(joint, q)
+        self._local = _readonly(local)
         world = np.empty(local.shape)
         world[0] = local[0]
         for children, parents in t.levels:
-            if len(children) == 1:
-                world[children[0]] = world[parents[0]] @ local[children[0]]
-            else:
+            if nb or not isinstance(children, int):
                 world[children] = world[parents] @ local[children]
+            else:
+                np.matmul(world[parents], local[children], out=world[children])
         return world
+
+    def _forward_batch(self, q: np.ndarray) -> np.ndarray:
+        """Batched forward kinematics, link by link, batch axis last.
+
+        Each link is its parent's pose times the constant joint origin (one BLAS product over
+        the whole batch), then the joint motion: for axes along +-x/y/z a rotation only mixes
+        two columns, and a prismatic joint only moves the translation column.
+        """
+        t = self._tables
+        size = q.shape[0]
+        frames = np.empty((t.n_links, 4, 4, size))
+        frames[:, 3, :3] = 0.0
+        frames[:, 3, 3] = 1.0
+        frames[0, :3] = np.eye(4)[:3, :, None]
+        values = q.T[t.value_src] * t.value_mult + t.value_offset
+        cos, sin = np.cos(values), np.sin(values)
+        for link, parent, origin_t, kind, data in t.batch_steps:
+            pose = frames[link, :3]
+            np.matmul(origin_t, frames[parent, :3], out=pose)
+            if kind == 'basis':
+                row, (i, j) = data
+                col_i, col_j = pose[:, i].copy(), pose[:, j]
+                pose[:, i] = col_i * cos[row] + col_j * sin[row]
+                pose[:, j] = col_j * cos[row] - col_i * sin[row]
+            elif kind == 'prismatic':
+                row, axis = data
+                pose[:, 3] += values[row] * np.tensordot(axis, pose[:, :3], axes=(0, 1))
+            elif kind == 'axis':
+                row, (proj_t, skew_t) = data
+                proj = proj_t @ pose
+                turned = skew_t @ pose
+                pose[:, :3] = proj[:, :3] + cos[row] * (pose[:, :3] - proj[:, :3]) \
+                    + sin[row] * turned[:, :3]
+            elif kind != 'fixed':
+                motion = _joint_motion(data, q)
+                pose[:] = np.einsum('ijb,bjk->ikb', pose.copy(), motion)
+        return frames.transpose(0, 3, 1, 2)
+
+    @property
+    def local_poses(self) -> np.ndarray:
+        """``parent_T_link`` of every link (identity for the root), ``(n_links, *B, 4, 4)``."""
+        if self._local is None:
+            parents = self._tables.parent.copy()
+            parents[0] = 0
+            local = inverse(self.poses[parents]) @ self.poses
+            local[0] = np.eye(4)
+            self._local = _readonly(local)
+        return self._local
 
     # -- poses --------------------------------------------------------------------------------
     def transform(self, link: str, relative_to: Optional[str] = None) -> np.ndarray:

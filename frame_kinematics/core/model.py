@@ -40,6 +40,7 @@ Fixed joints are kept, so every URDF link is a named frame.
 
 from dataclasses import dataclass
 import logging
+import math
 import os
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
@@ -238,6 +239,8 @@ class RobotModel:
         self.actuated_joints: Tuple[Joint, ...] = tuple(j for j in joints if j.is_actuated)
         self.joint_names: Tuple[str, ...] = tuple(j.name for j in self.actuated_joints)
         self.mimic_joints: Tuple[Joint, ...] = tuple(j for j in joints if j.mimic is not None)
+        self._floating_joints = tuple(j for j in joints if j.type == 'floating' and
+                                      j.is_actuated)
         self.lower, self.upper = self._limits()
         self.total_mass = float(sum(link.mass for link in links))
         from .kinematics import KinematicTables
@@ -398,14 +401,13 @@ class RobotModel:
         if arr.ndim not in (1, 2) or arr.shape[-1] != size:
             raise ConfigurationError(f'{name} must have shape ({size},) or (B, {size}) for '
                                      f"robot '{self.name}', got {arr.shape}")
-        if not np.all(np.isfinite(arr)):
+        total = float(arr.sum())
+        if not math.isfinite(total) and not np.all(np.isfinite(arr)):
             bad = sorted({self._entry_name(i, quaternions)
                           for i in np.nonzero(~np.isfinite(arr))[-1]})
             raise ConfigurationError(f"{name} has NaN or inf for {', '.join(bad)}")
         if quaternions:
-            for joint in self.actuated_joints:
-                if joint.type != 'floating':
-                    continue
+            for joint in self._floating_joints:
                 sl = slice(joint.idx_q + 3, joint.idx_q + 7)
                 norm = np.linalg.norm(arr[..., sl], axis=-1)
                 if np.any(np.abs(norm - 1.0) > QUATERNION_NORM_TOLERANCE):
@@ -437,20 +439,17 @@ class RobotModel:
         return KinematicsState(self, q, v, a)
 
     def jacobian(self, q, link: str, point: Optional[Sequence[float]] = None,
-                 reference=None) -> np.ndarray:
+                 expressed_in='local_world_aligned') -> np.ndarray:
         """Jacobian of a link (see :meth:`KinematicsState.jacobian`).
 
         :param q: configuration ``(nq,)`` or ``(B, nq)``.
         :param link: link name.
         :param point: point in the link frame (default: its origin).
-        :param reference: a :class:`~frame_kinematics.core.kinematics.JacobianFrame`
-            (default LOCAL_WORLD_ALIGNED).
+        :param expressed_in: an :class:`~frame_kinematics.core.kinematics.ExpressedIn` or its
+            name (default LOCAL_WORLD_ALIGNED).
         :return: ``(6, nv)`` or ``(B, 6, nv)``, rows ``[linear; angular]``.
         """
-        state = self.forward_kinematics(q)
-        if reference is None:
-            return state.jacobian(link, point)
-        return state.jacobian(link, point, reference)
+        return self.forward_kinematics(q).jacobian(link, point, expressed_in)
 
     def center_of_mass(self, q) -> Tuple[float, np.ndarray]:
         """Total mass and center of mass in the root frame.

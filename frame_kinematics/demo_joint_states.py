@@ -1,0 +1,122 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""A demo joint-state source: every joint sweeps smoothly within its limits.
+
+:func:`sweep` is the ROS-free math; :func:`main` runs it as an rclpy node publishing
+``joint_states`` (parameters ``robot_description``, ``rate`` in Hz, ``period`` in s).
+"""
+
+import math
+import sys
+from typing import Tuple
+
+import numpy as np
+
+from .core.model import RobotModel
+
+#: Fraction of a joint's range the sweep covers (it stays clear of the limits).
+RANGE_FRACTION = 0.9
+#: Amplitude (rad or m) used for joints without limits (continuous joints).
+UNBOUNDED_AMPLITUDE = math.pi * 0.9
+
+
+class Sweep:
+    """Smooth sinusoidal motion of every one-dof actuated joint of a model.
+
+    Joint ``i`` follows ``center + amplitude sin(2 pi t / period + phase_i)`` with the phases
+    spread over the joints, so the robot never moves as one block. Mimic joints are left to
+    their master; floating and planar joints are not swept.
+
+    :param model: the robot model.
+    :param period: seconds per sweep.
+    :raises ValueError: for a period that is not a positive number.
+    """
+
+    def __init__(self, model: RobotModel, period: float = 10.0) -> None:
+        if not (isinstance(period, (int, float)) and math.isfinite(period) and period > 0):
+            raise ValueError(f'period must be a positive number of seconds, got {period!r}')
+        joints = [j for j in model.actuated_joints if j.nq == 1]
+        self.names: Tuple[str, ...] = tuple(j.name for j in joints)
+        lower = np.array([model.lower[j.idx_q] for j in joints])
+        upper = np.array([model.upper[j.idx_q] for j in joints])
+        bounded = np.isfinite(lower) & np.isfinite(upper)
+        low = np.where(bounded, lower, -1.0)
+        high = np.where(bounded, upper, 1.0)
+        self.center = np.where(bounded, (low + high) / 2, 0.0)
+        self.amplitude = np.where(bounded, RANGE_FRACTION * (high - low) / 2,
+                                  UNBOUNDED_AMPLITUDE)
+        self.phase = 2 * np.pi * np.arange(len(joints)) / max(len(joints), 1)
+        self.omega = 2 * np.pi / period
+
+    def __call__(self, t: float) -> Tuple[np.ndarray, np.ndarray]:
+        """Positions and velocities at time ``t``.
+
+        :param t: seconds since the start.
+        :return: ``(positions, velocities)``, one entry per name of :attr:`names`.
+        """
+        angle = self.omega * t + self.phase
+        return (self.center + self.amplitude * np.sin(angle),
+                self.amplitude * self.omega * np.cos(angle))
+
+
+def main(args=None) -> int:
+    """Publish the sweep on ``joint_states`` until Ctrl-C or SIGTERM.
+
+    :param args: command-line arguments for rclpy.
+    :return: the process exit code.
+    """
+    import rclpy
+    from rclpy.executors import ExternalShutdownException
+    from sensor_msgs.msg import JointState
+
+    from .core.errors import FrameKinematicsError
+
+    rclpy.init(args=args)
+    node = rclpy.create_node('demo_joint_states')
+    try:
+        urdf = node.declare_parameter('robot_description', '').value
+        rate = float(node.declare_parameter('rate', 30.0).value)
+        period = float(node.declare_parameter('period', 10.0).value)
+        try:
+            sweep = Sweep(RobotModel.from_urdf_string(urdf), period)
+            if not (math.isfinite(rate) and rate > 0):
+                raise ValueError(f'rate must be a positive number of Hz, got {rate}')
+        except (FrameKinematicsError, ValueError) as exc:
+            node.get_logger().fatal(f'cannot start: {exc}')
+            return 1
+        publisher = node.create_publisher(JointState, 'joint_states', 10)
+        start = node.get_clock().now()
+
+        def tick() -> None:
+            now = node.get_clock().now()
+            positions, velocities = sweep((now - start).nanoseconds * 1e-9)
+            msg = JointState()
+            msg.header.stamp = now.to_msg()
+            msg.name = list(sweep.names)
+            msg.position = positions.tolist()
+            msg.velocity = velocities.tolist()
+            publisher.publish(msg)
+
+        node.create_timer(1.0 / rate, tick)
+        rclpy.spin(node)
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    finally:
+        node.destroy_node()
+        rclpy.try_shutdown()
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

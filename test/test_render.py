@@ -1,0 +1,198 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Pictures of the frame tree: sizes, content, motions and errors."""
+
+import subprocess
+import sys
+
+from conftest import all_joint_types_model, bundled, random_configuration
+from frame_kinematics import render
+from frame_kinematics.core import ConfigurationError, UnknownFrameError
+from hypothesis import given, settings, strategies as st
+import numpy as np
+import pytest
+
+
+def read_png(path):
+    image = pytest.importorskip('matplotlib.image')
+    return image.imread(str(path))
+
+
+def drawn_fraction(pixels):
+    """Fraction of pixels that are not (nearly) white."""
+    return float(np.mean(np.any(pixels[..., :3] < 0.9, axis=-1)))
+
+
+def has_color(pixels, rgb, tol=0.12):
+    return bool(np.any(np.all(np.abs(pixels[..., :3] - np.array(rgb)) < tol, axis=-1)))
+
+
+@pytest.fixture(scope='module')
+def arm():
+    return bundled()
+
+
+@pytest.fixture(scope='module')
+def arm_q(arm):
+    return arm.configuration_from_dict({'shoulder_lift_joint': -1.2, 'elbow_joint': 1.0,
+                                        'wrist_2_joint': 0.4, 'left_finger_joint': 0.03})
+
+
+def test_configuration_picture_has_size_and_content(tmp_path, arm, arm_q):
+    pytest.importorskip('matplotlib')
+    path = tmp_path / 'arm.png'
+    assert render.render_configuration(arm, arm_q, str(path), size=(640, 480)) == str(path)
+    assert render.picture_size(path) == (640, 480)
+    pixels = read_png(path)
+    assert pixels.shape[:2] == (480, 640)
+    assert 0.01 < drawn_fraction(pixels) < 0.9
+    # links (dark grey), x axes (red), y axes (green), z axes (blue), CoM markers (orange)
+    for rgb in ((0.3, 0.3, 0.35), (0.85, 0.1, 0.1), (0.1, 0.65, 0.1), (0.1, 0.25, 0.9),
+                (1.0, 0.7, 0.4)):
+        assert has_color(pixels, rgb), rgb
+
+
+def test_pictures_differ_with_the_configuration_and_options(tmp_path, arm, arm_q):
+    pytest.importorskip('matplotlib')
+    size = (240, 180)
+    render.render_configuration(arm, arm_q, str(tmp_path / 'a.png'), size=size)
+    render.render_configuration(arm, arm.neutral_configuration(), str(tmp_path / 'b.png'),
+                                size=size)
+    render.render_configuration(arm, arm_q, str(tmp_path / 'c.png'), size=size,
+                                links=['tool0'], labels=False, view=(90, -90),
+                                axis_length=0.2)
+    a, b, c = (read_png(tmp_path / f'{n}.png') for n in 'abc')
+    assert a.shape == b.shape == c.shape == (180, 240, 4)
+    assert np.mean(np.abs(a - b)) > 1e-3
+    assert np.mean(np.abs(a - c)) > 1e-3
+
+
+def test_strip_of_a_motion(tmp_path, arm, arm_q):
+    pytest.importorskip('matplotlib')
+    path = tmp_path / 'strip.png'
+    done = []
+    render.render_motion(arm, arm.neutral_configuration(), arm_q, str(path), frames=5,
+                         columns=3, size=(200, 150), progress=lambda i, n: done.append((i, n)))
+    assert render.picture_size(path) == (600, 2 * 150 + 40)
+    assert done == [(i, 5) for i in range(1, 6)]
+    pixels = read_png(path)
+    panels = [pixels[40 + r * 150:40 + (r + 1) * 150, c * 200:(c + 1) * 200]
+              for r in range(2) for c in range(3)]
+    assert all(drawn_fraction(p) > 0.02 for p in panels[:5])
+    assert drawn_fraction(panels[5]) < 0.005  # the sixth cell of the grid is empty
+
+
+def test_gif_animation(tmp_path, arm, arm_q):
+    pytest.importorskip('matplotlib')
+    image = pytest.importorskip('PIL.Image')
+    path = tmp_path / 'motion.gif'
+    render.render_motion(arm, arm.neutral_configuration(), arm_q, str(path), frames=4,
+                         size=(160, 120))
+    assert render.picture_size(path) == (160, 120)
+    with image.open(path) as gif:
+        assert gif.n_frames == 4
+        frames = []
+        for k in range(gif.n_frames):
+            gif.seek(k)
+            frames.append(np.asarray(gif.convert('RGB'), dtype=float))
+    assert np.mean(np.abs(frames[0] - frames[-1])) > 0.1
+
+
+def test_interpolation_ends_and_quaternions():
+    model = all_joint_types_model()
+    rng = np.random.default_rng(7)
+    q0, q1 = random_configuration(model, rng, batch=2)
+    path = render.interpolate_configurations(model, q0, q1, 9)
+    assert path.shape == (9, model.nq)
+    np.testing.assert_allclose(path[0], q0, atol=1e-12)
+    free = model.joint('j_free')
+    quat = slice(free.idx_q + 3, free.idx_q + 7)
+    end = path[-1, quat] * np.sign(np.dot(path[-1, quat], q1[quat]))
+    np.testing.assert_allclose(end, q1[quat], atol=1e-12)
+    np.testing.assert_allclose(np.linalg.norm(path[:, quat], axis=1), 1.0, atol=1e-12)
+    rev = model.joint('j_rev').idx_q
+    np.testing.assert_allclose(np.diff(path[:, rev]), (q1[rev] - q0[rev]) / 8, atol=1e-12)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 12))
+def test_interpolated_orientations_rotate_at_constant_speed(seed, count):
+    model = all_joint_types_model()
+    q0, q1 = random_configuration(model, np.random.default_rng(seed), batch=2)
+    path = render.interpolate_configurations(model, q0, q1, count)
+    free = model.joint('j_free')
+    quat = path[:, free.idx_q + 3:free.idx_q + 7]
+    angles = 2 * np.arccos(np.clip(np.abs(np.sum(quat[1:] * quat[:-1], axis=1)), 0, 1))
+    np.testing.assert_allclose(angles, angles[0], atol=1e-6)
+    assert model.check_configuration(path).shape == (count, model.nq)
+
+
+@pytest.mark.parametrize('kwargs, error, words', [
+    ({'path': 'x.jpg'}, ConfigurationError, ['.png']),
+    ({'size': (8, 100)}, ConfigurationError, ['8x100']),
+    ({'size': ('a', 3)}, ConfigurationError, ['size']),
+    ({'links': ['tool0', 'hand']}, UnknownFrameError, ["'hand'"]),
+    ({'axis_length': -1.0}, ConfigurationError, ['axis length']),
+    ({'view': (float('nan'), 0)}, ConfigurationError, ['view']),
+    ({'q': np.full(7, np.nan)}, ConfigurationError, ['NaN']),
+])
+def test_configuration_errors(tmp_path, arm, arm_q, kwargs, error, words):
+    pytest.importorskip('matplotlib')
+    options = {'q': arm_q, 'path': str(tmp_path / 'p.png'), **kwargs}
+    if not options['path'].startswith(str(tmp_path)):
+        options['path'] = str(tmp_path / options['path'])
+    with pytest.raises(error) as info:
+        render.render_configuration(arm, options.pop('q'), options.pop('path'), **options)
+    for word in words:
+        assert word in str(info.value)
+    assert not (tmp_path / 'p.png').exists()
+
+
+def test_motion_errors(tmp_path, arm, arm_q):
+    start = arm.neutral_configuration()
+    with pytest.raises(ConfigurationError, match='at least 2 frames'):
+        render.render_motion(arm, start, arm_q, str(tmp_path / 'm.png'), frames=1)
+    with pytest.raises(ConfigurationError, match='columns'):
+        render.render_motion(arm, start, arm_q, str(tmp_path / 'm.png'), frames=3, columns=0)
+    with pytest.raises(ConfigurationError, match='too large'):
+        render.render_motion(arm, start, arm_q, str(tmp_path / 'm.png'), frames=40,
+                             columns=40, size=(400, 300))
+    with pytest.raises(ConfigurationError, match='end configuration'):
+        render.render_motion(arm, start, arm_q[:3], str(tmp_path / 'm.gif'))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_missing_matplotlib_is_a_clear_error(tmp_path, arm, arm_q, monkeypatch):
+    monkeypatch.setitem(sys.modules, 'matplotlib.figure', None)
+    with pytest.raises(render.MissingDependencyError, match='pip install matplotlib'):
+        render.render_configuration(arm, arm_q, str(tmp_path / 'p.png'))
+
+
+def test_render_command(tmp_path):
+    pytest.importorskip('matplotlib')
+    proc = subprocess.run([sys.executable, '-m', 'frame_kinematics', 'render',
+                           'shoulder_lift_joint=-1.2', 'elbow_joint=1.0', '-o', 'arm.png',
+                           '--size', '400', '300'], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == 'wrote arm.png (400x300 pixels)\n'
+    assert render.picture_size(tmp_path / 'arm.png') == (400, 300)
+    assert drawn_fraction(read_png(tmp_path / 'arm.png')) > 0.01
+    proc = subprocess.run([sys.executable, '-m', 'frame_kinematics', 'render', '-o', 's.png',
+                           '--to', 'elbow_joint=1', '--frames', '3', '--size', '100', '80',
+                           '--quiet'], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ''
+    assert render.picture_size(tmp_path / 's.png') == (300, 120)
