@@ -548,7 +548,7 @@ class Bridge:
                             robot_description=model.urdf)
 
     def initial_output(self, now_ns: int) -> BridgeOutput:
-        """What to publish at start-up: the robot description and the static set.
+        """Return what to publish at start-up: the robot description and the static set.
 
         :param now_ns: current time.
         :return: the output.
@@ -761,7 +761,7 @@ class Bridge:
                        for name in tree.frame_names if tree.frame(name).baked}
 
     def static_transforms(self, now_ns: int) -> List[TransformOut]:
-        """The whole static set: fixed joints, link CoM frames, user frames.
+        """Return the whole static set: fixed joints, link CoM frames, user frames.
 
         :param now_ns: their stamp.
         :return: the transforms for ``/tf_static``.
@@ -785,7 +785,7 @@ class Bridge:
                 for f, pose, quat in zip(frames, poses, quats)]
 
     def strip_prefix(self, frame_id: str) -> str:
-        """A frame id without the frame prefix (as received in a request).
+        """Remove the frame prefix from a frame id (as received in a request).
 
         :param frame_id: a frame id, prefixed or not.
         :return: the bare frame name.
@@ -826,7 +826,7 @@ class Bridge:
     # -- configurations from requests --------------------------------------------------------
     def configuration_for(self, names: Sequence[str], positions: Sequence[float],
                           needed: Sequence[str]) -> np.ndarray:
-        """A configuration from the latest values overridden by a request's joint state.
+        """Build a configuration: the latest values overridden by a request's joint state.
 
         :param names: joint (configuration entry) names of the request, possibly empty.
         :param positions: their values.
@@ -881,7 +881,7 @@ def _add_user_frame(tree: FrameTree, frame: UserFrame, baked: Mapping[str, np.nd
 def _build_tree(model: RobotModel, settings: BridgeSettings, q: np.ndarray,
                 baked: Mapping[str, np.ndarray], complete: bool,
                 v: Optional[np.ndarray] = None) -> FrameTree:
-    """A frame tree with the CoM orientation and the user frames of ``settings``.
+    """Build a frame tree with the CoM orientation and the user frames of ``settings``.
 
     Baked frames without a stored placement are placed only when ``complete`` (every joint
     received); until then they, and the user frames hanging from them, wait.
@@ -942,7 +942,7 @@ USER_FRAME_DEFAULTS: Dict[str, Any] = {
 
 def settings_from_parameters(params: Mapping[str, Any],
                              base: BridgeSettings = BridgeSettings()) -> BridgeSettings:
-    """Settings from the node's flat parameters (names as in ``config/frame_kinematics.yaml``).
+    """Build settings from the node's flat parameters (as ``config/frame_kinematics.yaml``).
 
     Unknown keys are ignored (the node passes all its parameters).
 

@@ -74,7 +74,7 @@ class MatrixOut:
                    tuple(matrix.reshape(-1).tolist()))
 
     def to_array(self) -> np.ndarray:
-        """The matrix as a 2-D numpy array."""
+        """Return the matrix as a 2-D numpy array."""
         return np.array(self.data).reshape(self.sizes)
 
 
@@ -196,7 +196,7 @@ class RelativeMotionResponse:
 
 
 def velocity_names(bridge: Bridge) -> Tuple[str, ...]:
-    """A name for each velocity entry (column of a Jacobian).
+    """Name each velocity entry (column of a Jacobian).
 
     :param bridge: the bridge.
     :return: joint names, ``joint/vx``... for floating and ``joint/x``... for planar joints.
@@ -251,7 +251,7 @@ def get_jacobian(bridge: Bridge, request: JacobianRequest) -> JacobianResponse:
 
 def _attach(bridge: Bridge, frame: str, frame_p_point: np.ndarray,
             q: np.ndarray) -> Tuple[str, np.ndarray]:
-    """The link a non-link frame rides on, and the point in that link's frame."""
+    """Find the link a non-link frame rides on, and the point in that link's frame."""
     current = bridge.tree.frame(frame)
     if current.kind is FrameKind.ROBOT_COM:
         raise ReferenceFrameError(f"frame '{frame}' (the robot center of mass) is not attached "

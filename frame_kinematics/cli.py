@@ -117,7 +117,7 @@ def _velocity_names(model: RobotModel) -> Tuple[str, ...]:
 
 
 def _vector(model: RobotModel, values: Dict[str, object], velocity: bool) -> np.ndarray:
-    """A ``q`` (or ``v``) from ``{entry: number}``; a multi-dof joint's name takes a list."""
+    """Build a ``q`` (or ``v``) from ``{entry: number}``; a multi-dof joint takes a list."""
     names = _velocity_names(model) if velocity else model.configuration_names
     index = {name: i for i, name in enumerate(names)}
     groups = {j.name: [n for n in names if n.startswith(j.name + '/')]
@@ -198,7 +198,7 @@ def _states_from_document(document, path: str) -> Tuple[object, Optional[object]
 
 def _read_states(model: RobotModel, args: argparse.Namespace, pairs: Sequence[str] = (),
                  config: Optional[str] = None) -> Tuple[np.ndarray, Optional[np.ndarray]]:
-    """Configuration (and velocity, if the file gives one) from a file and NAME=VALUE pairs.
+    """Read a configuration (and a velocity, if the file has one) and NAME=VALUE pairs.
 
     Pairs override the file's values; entries given nowhere are zero (identity quaternion).
     """
@@ -230,16 +230,19 @@ def _split_extras(args: argparse.Namespace, extras: List[str]) -> None:
     """Move ``NAME=VALUE`` tokens that argparse could not place into ``args.pairs``.
 
     ``--links`` takes one or more values, so ``--links tool0 elbow_joint=1`` puts the pair in
-    the links; argparse also leaves pairs that follow an option as unrecognised.
+    the links (``--active-joints`` too); argparse also leaves pairs that follow an option as
+    unrecognised.
     """
     if not hasattr(args, 'pairs'):
         if extras:
             args.parser.error(f"unrecognized arguments: {' '.join(extras)}")
         return
-    links = getattr(args, 'links', None) or []
-    args.pairs = list(args.pairs) + [t for t in links if '=' in t]
-    if links:
-        args.links = [t for t in links if '=' not in t]
+    args.pairs = list(args.pairs)
+    for option in ('links', 'active_joints'):
+        names = getattr(args, option, None) or []
+        args.pairs += [t for t in names if '=' in t]
+        if names:
+            setattr(args, option, [t for t in names if '=' not in t])
     for token in extras:
         if '=' in token and not token.startswith('-'):
             args.pairs.append(token)
@@ -289,8 +292,10 @@ def _emit(text: str) -> None:
 
 
 class _Progress:
-    """Progress of a long run on stderr: a self-updating line on a terminal, else a line at
-    every tenth of the work."""
+    """Progress of a long run on stderr.
+
+    A self-updating line on a terminal, else a line at every tenth of the work.
+    """
 
     def __init__(self, label: str, enabled: bool = True) -> None:
         self.label = label
@@ -903,7 +908,7 @@ def _subparser(commands, name: str, help_text: str,
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The ``frame-kinematics`` argument parser with all its sub-commands.
+    """Build the ``frame-kinematics`` argument parser with all its sub-commands.
 
     :return: the parser.
     """

@@ -75,7 +75,7 @@ def joint_state_input(msg: JointState) -> JointStateInput:
 
 
 def transform_msg(transform: TransformOut) -> TransformStamped:
-    """A bridge transform to ``geometry_msgs/TransformStamped``."""
+    """Convert a bridge transform to ``geometry_msgs/TransformStamped``."""
     msg = TransformStamped()
     msg.header.stamp = ns_to_stamp(transform.stamp_ns)
     msg.header.frame_id = transform.parent
@@ -88,7 +88,7 @@ def transform_msg(transform: TransformOut) -> TransformStamped:
 
 
 def joint_values(msg: JointState) -> JointValues:
-    """The positions of a ``sensor_msgs/JointState`` in a request."""
+    """Take the positions of a ``sensor_msgs/JointState`` in a request."""
     return JointValues(list(msg.name), list(msg.position))
 
 

@@ -32,6 +32,7 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from .core.configuration import interpolate
 from .core.errors import ConfigurationError, FrameKinematicsError
 from .core.model import RobotModel
 
@@ -92,10 +93,10 @@ def _check_output(path: str, suffixes: Sequence[str]) -> str:
 
 
 def interpolate_configurations(model: RobotModel, q_start, q_end, count: int) -> np.ndarray:
-    """Configurations evenly spaced from ``q_start`` to ``q_end`` (both included).
+    """Return configurations evenly spaced from ``q_start`` to ``q_end`` (both included).
 
-    Joint values are interpolated linearly (continuous joints too: no wrapping to the
-    shorter way); floating-joint orientations by spherical linear interpolation (shorter arc).
+    They follow :func:`frame_kinematics.core.configuration.interpolate`: continuous joints go
+    the short way round, floating and planar joints follow the geodesic.
 
     :param model: the robot model.
     :param q_start: first configuration ``(nq,)``.
@@ -110,22 +111,7 @@ def interpolate_configurations(model: RobotModel, q_start, q_end, count: int) ->
         raise ConfigurationError('start and end configurations must be single vectors (nq,)')
     if int(count) != count or count < 2:
         raise ConfigurationError(f'a motion needs at least 2 frames, got {count}')
-    t = np.linspace(0.0, 1.0, int(count))[:, None]
-    path = (1.0 - t) * q0 + t * q1
-    for joint in model.actuated_joints:
-        if joint.type != 'floating':
-            continue
-        sl = slice(joint.idx_q + 3, joint.idx_q + 7)
-        a, b = q0[sl], q1[sl]
-        dot = float(np.dot(a, b))
-        if dot < 0.0:
-            b, dot = -b, -dot
-        angle = math.acos(min(dot, 1.0))
-        if angle < 1e-9:
-            path[:, sl] = a
-            continue
-        path[:, sl] = (np.sin((1.0 - t) * angle) * a + np.sin(t * angle) * b) / math.sin(angle)
-    return path
+    return interpolate(model, q0, q1, np.linspace(0.0, 1.0, int(count)))
 
 
 def _changed_joints(model: RobotModel, q: np.ndarray) -> str:
@@ -174,8 +160,11 @@ class _Scene:
         self.parent = model.tables.parent
 
     def _labelled(self, origins: np.ndarray) -> List[Tuple[int, int]]:
-        """Links to name: leaves first; a frame closer than an axis length to a named one is
-        not named itself but counted in that label's ``(+n)``."""
+        """Choose the links to name, leaves first.
+
+        A frame closer than an axis length to a named one is not named itself but counted in
+        that label's ``(+n)``.
+        """
         has_child = np.zeros(len(self.parent), dtype=bool)
         has_child[self.parent[self.parent >= 0]] = True
         order = sorted(self.marked, key=lambda i: (bool(has_child[i]), i))
@@ -193,7 +182,7 @@ class _Scene:
         return list(zip(shown, hidden))
 
     def draw(self, ax, frame: int, line_collection, title: str, fontsize: float,
-             ticks: bool = True) -> None:
+             ticks: bool = True, zoom: float = 1.0) -> None:
         poses = self.poses[:, frame]
         origins = poses[:, :3, 3]
         children = np.nonzero(self.parent >= 0)[0]
@@ -228,7 +217,7 @@ class _Scene:
         ax.set_ylim(*self.limits[1])
         ax.set_zlim(*self.limits[2])
         try:
-            ax.set_box_aspect((1.0, 1.0, 1.0), zoom=1.15)
+            ax.set_box_aspect((1.0, 1.0, 1.0), zoom=zoom)
         except TypeError:  # matplotlib < 3.6 has no zoom
             ax.set_box_aspect((1.0, 1.0, 1.0))
         if ticks:
@@ -358,7 +347,7 @@ def render_motion(model: RobotModel, q_start, q_end, path: str, frames: int = 8,
                            1.0 - (_STRIP_HEADER + (row + 1) * size[1]) / height,
                            size[0] / width, size[1] / height), projection='3d')
         ax.view_init(*view)
-        scene.draw(ax, frame, line_collection, '', fontsize=fontsize, ticks=False)
+        scene.draw(ax, frame, line_collection, '', fontsize=fontsize, ticks=False, zoom=1.15)
         ax.text2D(0.03, 0.95, f'{frame + 1}/{count}  t = {frame / (count - 1):.2f}',
                   transform=ax.transAxes, fontsize=fontsize + 1)
         if progress is not None:

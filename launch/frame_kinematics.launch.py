@@ -29,7 +29,7 @@ from launch_ros.actions import Node
 
 
 def _nodes(context):
-    """The nodes, with the URDF file read once and passed as a parameter."""
+    """Create the nodes, with the URDF file read once and passed as a parameter."""
     share = get_package_share_directory('frame_kinematics')
     path = LaunchConfiguration('urdf').perform(context)
     with open(path, encoding='utf-8') as handle:

@@ -222,8 +222,10 @@ def test_example_robot_data_robot_matches_core():
 
 
 def test_console_script_and_info_tree():
+    # on PATH, next to the interpreter, or where setup.cfg puts it for ROS (lib/<package>)
     script = shutil.which('frame-kinematics') or shutil.which(
-        'frame-kinematics', path=os.path.dirname(sys.executable))
+        'frame-kinematics', path=os.pathsep.join([
+            os.path.dirname(sys.executable), os.path.join(sys.prefix, 'lib', 'frame_kinematics')]))
     if script is None:
         pytest.skip('the console script is not installed (pip install -e .)')
     proc = subprocess.run([script, 'info'], capture_output=True, text=True, timeout=120)
@@ -252,6 +254,26 @@ def test_error_in_a_subprocess_is_one_line_without_traceback(tmp_path):
     proc = run('fk', '--no-such-option')
     assert_one_line_error(proc.returncode, proc.stdout, proc.stderr, '--no-such-option',
                           code=2)
+
+
+def test_ik_reaches_a_reachable_target():
+    model = bundled()
+    q = random_configuration(model, np.random.default_rng(8))
+    root_T_tool = model.forward_kinematics(q).transform('tool0')
+    quat = quaternion_from_rotation(root_T_tool[:3, :3])
+    proc = run('ik', '--link', 'tool0', '--xyz', *[repr(float(x)) for x in root_T_tool[:3, 3]],
+               '--quat', *[repr(float(x)) for x in quat], '--format', 'json',
+               '--time-budget', '0.5')
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert result['success'] is True
+    solution = np.array(list(result['q'].values()))
+    reached = model.forward_kinematics(solution).transform('tool0')
+    assert np.linalg.norm(reached[:3, 3] - root_T_tool[:3, 3]) < 1e-5
+    assert result['position_error'] == pytest.approx(
+        np.linalg.norm(reached[:3, 3] - root_T_tool[:3, 3]), abs=1e-9)
+    np.testing.assert_allclose(reached[:3, :3], root_T_tool[:3, :3], atol=1e-5)
+    assert np.all(solution >= model.lower) and np.all(solution <= model.upper)
 
 
 # -- in-process runs: outputs -----------------------------------------------------------------
@@ -358,7 +380,7 @@ def test_relative_motion_table_and_json(capsys, tmp_path):
 def test_help_of_every_command_has_an_example(capsys):
     status, out, _ = call(capsys, '--help')
     assert status == 0 and 'example:' in out
-    commands = ['info', 'fk', 'jacobian', 'com', 'relative-motion', 'render']
+    commands = ['info', 'fk', 'jacobian', 'com', 'ik', 'relative-motion', 'render']
     for command in commands:
         assert command in out
         status, out_command, _ = call(capsys, command, '--help')
@@ -413,7 +435,7 @@ def test_error_paths(capsys, args, words):
     ('scalar.yaml', '3', ['scalar.yaml', 'mapping']),
     ('short.json', '[0.1, 0.2]', ['shape (7,)']),
     ('bad.urdf', '<robot name="r"><link name="a"/><link name="a"/></robot>',
-     ['bad.urdf', "duplicate link name"]),
+     ['bad.urdf', 'duplicate link name']),
     ('cons.yaml', '- {lock: elbow_joint, mask: [1, 1, 1, 1, 1, 1]}', ['mask']),
     ('cons2.yaml', '- {weld: tool0}', ['lock or transformation']),
 ])
@@ -448,3 +470,135 @@ def test_usage_errors_exit_2(capsys):
     for args in (['fk', '--format', 'xml'], ['fk', '--precision', '99'], ['nope'], []):
         status, out, err = call(capsys, *args)
         assert_one_line_error(status, out, err, code=2)
+
+
+# -- inverse kinematics -----------------------------------------------------------------------
+def test_ik_relative_to_a_frame_and_table(capsys):
+    model = bundled()
+    q = model.configuration_from_dict({'shoulder_lift_joint': -1.0, 'elbow_joint': 1.2,
+                                       'wrist_2_joint': 0.5})
+    state = model.forward_kinematics(q)
+    upper_T_tool = state.transform('tool0', 'upper_arm_link')
+    rpy = rpy_from_rotation(upper_T_tool[:3, :3])
+    # the shoulder joints are held at the seed, so upper_arm_link is a valid reference frame
+    status, out, err = call(capsys, 'ik', '--xyz', *upper_T_tool[:3, 3].tolist(), '--rpy',
+                            *rpy.tolist(), '--relative-to', 'upper_arm_link',
+                            '--active-joints', 'elbow_joint', 'wrist_1_joint', 'wrist_2_joint',
+                            'wrist_3_joint', 'shoulder_lift_joint=-1.0', 'shoulder_pan_joint=2',
+                            '--format', 'json', '--time-budget', '0.5')
+    assert status == 0, err
+    solution = np.array(list(json.loads(out)['q'].values()))
+    assert solution[:2].tolist() == [2.0, -1.0]
+    reached = model.forward_kinematics(solution).transform('tool0', 'upper_arm_link')
+    np.testing.assert_allclose(reached, upper_T_tool, atol=2e-5)
+
+    root_T_tool = state.transform('tool0')
+    rpy = rpy_from_rotation(root_T_tool[:3, :3])
+    status, out, err = call(capsys, 'ik', '--xyz', *root_T_tool[:3, 3].tolist(), '--rpy',
+                            *rpy.tolist(), '--precision', '9', '--time-budget', '0.5')
+    assert status == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith('# fk_arm: inverse kinematics of tool0 to xyz')
+    assert lines[0].endswith('in base_link')
+    assert lines[1].startswith('converged: yes (converged, ')
+    assert float(lines[2].split(':')[1]) < 1e-5
+    values = {line.split()[0]: float(line.split()[1]) for line in lines[5:]}
+    assert list(values) == list(model.configuration_names)
+    solution = np.array(list(values.values()))
+    reached = model.forward_kinematics(solution).transform('tool0')
+    np.testing.assert_allclose(reached, root_T_tool, atol=2e-5)
+
+
+def test_ik_failure_exits_3_with_the_best_configuration(capsys):
+    status, out, err = call(capsys, 'ik', '--xyz', '3', '0', '0.5', '--rpy', '0', '0', '0',
+                            '--format', 'json', '--time-budget', '0.01')
+    assert status == cli.EXIT_NOT_CONVERGED
+    result = json.loads(out)
+    assert result['success'] is False
+    assert result['position_error'] > 1.0
+    lines = err.splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith('frame-kinematics: error: inverse kinematics of tool0 did not '
+                               'converge')
+
+
+def test_ik_over_a_file_of_targets(capsys, tmp_path):
+    yaml = pytest.importorskip('yaml')
+    model = bundled()
+    q = random_configuration(model, np.random.default_rng(9), batch=12)
+    root_T_tool = model.forward_kinematics(q).transform('tool0')
+    lines = ['# x y z roll pitch yaw']
+    for pose in root_T_tool[:6]:
+        values = np.concatenate([pose[:3, 3], rpy_from_rotation(pose[:3, :3])])
+        lines.append(', '.join(repr(float(v)) for v in values))
+    for pose in root_T_tool[6:]:
+        values = np.concatenate([pose[:3, 3], quaternion_from_rotation(pose[:3, :3])])
+        lines.append(' '.join(repr(float(v)) for v in values))
+    csv = tmp_path / 'targets.csv'
+    csv.write_text('\n'.join(lines) + '\n\n')
+    status, out, err = call(capsys, 'ik', '--targets', csv, '--chunk', '5', '--format',
+                            'json', '--time-budget', '0.2')
+    assert status == 0, err
+    result = json.loads(out)
+    assert result['count'] == result['solved'] == 12
+    solutions = np.array([r['q'] for r in result['results']])
+    reached = model.forward_kinematics(solutions).transform('tool0')
+    assert np.abs(reached[:, :3, 3] - root_T_tool[:, :3, 3]).max() < 1e-5
+    assert np.abs(reached[:, :3, :3] - root_T_tool[:, :3, :3]).max() < 1e-4
+    progress = err.splitlines()
+    assert [line.split()[3] for line in progress[:3]] == ['5/12', '10/12', '12/12']
+    assert progress[-1].startswith('frame-kinematics: solved 12/12 targets in ')
+
+    targets = [{'xyz': root_T_tool[0, :3, 3].tolist(),
+                'rpy': rpy_from_rotation(root_T_tool[0, :3, :3]).tolist()},
+               {'xyz': [5.0, 0.0, 0.0], 'quat': [0.0, 0.0, 0.0, 1.0]}]
+    path = tmp_path / 'targets.yaml'
+    path.write_text(yaml.safe_dump({'targets': targets}))
+    status, out, err = call(capsys, 'ik', '--targets', path, '--quiet', '--time-budget',
+                            '0.05')
+    assert status == cli.EXIT_NOT_CONVERGED
+    assert err == ''
+    rows = out.splitlines()
+    assert rows[0].endswith('1 solved in ' + rows[0].split(' solved in ')[1])
+    assert rows[2].split()[:2] == ['0', 'yes'] and rows[3].split()[:2] == ['1', 'no']
+
+
+@pytest.mark.parametrize('args, words', [
+    (['ik', '--rpy', '0', '0', '0'], ['--xyz']),
+    (['ik', '--xyz', '0.3', '0', '0.4'], ['rpy', 'quat']),
+    (['ik', '--xyz', '0.3', 'o', '0.4', '--rpy', '0', '0', '0'], ["'o'", 'target y']),
+    (['ik', '--xyz', '0.3', '0', '0.4', '--quat', '0', '0', '0', '2'], ['norm 2']),
+    (['ik', '--link', 'hand', '--xyz', '0.3', '0', '0.4', '--rpy', '0', '0', '0'],
+     ["'hand'"]),
+    (['ik', '--xyz', '0.3', '0', '0.4', '--rpy', '0', '0', '0', '--relative-to', 'shelf'],
+     ["'shelf'"]),
+    (['ik', '--targets', '/nonexistent/t.csv'], ['/nonexistent/t.csv']),
+    (['ik', '--xyz', '0.3', '0', '0.4', '--rpy', '0', '0', '0', '--relative-to',
+      'shoulder_link'], ["'shoulder_link'", 'moved by the active joints']),
+    (['ik', '--targets', 't.csv', '--xyz', '0.3', '0', '0.4'], ['--targets', '--xyz']),
+])
+def test_ik_error_paths(capsys, args, words):
+    status, out, err = call(capsys, *args)
+    assert_one_line_error(status, out, err, *words)
+
+
+@pytest.mark.parametrize('name, text, words', [
+    ('t.csv', '0.1 0.2 0.3 0 0\n', ['t.csv line 1', 'got 5 numbers']),
+    ('t.txt', '0.1 0.2 0.3 0 0 zero\n', ["'zero'", 't.txt line 1 yaw']),
+    ('t.csv', '# nothing\n', ['no targets']),
+    ('t.json', '[{"xyz": [0, 0, 1], "rpy": [0, 0]}]', ['t.json target 0', 'rpy']),
+    ('t.json', '[{"xyz": [0, 0, 1], "rpy": [0, 0, 0], "quat": [0, 0, 0, 1]}]',
+     ['t.json target 0', 'not both']),
+    ('t.json', '{"xyz": [0, 0, 1]}', ['list of targets']),
+])
+def test_ik_target_file_errors(capsys, tmp_path, name, text, words):
+    path = tmp_path / name
+    path.write_text(text)
+    status, out, err = call(capsys, 'ik', '--targets', path)
+    assert_one_line_error(status, out, err, *words)
+
+
+def test_ik_options_conflict_is_a_usage_error(capsys):
+    status, out, err = call(capsys, 'ik', '--xyz', '0', '0', '1', '--rpy', '0', '0', '0',
+                            '--quat', '0', '0', '0', '1')
+    assert_one_line_error(status, out, err, '--quat', code=2)

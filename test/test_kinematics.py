@@ -366,3 +366,18 @@ def test_state_arrays_are_read_only():
         state.transform('tool0')[0, 3] = 1.0
     with pytest.raises(ValueError):
         state.q[0] = 1.0
+
+
+def test_model_without_degrees_of_freedom():
+    from conftest import urdf
+    model = RobotModel.from_urdf_string(urdf(
+        '<link name="a"><inertial><mass value="1"/></inertial></link><link name="b"/>'
+        '<joint name="f" type="fixed"><parent link="a"/><child link="b"/>'
+        '<origin xyz="1 0 0"/></joint>'))
+    assert (model.nq, model.nv, model.joint_names) == (0, 0, ())
+    for q in (np.zeros(0), np.zeros((BATCH_THRESHOLD + 1, 0))):
+        state = model.forward_kinematics(q)
+        np.testing.assert_allclose(state.transform('b')[..., :3, 3],
+                                   np.broadcast_to([1.0, 0, 0], q.shape[:-1] + (3,)))
+        assert state.jacobian('b').shape == q.shape[:-1] + (6, 0)
+        assert state.center_of_mass_jacobian().shape == q.shape[:-1] + (3, 0)

@@ -33,18 +33,38 @@ Conventions (used everywhere in this package)
 
 from .errors import (ConfigurationError, FrameKinematicsError, ReferenceFrameError,
                      UnknownFrameError, URDFError)
+from .frames import FrameKind, FrameTree, ReferenceFrame
 from .kinematics import ExpressedIn, KinematicsState
 from .model import Joint, Link, RobotModel
+from .quantities import (FrameOrientation, FramePoint, FrameVector, SpatialAcceleration,
+                         SpatialForce, SpatialInertia, SpatialMomentum, SpatialMotion)
+from .relative_motion import (ENVIRONMENT, RelativeMotion, RelativeMotionError,
+                              RelativeMotionType)
 
 __all__ = [
     'ConfigurationError',
+    'ENVIRONMENT',
     'ExpressedIn',
+    'FrameKind',
     'FrameKinematicsError',
+    'FrameOrientation',
+    'FramePoint',
+    'FrameTree',
+    'FrameVector',
     'Joint',
     'KinematicsState',
     'Link',
+    'ReferenceFrame',
     'ReferenceFrameError',
+    'RelativeMotion',
+    'RelativeMotionError',
+    'RelativeMotionType',
     'RobotModel',
+    'SpatialAcceleration',
+    'SpatialForce',
+    'SpatialInertia',
+    'SpatialMomentum',
+    'SpatialMotion',
     'UnknownFrameError',
     'URDFError',
 ]

@@ -281,13 +281,15 @@ def _unit_twists(joint) -> List[np.ndarray]:
             np.concatenate([zero, basis[:, 2]])]
 
 
+_NEXT = np.array([1, 2, 0])
+_PREV = np.array([2, 0, 1])
+
+
 def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Cross product on the last axis (faster than np.cross for small arrays)."""
-    out = np.empty(np.broadcast_shapes(a.shape, b.shape))
-    out[..., 0] = a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1]
-    out[..., 1] = a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2]
-    out[..., 2] = a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
-    return out
+    """Cross product on the last axis: few numpy calls for small arrays, np.cross for big."""
+    if a.size + b.size > 600:
+        return np.cross(a, b)
+    return a[..., _NEXT] * b[..., _PREV] - a[..., _PREV] * b[..., _NEXT]
 
 
 def _readonly(arr: np.ndarray) -> np.ndarray:
@@ -352,8 +354,9 @@ class KinematicsState:
             local[:] = t.origin.reshape((t.n_links,) + (1,) * nb + (4, 4))
         else:
             local = t.origin.copy()
-        value = qt[t.link_src] * t.link_mult.reshape((-1,) + (1,) * nb) + \
-            t.link_off.reshape((-1,) + (1,) * nb)
+        if t.has_revolute or t.has_prismatic:
+            value = qt[t.link_src] * t.link_mult.reshape((-1,) + (1,) * nb) + \
+                t.link_off.reshape((-1,) + (1,) * nb)
         if t.has_revolute:
             shape = (-1,) + (1,) * nb + (3, 3)
             local[..., :3, :3] += (np.sin(value)[..., None, None] * t.rot_sin.reshape(shape)
@@ -451,16 +454,20 @@ class KinematicsState:
     def world_columns(self) -> np.ndarray:
         """World twist (at the world origin) of every motion column, ``(n_columns, *B, 6)``."""
         if self._world_columns is None:
-            t = self._tables
-            pose = self.poses[t.col_links]
-            nb = len(self.batch_shape)
-            both = pose[..., :3, :3] @ t.col_motion.reshape((-1,) + (1,) * nb + (3, 2))
-            ang = both[..., 1]
-            cols = np.empty(ang.shape[:-1] + (6,))
-            cols[..., 3:] = ang
-            cols[..., :3] = both[..., 0] + _cross(pose[..., :3, 3], ang)
-            self._world_columns = _readonly(cols)
+            self._world_columns = _readonly(self._columns(slice(None), None))
         return self._world_columns
+
+    def _columns(self, which, point: Optional[np.ndarray]) -> np.ndarray:
+        """Twists of motion columns ``which`` taken at ``point`` (world origin if None)."""
+        t = self._tables
+        nb = len(self.batch_shape)
+        pose = self.poses[t.col_links[which]]
+        both = pose[..., :3, :3] @ t.col_motion[which].reshape((-1,) + (1,) * nb + (3, 2))
+        cols = np.empty(both.shape[:-2] + (6,))
+        cols[..., 3:] = both[..., 1]
+        lever = -pose[..., :3, 3] if point is None else point - pose[..., :3, 3]
+        cols[..., :3] = both[..., 0] + _cross(both[..., 1], lever)
+        return cols
 
     def _point(self, index: int, point) -> np.ndarray:
         pose = self.poses[index]
@@ -493,17 +500,19 @@ class KinematicsState:
         ref = ExpressedIn.parse(expressed_in)
         index = self.model.link_index(link)
         t = self._tables
-        cols = self.world_columns()[t.link_columns[index]]
-        if ref is not ExpressedIn.WORLD:
-            p = self._point(index, point)
-            cols = cols.copy()
-            cols[..., :3] += _cross(cols[..., 3:], p)
-            if ref is ExpressedIn.LOCAL:
-                r_t = np.swapaxes(self.poses[index][..., :3, :3], -1, -2)
-                cols[..., :3] = (r_t @ cols[..., :3, None])[..., 0]
-                cols[..., 3:] = (r_t @ cols[..., 3:, None])[..., 0]
-        # cols: (ns, *B, 6) -> (*B, 6, ns) @ (ns, nv)
-        return np.moveaxis(cols, 0, -1) @ t.link_expand[index]
+        which = t.link_columns[index]
+        p = None if ref is ExpressedIn.WORLD else self._point(index, point)
+        if self._world_columns is None:
+            cols = self._columns(which, p)
+        else:
+            cols = self._world_columns[which].copy()
+            if p is not None:
+                cols[..., :3] += _cross(cols[..., 3:], p)
+        jac = np.moveaxis(cols, 0, -1)
+        if ref is ExpressedIn.LOCAL:
+            r_t = np.swapaxes(self.poses[index][..., :3, :3], -1, -2)
+            jac = np.concatenate([r_t @ jac[..., :3, :], r_t @ jac[..., 3:, :]], axis=-2)
+        return jac @ t.link_expand[index]
 
     # -- velocities and accelerations ---------------------------------------------------------
     def _column_velocities(self, x: np.ndarray) -> np.ndarray:

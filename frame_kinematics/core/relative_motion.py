@@ -209,7 +209,8 @@ class RelativeMotion:
                 flags = np.asarray(mask)
             except (TypeError, ValueError):
                 flags = np.zeros(0)
-            if flags.shape != (6,) or not np.all((flags == 0) | (flags == 1)):
+            if flags.shape != (6,) or flags.dtype.kind not in 'biuf' or \
+                    not np.all((flags == 0) | (flags == 1)):
                 raise ConfigurationError(
                     f'mask of the transformation between {self._label(body_a, i)} and '
                     f'{self._label(body_b, j)} must be six booleans, got {mask!r}')

@@ -1,0 +1,74 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""The demo joint-state sweep (ROS-free math of demo_joint_states)."""
+
+from conftest import all_joint_types_model, bundled
+from frame_kinematics.bridge import Bridge, JointStateInput
+from frame_kinematics.demo_joint_states import Sweep, UNBOUNDED_AMPLITUDE
+from hypothesis import given, settings, strategies as st
+import numpy as np
+import pytest
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.floats(0.0, 1e4), st.sampled_from(['fk_arm', 'fk_quadruped']))
+def test_sweep_stays_within_the_limits(t, robot):
+    model = bundled(robot)
+    sweep = Sweep(model, period=7.0)
+    positions, velocities = sweep(t)
+    lower = np.array([model.lower[model.joint(n).idx_q] for n in sweep.names])
+    upper = np.array([model.upper[model.joint(n).idx_q] for n in sweep.names])
+    assert np.all(positions > lower) and np.all(positions < upper)
+    assert np.all(np.isfinite(velocities))
+
+
+def test_sweep_names_every_one_dof_actuated_joint_but_no_mimic():
+    model = bundled('fk_arm')
+    sweep = Sweep(model)
+    assert sweep.names == model.joint_names
+    assert 'right_finger_joint' not in sweep.names
+
+
+def test_sweep_velocity_is_the_derivative_and_joints_are_out_of_phase():
+    sweep = Sweep(bundled('fk_arm'), period=4.0)
+    t, dt = 1.3, 1e-6
+    _, velocities = sweep(t)
+    numeric = (sweep(t + dt)[0] - sweep(t - dt)[0]) / (2 * dt)
+    np.testing.assert_allclose(velocities, numeric, rtol=1e-5, atol=1e-7)
+    positions, _ = sweep(0.0)
+    assert len(set(np.round(positions - sweep.center, 9))) > 1
+    np.testing.assert_allclose(sweep(4.0)[0], sweep(0.0)[0], atol=1e-12)
+
+
+def test_sweep_of_unbounded_joints_and_multi_dof_models():
+    model = all_joint_types_model()
+    sweep = Sweep(model)
+    assert sweep.names == ('j_rev', 'j_pri', 'j_cont')
+    assert sweep.amplitude[2] == UNBOUNDED_AMPLITUDE and sweep.center[2] == 0.0
+
+
+@pytest.mark.parametrize('period', [0.0, -1.0, float('nan'), 'x'])
+def test_sweep_refuses_a_bad_period(period):
+    with pytest.raises(ValueError, match='period'):
+        Sweep(bundled('fk_arm'), period)
+
+
+def test_sweep_messages_are_accepted_by_the_bridge():
+    model = bundled('fk_arm')
+    sweep = Sweep(model)
+    bridge = Bridge(model.urdf)
+    positions, velocities = sweep(2.0)
+    out = bridge.on_joint_state(JointStateInput(sweep.names, positions, velocities,
+                                                1_000_000_000), 1_000_000_000)
+    assert out.accepted and out.center_of_mass.velocity is not None

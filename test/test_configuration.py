@@ -1,0 +1,192 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Configuration space: limits, clip, validity, distance, interpolation, step, sampling."""
+
+from conftest import all_joint_types_model, bundled, joint_xml, link_xml, urdf
+from hypothesis import given, settings, strategies as st
+import numpy as np
+import pytest
+
+from frame_kinematics.core import configuration as cfg
+from frame_kinematics.core import ConfigurationError, RobotModel
+from frame_kinematics.core.spatial import exp_se3, rotation_from_quaternion, transform
+
+MODEL = all_joint_types_model()
+Q = {name: i for i, name in enumerate(MODEL.configuration_names)}
+V_FREE = slice(0, 6)
+
+
+def _wheel():
+    body = '\n'.join([link_xml('base'), link_xml('wheel'), link_xml('arm'),
+                      joint_xml('spin', 'continuous', 'base', 'wheel'),
+                      joint_xml('lift', 'revolute', 'wheel', 'arm', axis='0 1 0')])
+    return RobotModel.from_urdf_string(urdf(body, 'wheel'))
+
+
+WHEEL = _wheel()
+
+
+def _pose(q, iq=0):
+    return transform(rotation_from_quaternion(q[..., iq + 3:iq + 7]), q[..., iq:iq + 3])
+
+
+def test_joint_limits_per_type():
+    lower, upper = cfg.joint_limits(MODEL)
+    assert lower[Q['j_rev']] == -2 and upper[Q['j_rev']] == 2
+    assert lower[Q['j_pri']] == -2 and upper[Q['j_pri']] == 2
+    assert lower[Q['j_cont']] == -np.inf and upper[Q['j_cont']] == np.inf
+    assert np.all(np.isinf(lower[:7])) and np.all(np.isinf(upper[:7]))
+    assert np.all(np.isinf(lower[-3:]))
+
+
+def test_clip_projects_wraps_and_leaves_input_alone():
+    q = MODEL.neutral_configuration()
+    q[Q['j_rev']] = 3.0
+    q[Q['j_pri']] = -7.0
+    q[Q['j_cont']] = 4.0
+    before = q.copy()
+    out = cfg.clip(MODEL, q)
+    assert np.array_equal(q, before)
+    assert out[Q['j_rev']] == 2.0 and out[Q['j_pri']] == -2.0
+    assert out[Q['j_cont']] == pytest.approx(4.0 - 2 * np.pi)
+    assert cfg.is_valid(MODEL, out)
+    assert not cfg.is_valid(MODEL, q)
+
+
+def test_is_valid_batch_and_failures():
+    rng = np.random.default_rng(0)
+    q = cfg.random_uniform(MODEL, rng, 4)
+    assert cfg.is_valid(MODEL, q).tolist() == [True] * 4
+    q[1, Q['j_rev']] = 2.5
+    q[2, Q['j_free/qw']] += 0.5
+    q[3, Q['j_pri']] = np.nan
+    assert cfg.is_valid(MODEL, q).tolist() == [True, False, False, False]
+    assert cfg.is_valid(MODEL, q[1], tolerance=0.6)
+    with pytest.raises(ConfigurationError):
+        cfg.is_valid(MODEL, np.zeros(3))
+
+
+def test_continuous_distance_and_interpolation_wrap_around():
+    q0 = np.array([np.pi - 0.1, 0.0])
+    q1 = np.array([-np.pi + 0.1, 0.0])
+    assert cfg.distance(WHEEL, q0, q1) == pytest.approx(0.2)
+    assert cfg.difference(WHEEL, q0, q1)[0] == pytest.approx(0.2)
+    mid = cfg.interpolate(WHEEL, q0, q1, 0.5)
+    assert abs(mid[0]) == pytest.approx(np.pi)
+    quarter = cfg.interpolate(WHEEL, q0, q1, 0.25)
+    assert quarter[0] == pytest.approx(np.pi - 0.05)
+    # A bounded revolute joint does not wrap: it goes the long way, within its limits.
+    r0, r1 = np.array([0.0, 1.9]), np.array([0.0, -1.9])
+    assert cfg.distance(WHEEL, r0, r1) == pytest.approx(3.8)
+
+
+def test_step_wraps_continuous_joints():
+    q = cfg.step(WHEEL, [3.0, 0.0], [1.0, 0.5], dt=0.5)
+    assert q[0] == pytest.approx(3.5 - 2 * np.pi)
+    assert q[1] == pytest.approx(0.25)
+
+
+def test_floating_step_is_the_se3_exponential_of_the_local_twist():
+    rng = np.random.default_rng(1)
+    q = cfg.random_uniform(MODEL, rng)
+    v = rng.normal(size=MODEL.nv)
+    out = cfg.step(MODEL, q, v, dt=0.3)
+    expected = _pose(q) @ exp_se3(0.3 * v[V_FREE])
+    assert np.allclose(_pose(out), expected, atol=1e-12)
+    assert np.linalg.norm(out[3:7]) == pytest.approx(1.0, abs=1e-15)
+
+
+def test_planar_step_moves_in_the_child_frame():
+    iq = Q['j_planar/x']
+    iv = MODEL.joint('j_planar').idx_v
+    q = MODEL.neutral_configuration()
+    q[iq + 2] = np.pi / 2
+    v = np.zeros(MODEL.nv)
+    v[iv] = 1.0
+    out = cfg.integrate(MODEL, q, v)
+    assert np.allclose(out[iq:iq + 3], [0.0, 1.0, np.pi / 2])
+    # A pure rotation about the normal with a forward speed traces an arc of a circle.
+    v[iv + 2] = np.pi
+    out = cfg.integrate(MODEL, MODEL.neutral_configuration(), v)
+    assert np.allclose(out[iq:iq + 3], [0.0, 2 / np.pi, -np.pi], atol=1e-12) or \
+        np.allclose(out[iq:iq + 3], [0.0, 2 / np.pi, np.pi], atol=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2 ** 31 - 1), st.floats(0.0, 1.0))
+def test_difference_inverts_integrate_and_interpolation_is_geodesic(seed, alpha):
+    rng = np.random.default_rng(seed)
+    q0 = cfg.random_uniform(MODEL, rng)
+    q1 = cfg.random_uniform(MODEL, rng)
+    v = cfg.difference(MODEL, q0, q1)
+    assert np.allclose(cfg.difference(MODEL, cfg.integrate(MODEL, q0, v), q1), 0.0,
+                       atol=1e-9)
+    mid = cfg.interpolate(MODEL, q0, q1, alpha)
+    total = cfg.distance(MODEL, q0, q1)
+    assert cfg.distance(MODEL, q0, mid) == pytest.approx(alpha * total, abs=1e-9)
+    assert cfg.distance(MODEL, mid, q1) == pytest.approx((1 - alpha) * total, abs=1e-9)
+
+
+def test_interpolation_end_points_and_batch():
+    rng = np.random.default_rng(2)
+    q0 = cfg.random_uniform(MODEL, rng, 3)
+    q1 = cfg.random_uniform(MODEL, rng, 3)
+    assert np.allclose(cfg.distance(MODEL, cfg.interpolate(MODEL, q0, q1, 0.0), q0), 0,
+                       atol=1e-12)
+    assert np.allclose(cfg.distance(MODEL, cfg.interpolate(MODEL, q0, q1, 1.0), q1), 0,
+                       atol=1e-9)
+    out = cfg.interpolate(MODEL, q0, q1, np.array([0.0, 0.5, 1.0]))
+    assert out.shape == (3, MODEL.nq)
+    assert cfg.distance(MODEL, out[0], q0[0]) < 1e-12
+    assert cfg.distance(MODEL, out[2], q1[2]) < 1e-9
+
+
+def test_random_uniform_is_reproducible_and_within_limits():
+    arm = bundled()
+    a = cfg.random_uniform(arm, np.random.default_rng(7), 500)
+    b = cfg.random_uniform(arm, np.random.default_rng(7), 500)
+    assert np.array_equal(a, b)
+    assert np.all(cfg.is_valid(arm, a))
+    # Uniform: the sample spans the range of every joint.
+    span = (a.max(axis=0) - a.min(axis=0)) / (arm.upper - arm.lower)
+    assert np.all(span > 0.9)
+    free = cfg.random_uniform(MODEL, np.random.default_rng(3), 200, translation_range=0.5)
+    assert np.all(np.abs(free[:, :3]) <= 0.5)
+    assert np.allclose(np.linalg.norm(free[:, 3:7], axis=1), 1.0)
+    assert np.all(cfg.is_valid(MODEL, free))
+
+
+def test_random_gaussian_centre_spread_and_limits():
+    arm = bundled()
+    mean = arm.neutral_configuration()
+    mean[1] = 1.0
+    rng = np.random.default_rng(4)
+    samples = cfg.random_gaussian(arm, rng, mean, 0.1, size=4000)
+    assert np.allclose(samples.mean(axis=0)[:6], mean[:6], atol=0.01)
+    assert np.allclose(samples.std(axis=0)[:6], 0.1, atol=0.01)
+    assert np.all(cfg.is_valid(arm, samples))
+    assert np.array_equal(cfg.random_gaussian(arm, rng, mean, 0.0), mean)
+    with pytest.raises(ConfigurationError):
+        cfg.random_gaussian(arm, rng, mean, -1.0)
+    with pytest.raises(ConfigurationError):
+        cfg.random_gaussian(arm, rng, mean[:3], 0.1)
+
+
+def test_invalid_shapes_raise():
+    with pytest.raises(ConfigurationError):
+        cfg.distance(MODEL, np.zeros(3), np.zeros(3))
+    with pytest.raises(ConfigurationError):
+        cfg.step(MODEL, MODEL.neutral_configuration(), np.zeros(2))
+    with pytest.raises(ConfigurationError):
+        cfg.interpolate(WHEEL, [0, 0], [1, 1], np.nan)
