@@ -665,7 +665,7 @@ def _ik_batch(model: RobotModel, link: str, frame: str, frame_T_targets: np.ndar
               seed: np.ndarray, options: dict, args: argparse.Namespace) -> int:
     count = len(frame_T_targets)
     chunk = max(1, min(args.chunk, count))
-    progress = _Progress('solved targets', not args.quiet)
+    progress = _Progress('solved targets', not args.quiet and count > chunk)
     results = []
     start = time.monotonic()
     for first in range(0, count, chunk):

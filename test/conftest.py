@@ -66,12 +66,12 @@ def real_robot_path(name):
 
 
 def bundled(name='fk_arm', **kwargs):
-    """A bundled robot model."""
+    """Load a bundled robot model."""
     return RobotModel.from_urdf_file(robots.path(name), **kwargs)
 
 
 def random_configuration(model, rng, batch=None):
-    """A random configuration within limits (+-pi for unbounded joints)."""
+    """Draw a random configuration within limits (+-pi for unbounded joints)."""
     shape = (model.nq,) if batch is None else (batch, model.nq)
     lower = np.where(np.isfinite(model.lower), model.lower, -np.pi)
     upper = np.where(np.isfinite(model.upper), model.upper, np.pi)
@@ -90,7 +90,7 @@ def urdf(body, name='inline'):
 
 
 def joint_xml(name, jtype, parent, child, xyz='0 0 0', rpy='0 0 0', axis='0 0 1', extra=''):
-    """A joint element with limits for revolute/prismatic joints."""
+    """Write a joint element with limits for revolute/prismatic joints."""
     limit = '<limit lower="-2" upper="2" effort="1" velocity="1"/>' \
         if jtype in ('revolute', 'prismatic') else ''
     return (f'<joint name="{name}" type="{jtype}"><parent link="{parent}"/>'
@@ -99,7 +99,7 @@ def joint_xml(name, jtype, parent, child, xyz='0 0 0', rpy='0 0 0', axis='0 0 1'
 
 
 def link_xml(name, mass=None, com='0 0 0'):
-    """A link element, with an inertial when a mass is given."""
+    """Write a link element, with an inertial when a mass is given."""
     if mass is None:
         return f'<link name="{name}"/>'
     return (f'<link name="{name}"><inertial><origin xyz="{com}" rpy="0.1 0.2 0.3"/>'
@@ -108,7 +108,7 @@ def link_xml(name, mass=None, com='0 0 0'):
 
 
 def all_joint_types_model():
-    """A tree with every joint type, tilted axes, a mimic and inertials everywhere."""
+    """Build a tree with every joint type, tilted axes, a mimic and inertials everywhere."""
     body = '\n'.join([
         link_xml('base', 1.0), link_xml('free', 2.0, '0.1 0 0'), link_xml('a', 1.5, '0 0.1 0'),
         link_xml('b', 0.7, '0 0 0.2'), link_xml('c', 0.4, '0.05 0.05 0'),

@@ -94,7 +94,7 @@ def test_user_frames_and_baked_frames(tree):
     nested = tree.add_frame('lens', 'camera', transform_from_xyz_rpy([0, 0, 0.02], [0, 0, 0]))
     np.testing.assert_allclose(nested.pose_in(tree.frame('tool0')),
                                offset @ transform_from_xyz_rpy([0, 0, 0.02], [0, 0, 0]))
-    with pytest.raises(ReferenceFrameError, match="still has children: lens"):
+    with pytest.raises(ReferenceFrameError, match='still has children: lens'):
         tree.remove_frame('camera')
     tree.remove_frame('lens')
     tree.remove_frame('camera')
@@ -105,7 +105,7 @@ def test_frame_errors_name_the_frames(tree):
     with pytest.raises(UnknownFrameError, match="unknown frame 'nowhere'") as info:
         tree.transform('base_link', 'nowhere')
     assert 'tool0' in info.value.available
-    with pytest.raises(ReferenceFrameError, match="already exists"):
+    with pytest.raises(ReferenceFrameError, match='already exists'):
         tree.add_frame('tool0', 'base_link', np.eye(4))
     with pytest.raises(ConfigurationError, match="offset of frame 'bad'"):
         tree.add_frame('bad', 'base_link', np.full((4, 4), 2.0))

@@ -35,7 +35,7 @@ PIN_REFS = ('WORLD', 'LOCAL', 'LOCAL_WORLD_ALIGNED')
 
 
 def _integrate(model, q, v, dt):
-    """q (+) v dt with the exponential map for floating and planar joints."""
+    """Integrate q (+) v dt with the exponential map for floating and planar joints."""
     q = q.copy()
     for joint in model.actuated_joints:
         iq, iv = joint.idx_q, joint.idx_v
@@ -166,8 +166,8 @@ def test_center_of_mass_matches_pinocchio(name):
         v = rng.normal(size=model.nv)
         qp, vp, _a, expand = _to_pinocchio(model, pmodel, q, v, v)
         state = model.forward_kinematics(q, v)
-        np.testing.assert_allclose(state.center_of_mass(), pin.centerOfMass(pmodel, pdata, qp,
-                                                                             vp), atol=TOL)
+        com = pin.centerOfMass(pmodel, pdata, qp, vp)
+        np.testing.assert_allclose(state.center_of_mass(), com, atol=TOL)
         np.testing.assert_allclose(state.center_of_mass_velocity(), pdata.vcom[0], atol=TOL)
         np.testing.assert_allclose(state.center_of_mass_jacobian(),
                                    pin.jacobianCenterOfMass(pmodel, pdata, qp) @ expand,
@@ -178,8 +178,8 @@ def test_center_of_mass_matches_pinocchio(name):
 
 
 def _models():
-    return [all_joint_types_model(), bundled('fk_arm'), bundled('fk_quadruped',
-                                                               floating_base=True)]
+    return [all_joint_types_model(), bundled('fk_arm'),
+            bundled('fk_quadruped', floating_base=True)]
 
 
 @pytest.mark.parametrize('model', _models(), ids=lambda m: m.name)

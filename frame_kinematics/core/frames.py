@@ -210,7 +210,7 @@ class FrameTree:
         return tuple(self._frames)
 
     def frames(self, kind: Optional[FrameKind] = None) -> List[ReferenceFrame]:
-        """The frames of the tree, optionally only those of one kind.
+        """Return the frames of the tree, optionally only those of one kind.
 
         :param kind: a :class:`FrameKind` to filter on.
         :return: the frames in creation order.
@@ -218,7 +218,7 @@ class FrameTree:
         return [f for f in self._frames.values() if kind is None or f.kind is kind]
 
     def frame(self, name) -> ReferenceFrame:
-        """The frame called ``name`` (a :class:`ReferenceFrame` of this tree is returned as is).
+        """Return the frame called ``name`` (a frame of this tree is returned as is).
 
         :param name: frame name.
         :return: the frame.

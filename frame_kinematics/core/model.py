@@ -69,7 +69,7 @@ class Joint:
     """
 
     name: str
-    type: str
+    type: str  # noqa: A003 (the URDF attribute name)
     parent: str
     child: str
     parent_T_joint: np.ndarray
@@ -301,11 +301,11 @@ class RobotModel:
             raise UnknownFrameError(name, self._link_index, 'link') from None
 
     def link(self, name: str) -> Link:
-        """The link called ``name`` (raises :class:`UnknownFrameError` if unknown)."""
+        """Return the link called ``name`` (raises :class:`UnknownFrameError` if unknown)."""
         return self.links[self.link_index(name)]
 
     def joint(self, name: str) -> Joint:
-        """The joint called ``name`` (raises :class:`UnknownFrameError` if unknown)."""
+        """Return the joint called ``name`` (raises :class:`UnknownFrameError` if unknown)."""
         try:
             return self.joints[self._joint_index[name]]
         except KeyError:
@@ -344,7 +344,7 @@ class RobotModel:
         return lower, upper
 
     def neutral_configuration(self) -> np.ndarray:
-        """The zero configuration (identity quaternion for floating joints).
+        """Return the zero configuration (identity quaternion for floating joints).
 
         :return: ``q`` of shape ``(nq,)``.
         """
@@ -356,7 +356,7 @@ class RobotModel:
 
     def configuration_from_dict(self, values: Dict[str, float],
                                 base: Optional[np.ndarray] = None) -> np.ndarray:
-        """A configuration from ``{name: value}``, other entries from ``base`` (default neutral).
+        """Build a configuration from ``{name: value}``, the rest from ``base`` or neutral.
 
         Names are those of :attr:`configuration_names`.
 
@@ -483,4 +483,3 @@ def _make_link(desc, index: int, parent: Optional[str], parent_joint: Optional[s
     rot = inertial.link_T_com[:3, :3]
     return Link(desc.name, index, parent, parent_joint, float(inertial.mass),
                 inertial.link_T_com[:3, 3].copy(), rot @ inertial.inertia @ rot.T, True)
-

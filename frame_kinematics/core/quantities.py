@@ -68,13 +68,15 @@ class FramePoint(FrameObject):
     """A 3D point expressed in a frame."""
 
     def __init__(self, frame: ReferenceFrame, xyz: Sequence[float]) -> None:
-        """:param frame: the frame.
+        """Create the quantity.
+
+        :param frame: the frame.
         :param xyz: coordinates in that frame.
         """
         super().__init__(frame, _vector(xyz, 3, 'a point'))
 
     def change_frame(self, target) -> 'FramePoint':
-        """The same point expressed in ``target``.
+        """Return the same point expressed in ``target``.
 
         :param target: frame name or :class:`ReferenceFrame`.
         :return: a new :class:`FramePoint`.
@@ -99,13 +101,15 @@ class FrameVector(FrameObject):
     """A free 3D vector (direction, velocity, force...) expressed in a frame."""
 
     def __init__(self, frame: ReferenceFrame, xyz: Sequence[float]) -> None:
-        """:param frame: the frame.
+        """Create the quantity.
+
+        :param frame: the frame.
         :param xyz: components in that frame.
         """
         super().__init__(frame, _vector(xyz, 3, 'a vector'))
 
     def change_frame(self, target) -> 'FrameVector':
-        """The same vector expressed in ``target`` (rotation only).
+        """Return the same vector expressed in ``target`` (rotation only).
 
         :param target: frame name or :class:`ReferenceFrame`.
         :return: a new :class:`FrameVector`.
@@ -145,7 +149,9 @@ class FrameOrientation(FrameObject):
     """An orientation (unit quaternion ``[x, y, z, w]``) relative to a frame."""
 
     def __init__(self, frame: ReferenceFrame, quaternion: Sequence[float]) -> None:
-        """:param frame: the frame.
+        """Create the quantity.
+
+        :param frame: the frame.
         :param quaternion: unit quaternion ``[x, y, z, w]`` (normalised if within 1e-6).
         """
         quat = _vector(quaternion, 4, 'an orientation').copy()
@@ -158,11 +164,11 @@ class FrameOrientation(FrameObject):
 
     @property
     def rotation(self) -> np.ndarray:
-        """The orientation as a rotation matrix ``frame_R_orientation``."""
+        """Return the orientation as a rotation matrix ``frame_R_orientation``."""
         return rotation_from_quaternion(self.value)
 
     def change_frame(self, target) -> 'FrameOrientation':
-        """The same orientation relative to ``target``.
+        """Return the same orientation relative to ``target``.
 
         :param target: frame name or :class:`ReferenceFrame`.
         :return: a new :class:`FrameOrientation`.
@@ -178,7 +184,9 @@ class SpatialMotion(FrameObject):
 
     def __init__(self, body_frame: ReferenceFrame, base_frame: ReferenceFrame,
                  frame: ReferenceFrame, vector: Sequence[float]) -> None:
-        """:param body_frame: the moving frame.
+        """Create the quantity.
+
+        :param body_frame: the moving frame.
         :param base_frame: the frame it moves relative to.
         :param frame: the frame the vector is expressed in.
         :param vector: ``[linear; angular]``.
@@ -188,7 +196,7 @@ class SpatialMotion(FrameObject):
         self.base_frame = base_frame
 
     def change_frame(self, target):
-        """The same motion expressed in ``target`` (``target_X_frame @ vector``).
+        """Return the same motion expressed in ``target`` (``target_X_frame @ vector``).
 
         :param target: frame name or :class:`ReferenceFrame`.
         :return: a new object of the same type.
@@ -230,13 +238,15 @@ class SpatialForce(FrameObject):
     """A wrench ``[force; torque]`` expressed in a frame (torque about its origin)."""
 
     def __init__(self, frame: ReferenceFrame, vector: Sequence[float]) -> None:
-        """:param frame: the frame.
+        """Create the quantity.
+
+        :param frame: the frame.
         :param vector: ``[force; torque]``.
         """
         super().__init__(frame, _vector(vector, 6, type(self).__name__))
 
     def change_frame(self, target):
-        """The same wrench expressed in ``target``.
+        """Return the same wrench expressed in ``target``.
 
         :param target: frame name or :class:`ReferenceFrame`.
         :return: a new object of the same type.
@@ -268,7 +278,9 @@ class SpatialInertia(FrameObject):
 
     def __init__(self, frame: ReferenceFrame, mass: float, com: Sequence[float],
                  inertia_com: np.ndarray) -> None:
-        """:param frame: the frame.
+        """Create the quantity.
+
+        :param frame: the frame.
         :param mass: mass (kg, >= 0).
         :param com: center of mass in the frame.
         :param inertia_com: 3x3 rotational inertia about the CoM, in the frame's axes.
@@ -291,7 +303,7 @@ class SpatialInertia(FrameObject):
         self.inertia_com = inertia
 
     def change_frame(self, target) -> 'SpatialInertia':
-        """The same inertia expressed in ``target``.
+        """Return the same inertia expressed in ``target``.
 
         :param target: frame name or :class:`ReferenceFrame`.
         :return: a new :class:`SpatialInertia`.

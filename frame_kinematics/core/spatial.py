@@ -116,7 +116,7 @@ def rotation_from_quaternion(quat: np.ndarray) -> np.ndarray:
 
 
 def quaternion_from_rotation(a_R_b: np.ndarray) -> np.ndarray:
-    """Unit quaternion ``[x, y, z, w]`` of a rotation matrix, with ``w >= 0``.
+    """Return the unit quaternion ``[x, y, z, w]`` of a rotation, with ``w >= 0``.
 
     :param a_R_b: rotations of shape ``(..., 3, 3)``.
     :return: quaternions of shape ``(..., 4)``.
@@ -189,7 +189,7 @@ def rotation_from_axis_angle(axis: np.ndarray, angle: np.ndarray) -> np.ndarray:
 
 
 def log_so3(a_R_b: np.ndarray) -> np.ndarray:
-    """Rotation vector ``omega`` (axis times angle, angle in ``[0, pi]``) with ``exp_so3(omega) == R``.
+    """Return the rotation vector (axis times angle in ``[0, pi]``) whose exp is ``a_R_b``.
 
     :param a_R_b: rotations of shape ``(..., 3, 3)``.
     :return: rotation vectors of shape ``(..., 3)``.

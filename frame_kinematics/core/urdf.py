@@ -80,7 +80,7 @@ class JointDescription:
     """
 
     name: str
-    type: str
+    type: str  # noqa: A003 (the URDF attribute name)
     parent: str
     child: str
     parent_T_joint: np.ndarray
@@ -273,7 +273,7 @@ def parse_urdf(text: str) -> RobotDescription:
         raise URDFError(f'document larger than {MAX_DOCUMENT_BYTES} bytes')
     root = _parse_xml(text)
     if root.tag != 'robot':
-        raise URDFError(f"the root element must be <robot>, got <{root.tag}>")
+        raise URDFError(f'the root element must be <robot>, got <{root.tag}>')
     links = []
     joints = []
     for element in root.children:

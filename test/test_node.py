@@ -1,0 +1,316 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""The real node, started from the launch file (needs a ROS 2 installation; skipped without).
+
+Every DDS participant stays on the loopback interface, in a domain of its own.
+"""
+
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+
+from frame_kinematics import robots
+from frame_kinematics.core import RobotModel
+from frame_kinematics.core.spatial import rotation_from_quaternion
+import numpy as np
+import pytest
+
+LOOPBACK_CYCLONE = ('<CycloneDDS><Domain Id="any"><General><Interfaces>'
+                    '<NetworkInterface name="lo"/></Interfaces>'
+                    '<AllowMulticast>false</AllowMulticast></General><Discovery>'
+                    '<Peers><Peer address="127.0.0.1"/></Peers>'
+                    '<ParticipantIndex>auto</ParticipantIndex>'
+                    '<MaxAutoParticipantIndex>64</MaxAutoParticipantIndex>'
+                    '</Discovery></Domain></CycloneDDS>')
+# Set before any DDS participant exists (rclpy.init and the launched processes read them).
+os.environ['ROS_LOCALHOST_ONLY'] = '1'
+os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
+os.environ['CYCLONEDDS_URI'] = LOOPBACK_CYCLONE
+os.environ['ROS_DOMAIN_ID'] = str(100 + os.getpid() % 100)
+
+rclpy = pytest.importorskip('rclpy')
+executors = pytest.importorskip('rclpy.executors')
+qos = pytest.importorskip('rclpy.qos')
+rclpy_time = pytest.importorskip('rclpy.time')
+tf2_ros = pytest.importorskip('tf2_ros')
+interfaces = pytest.importorskip('frame_kinematics_interfaces.srv')
+interface_msgs = pytest.importorskip('frame_kinematics_interfaces.msg')
+packages = pytest.importorskip('ament_index_python.packages')
+geometry_msgs = pytest.importorskip('geometry_msgs.msg')
+rcl_msgs = pytest.importorskip('rcl_interfaces.msg')
+rcl_srvs = pytest.importorskip('rcl_interfaces.srv')
+sensor_msgs = pytest.importorskip('sensor_msgs.msg')
+std_msgs = pytest.importorskip('std_msgs.msg')
+
+ARM = open(robots.path('fk_arm')).read()
+TIMEOUT = 30.0
+
+
+def _share():
+    try:
+        return packages.get_package_share_directory('frame_kinematics')
+    except packages.PackageNotFoundError:
+        return None
+
+
+pytestmark = pytest.mark.skipif(_share() is None or shutil.which('ros2') is None,
+                                reason='frame_kinematics is not installed in a ROS 2 workspace')
+
+
+def _stop(process):
+    """End a launched process group: SIGINT, then SIGTERM, then SIGKILL."""
+    for sig, wait in ((signal.SIGINT, 10), (signal.SIGINT, 5), (signal.SIGTERM, 5),
+                      (signal.SIGKILL, 5)):
+        if process.poll() is not None:
+            return
+        try:
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            process.wait(wait)
+        except subprocess.TimeoutExpired:
+            continue
+
+
+class Harness:
+    """A test node with an executor, a TF buffer and helpers that spin until done."""
+
+    def __init__(self):
+        self.node = rclpy.create_node('frame_kinematics_test')
+        self.executor = executors.SingleThreadedExecutor()
+        self.executor.add_node(self.node)
+        self.buffer = tf2_ros.Buffer()
+        self.listener = tf2_ros.TransformListener(self.buffer, self.node, spin_thread=False)
+        self.joint_pub = self.node.create_publisher(sensor_msgs.JointState, 'joint_states', 10)
+        self.clients = {
+            'ik': self.node.create_client(interfaces.ComputeIK, 'compute_ik'),
+            'jacobian': self.node.create_client(interfaces.GetJacobian, 'get_jacobian'),
+            'relative': self.node.create_client(interfaces.GetRelativeMotion,
+                                                'get_relative_motion'),
+            'parameters': self.node.create_client(rcl_srvs.SetParameters,
+                                                  'frame_kinematics/set_parameters'),
+        }
+
+    def spin_until(self, predicate, timeout=TIMEOUT):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            self.executor.spin_once(timeout_sec=0.05)
+            value = predicate()
+            if value:
+                return value
+        return None
+
+    def call(self, name, request):
+        client = self.clients[name]
+        assert self.spin_until(client.service_is_ready), f'service {name} is not offered'
+        future = client.call_async(request)
+        assert self.spin_until(future.done), f'service {name} did not answer'
+        return future.result()
+
+    def publish_joints(self, names, positions):
+        msg = sensor_msgs.JointState()
+        msg.header.stamp = self.node.get_clock().now().to_msg()
+        msg.name = list(names)
+        msg.position = [float(p) for p in positions]
+        self.joint_pub.publish(msg)
+
+    def close(self):
+        self.executor.remove_node(self.node)
+        self.executor.shutdown()
+        self.node.destroy_node()
+
+
+@pytest.fixture(scope='module')
+def harness():
+    log = tempfile.TemporaryFile()
+    process = subprocess.Popen(
+        ['ros2', 'launch', 'frame_kinematics', 'frame_kinematics.launch.py', 'rviz:=false',
+         'demo:=false', 'params_file:=' + os.path.join(_share(), 'config',
+                                                       'frame_kinematics.yaml')],
+        stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=dict(os.environ))
+    rclpy.init()
+    h = Harness()
+    try:
+        assert h.spin_until(lambda: all(c.service_is_ready() for c in h.clients.values())), \
+            'the node did not come up'
+        h.process = process
+        yield h
+    finally:
+        h.close()
+        rclpy.try_shutdown()
+        _stop(process)
+        log.seek(0)
+        print(log.read().decode(errors='replace')[-5000:])
+        log.close()
+
+
+def model():
+    return RobotModel.from_urdf_string(ARM)
+
+
+def test_robot_description_is_latched(harness):
+    received = []
+    latched = qos.QoSProfile(depth=1, durability=qos.DurabilityPolicy.TRANSIENT_LOCAL,
+                             reliability=qos.ReliabilityPolicy.RELIABLE)
+    sub = harness.node.create_subscription(std_msgs.String, 'robot_description',
+                                           lambda m: received.append(m.data), latched)
+    assert harness.spin_until(lambda: received)
+    assert RobotModel.from_urdf_string(received[-1]).name == 'fk_arm'
+    harness.node.destroy_subscription(sub)
+
+
+def test_tf_root_to_tool0_matches_the_core(harness):
+    arm = model()
+    q = np.array([0.3, -0.8, 1.1, 0.2, -0.5, 0.7, 0.02])
+    names = list(arm.joint_names)
+    expected = arm.forward_kinematics(q).transform('tool0')
+
+    def matches():
+        harness.publish_joints(names, q)
+        try:
+            t = harness.buffer.lookup_transform('base_link', 'tool0', rclpy_time.Time())
+        except tf2_ros.TransformException:
+            return False
+        p = t.transform.translation
+        return np.allclose([p.x, p.y, p.z], expected[:3, 3], atol=1e-9)
+
+    assert harness.spin_until(matches)
+    t = harness.buffer.lookup_transform('base_link', 'tool0', rclpy_time.Time())
+    r = t.transform.rotation
+    quat = np.array([r.x, r.y, r.z, r.w])
+    np.testing.assert_allclose(rotation_from_quaternion(quat), expected[:3, :3], atol=1e-9)
+    # the center-of-mass frame and topic follow
+    com = harness.buffer.lookup_transform('base_link', 'com', rclpy_time.Time())
+    c = com.transform.translation
+    np.testing.assert_allclose([c.x, c.y, c.z], arm.center_of_mass(q)[1], atol=1e-9)
+
+
+def test_com_topic(harness):
+    received = []
+    sub = harness.node.create_subscription(geometry_msgs.PointStamped, 'com', received.append, 10)
+    arm = model()
+    q = np.zeros(arm.nq)
+
+    def got():
+        harness.publish_joints(arm.joint_names, q)
+        return received
+
+    assert harness.spin_until(got)
+    point = received[-1].point
+    assert received[-1].header.frame_id == 'base_link'
+    np.testing.assert_allclose([point.x, point.y, point.z], arm.center_of_mass(q)[1],
+                               atol=1e-9)
+    harness.node.destroy_subscription(sub)
+
+
+def test_jacobian_service(harness):
+    arm = model()
+    request = interfaces.GetJacobian.Request()
+    request.link = 'tool0'
+    request.expressed_in = 'local'
+    q = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.01]
+    request.joint_state.name = list(arm.joint_names)
+    request.joint_state.position = q
+    answer = harness.call('jacobian', request)
+    assert answer.success, answer.message
+    sizes = [d.size for d in answer.jacobian.layout.dim]
+    assert sizes == [6, arm.nv]
+    np.testing.assert_allclose(np.array(answer.jacobian.data).reshape(6, arm.nv),
+                               arm.forward_kinematics(q).jacobian('tool0', None, 'local'),
+                               atol=1e-12)
+    request.link = 'no_such_link'
+    answer = harness.call('jacobian', request)
+    assert not answer.success and 'no_such_link' in answer.message
+
+
+def test_ik_service(harness):
+    arm = model()
+    goal = arm.forward_kinematics([0.2, -0.6, 0.9, 0.1, 0.4, -0.3, 0.0]).transform('tool0')
+    request = interfaces.ComputeIK.Request()
+    request.tip_link = 'tool0'
+    request.target.header.frame_id = 'base_link'
+    p = request.target.pose.position
+    p.x, p.y, p.z = goal[:3, 3].tolist()
+    request.position_only = True
+    request.timeout = 0.5
+    answer = harness.call('ik', request)
+    assert answer.success, answer.message
+    reached = arm.forward_kinematics(np.array(answer.solution.position)).position('tool0')
+    np.testing.assert_allclose(reached, goal[:3, 3], atol=1e-4)
+    request.tip_link = 'no_such_tip'
+    answer = harness.call('ik', request)
+    assert not answer.success and 'no_such_tip' in answer.message
+
+
+def test_relative_motion_service(harness):
+    request = interfaces.GetRelativeMotion.Request()
+    request.locked_joints = [interface_msgs.LockedJoint(joint='elbow_joint')]
+    answer = harness.call('relative', request)
+    assert answer.success, answer.message
+    n = len(answer.index_names)
+    matrix = np.array(answer.matrix.data).reshape(n, n)
+    i, j = answer.index_names.index('elbow_joint'), answer.index_names.index(
+        'shoulder_lift_joint')
+    assert matrix[i, j] == interfaces.GetRelativeMotion.Response.CONSTRAINED
+    request.locked_joints = [interface_msgs.LockedJoint(joint='ghost_joint')]
+    answer = harness.call('relative', request)
+    assert not answer.success and 'ghost_joint' in answer.message
+
+
+def test_bad_joint_states_do_not_kill_the_node(harness):
+    arm = model()
+    bad = sensor_msgs.JointState()
+    bad.header.stamp = harness.node.get_clock().now().to_msg()
+    bad.name = ['elbow_joint', 'wrist_1_joint']
+    bad.position = [float('nan'), 0.1]
+    harness.joint_pub.publish(bad)
+    bad.position = [0.1]
+    harness.joint_pub.publish(bad)
+    harness.publish_joints(['ghost_joint'], [1.0])
+    harness.spin_until(lambda: False, timeout=1.0)
+    assert harness.process.poll() is None
+    request = interfaces.GetJacobian.Request()
+    request.link = 'tool0'
+    answer = harness.call('jacobian', request)
+    assert answer.success, answer.message
+    assert len(answer.joint_names) == arm.nv
+
+
+def test_robot_description_parameter_updates(harness):
+    def set_description(text):
+        request = rcl_srvs.SetParameters.Request()
+        request.parameters = [rcl_msgs.Parameter(
+            name='robot_description', value=rcl_msgs.ParameterValue(
+                type=rcl_msgs.ParameterType.PARAMETER_STRING, string_value=text))]
+        return harness.call('parameters', request).results[0]
+
+    result = set_description('<robot name="broken"><link')
+    assert not result.successful and 'fk_arm' in result.reason
+    moved = ARM.replace('<origin xyz="0 0 0.10" rpy="0 0 0"/>',
+                        '<origin xyz="0 0 0.25" rpy="0 0 0"/>')
+    assert set_description(moved).successful
+
+    def tool_moved():
+        try:
+            t = harness.buffer.lookup_transform('gripper_base_link', 'tool0', rclpy_time.Time())
+        except tf2_ros.TransformException:
+            return False
+        return abs(t.transform.translation.z - 0.25) < 1e-12
+
+    assert harness.spin_until(tool_moved)
+    assert set_description(ARM).successful
