@@ -33,11 +33,10 @@ import sys
 import tempfile
 import time
 
-import numpy as np
-
 from frame_kinematics import robots
 from frame_kinematics.core import RobotModel
 from frame_kinematics.core.spatial import rpy_from_rotation
+import numpy as np
 
 _CLI = [sys.executable, '-m', 'frame_kinematics']
 _POSE = ['shoulder_pan_joint=0.5', 'shoulder_lift_joint=-1.2', 'elbow_joint=1.4',

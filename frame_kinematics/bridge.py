@@ -46,7 +46,8 @@ from dataclasses import dataclass, field, replace
 import logging
 import math
 import time
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import (Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence,
+                    Tuple)
 
 import numpy as np
 
@@ -76,8 +77,7 @@ class JointStateInput:
     stamp_ns: int = 0
 
 
-@dataclass(frozen=True)
-class TransformOut:
+class TransformOut(NamedTuple):
     """One ``geometry_msgs/TransformStamped`` to publish: ``parent_T_child``.
 
     :ivar parent: header frame id (prefixed).
@@ -378,6 +378,54 @@ class _ModelTables:
         return translations, quats
 
 
+class _NamePlan:
+    """What a list of joint names means for a model (cached: drivers repeat their names)."""
+
+    __slots__ = ('q_pos', 'q_idx', 'v_pos', 'v_idx', 'multi', 'unknown', 'others',
+                 'duplicates', 'joints', 'tf_indices', 'parents', 'children')
+
+    def __init__(self, tables: _ModelTables, names: Tuple[str, ...], prefix: str) -> None:
+        q_pos, q_idx, v_pos, v_idx = [], [], [], []
+        self.multi = False
+        self.unknown: List[str] = []
+        self.others: List[Tuple[int, str]] = []
+        for i, name in enumerate(names):
+            index = tables.entry.get(name)
+            if index is None:
+                if name in tables.movable_index or name in tables.fixed_names:
+                    self.others.append((i, name))
+                else:
+                    self.unknown.append(name)
+                continue
+            q_pos.append(i)
+            q_idx.append(index)
+            if name in tables.velocity_index:
+                v_pos.append(i)
+                v_idx.append(tables.velocity_index[name])
+            else:
+                self.multi = True
+        self.q_pos = np.array(q_pos, dtype=int)
+        self.q_idx = np.array(q_idx, dtype=int)
+        self.v_pos = np.array(v_pos, dtype=int)
+        self.v_idx = np.array(v_idx, dtype=int)
+        self.duplicates = sorted({n for n in names if names.count(n) > 1}) \
+            if len(set(names)) != len(names) else []
+        joint_of = tables.joint_of_entry
+        self.joints = tuple(dict.fromkeys(joint_of[n] for n in names if n in joint_of))
+        chosen: Dict[int, None] = {}
+        for joint in self.joints:
+            chosen[tables.movable_index[joint]] = None
+            for follower in tables.followers.get(joint, ()):
+                chosen[tables.movable_index[follower]] = None
+        self.tf_indices = np.fromiter(chosen, dtype=int, count=len(chosen))
+        self.parents = [prefix + tables.parents[i] for i in chosen]
+        self.children = [prefix + tables.children[i] for i in chosen]
+
+
+#: Number of distinct name lists whose plans are kept.
+PLAN_CACHE_SIZE = 32
+
+
 class Bridge:
     """The decisions of the frame_kinematics node, on plain data.
 
@@ -402,6 +450,7 @@ class Bridge:
         received = np.zeros(tables.model.nq, dtype=bool)
         tree = _build_tree(tables.model, settings, q, {}, not tables.model.nq)
         self.settings = settings
+        self._n_baked = sum(f.baked for f in settings.user_frames)
         self._install(tables, tree, q, received)
 
     # -- model ------------------------------------------------------------------------------
@@ -414,7 +463,7 @@ class Bridge:
     def tree(self) -> FrameTree:
         """The frame tree at the latest joint values."""
         if self._dirty:
-            self._tree.update(self._q, self._v)
+            self._tree.update(self._q, self._v if self.settings.publish_com_topics else None)
             self._dirty = False
         return self._tree
 
@@ -440,6 +489,9 @@ class Bridge:
         self._received = received
         self._v = v
         self._v_known = v_known
+        self._v_known_all = bool(v_known.all())
+        self._complete = bool(received.all())
+        self._plans: Dict[Tuple[str, ...], _NamePlan] = {}
         self._dirty = True
         self._last_publish: Dict[str, int] = {}
         self._last_callback_ns = 0
@@ -534,6 +586,8 @@ class Bridge:
             return self._refuse(f'rejected the new {what}, keeping the previous ones: {exc}')
         self.settings = settings
         self._log.period = settings.warn_period
+        self._n_baked = sum(f.baked for f in settings.user_frames)
+        self._plans = {}
         if tables is None:
             self._tree = tree
             self._dirty = False
@@ -571,8 +625,7 @@ class Bridge:
         :param now_ns: the node clock's current time (for the backwards-time check).
         :return: the transforms (and CoM) to publish; ``accepted=False`` if it was rejected.
         """
-        tables = self._tables
-        names = list(msg.names)
+        names = tuple(msg.names)
         try:
             positions = np.asarray(msg.positions, dtype=float).reshape(-1)
             velocities = np.asarray(msg.velocities, dtype=float).reshape(-1)
@@ -594,56 +647,49 @@ class Bridge:
             bad = [n for n, ok in zip(names, finite.tolist()) if not ok]
             return self._reject('nan', 'ignored a joint_states message with NaN or inf for '
                                 f"{', '.join(bad)}")
-        if len(set(names)) != len(names):
-            dup = sorted({n for n in names if names.count(n) > 1})
+        plan = self._plans.get(names)
+        if plan is None:
+            if len(self._plans) >= PLAN_CACHE_SIZE:
+                self._plans.clear()
+            plan = self._plans[names] = _NamePlan(self._tables, names,
+                                                  self.settings.frame_prefix)
+        if plan.duplicates:
             return self._reject('duplicate', 'ignored a joint_states message naming '
-                                f"{', '.join(dup)} more than once")
-        entry = tables.entry
+                                f"{', '.join(plan.duplicates)} more than once")
         q = self._q.copy()
-        received = self._received.copy()
-        v_index, v_rows, v_values = tables.velocity_index, [], []
-        unknown, others, multi = [], [], False
-        for i, name in enumerate(names):
-            index = entry.get(name)
-            if index is None:
-                if name in tables.movable_index or name in tables.fixed_names:
-                    others.append((name, float(positions[i])))
-                else:
-                    unknown.append(name)
-                continue
-            q[index] = positions[i]
-            received[index] = True
-            if name in v_index:
-                v_rows.append(v_index[name])
-                v_values.append(velocities[i] if len(velocities) else 0.0)
-            else:
-                multi = True
-        if multi:
+        q[plan.q_idx] = positions[plan.q_pos]
+        if plan.multi:
             try:
                 q = self.model.check_configuration(q)
             except ConfigurationError as exc:
                 return self._reject('multi', f'ignored a joint_states message: {exc}')
-        if unknown:
+        if plan.unknown:
             self._log.warning('unknown', 'joint_states names joints that robot '
-                              f"'{tables.model.name}' does not have (ignored): "
-                              f"{', '.join(sorted(unknown))}")
-        self._q, self._received = q, received
-        if v_rows:
+                              f"'{self.model.name}' does not have (ignored): "
+                              f"{', '.join(sorted(plan.unknown))}")
+        self._q = q
+        if not self._complete:
+            self._received = self._received.copy()
+            self._received[plan.q_idx] = True
+        if len(plan.v_idx):
             self._v = self._v.copy()
-            self._v[v_rows] = v_values
-            self._v_known = self._v_known.copy()
-            self._v_known[v_rows] = bool(len(velocities))
+            self._v[plan.v_idx] = velocities[plan.v_pos] if len(velocities) else 0.0
+            if not (self._v_known_all and len(velocities)):
+                self._v_known = self._v_known.copy()
+                self._v_known[plan.v_idx] = bool(len(velocities))
+                self._v_known_all = bool(self._v_known.all())
         self._dirty = True
         out = BridgeOutput()
-        self._check_others(others)
+        if plan.others:
+            self._check_others([(name, float(positions[i])) for i, name in plan.others])
         complete = self._check_complete()
-        if complete and len(self._baked) < sum(f.baked for f in self.settings.user_frames):
+        if complete and len(self._baked) < self._n_baked:
             self._place_baked()
             out.tf_static = self.static_transforms(now_ns)
-        if not self._throttle(msg.stamp_ns, names, now_ns):
+        if not self._throttle(msg.stamp_ns, plan.joints, now_ns):
             return out
-        if self.settings.publish_joint_transforms:
-            out.tf = self._joint_transforms(names, msg.stamp_ns)
+        if self.settings.publish_joint_transforms and len(plan.tf_indices):
+            out.tf = self._joint_transforms(plan, msg.stamp_ns)
         if complete:
             self._center_of_mass(out, msg.stamp_ns)
         return out
@@ -667,13 +713,11 @@ class Bridge:
                                   f"'{name}', which follows '{master}' ({expected:.6g}): "
                                   'the value from the master is used')
 
-    def _throttle(self, stamp_ns: int, names: Sequence[str], now_ns: int) -> bool:
+    def _throttle(self, stamp_ns: int, joints: Sequence[str], now_ns: int) -> bool:
         if now_ns < self._last_callback_ns:
             self.logger.warning('moved backwards in time, re-publishing joint transforms')
             self._last_publish.clear()
         self._last_callback_ns = now_ns
-        joint_of = self._tables.joint_of_entry
-        joints = {joint_of[n] for n in names if n in joint_of}
         freq = self.settings.publish_frequency
         publish = self.settings.ignore_timestamp or freq == 0
         if not publish:
@@ -687,7 +731,10 @@ class Bridge:
         return publish
 
     def _check_complete(self) -> bool:
+        if self._complete:
+            return True
         if self._received.all():
+            self._complete = True
             return True
         if not self._warned_missing:
             self._warned_missing = True
@@ -695,29 +742,11 @@ class Bridge:
                                 f"received yet: {', '.join(self.missing_joints())}")
         return False
 
-    def _joint_transforms(self, names: Sequence[str], stamp_ns: int) -> List[TransformOut]:
-        tables = self._tables
-        joint_of = tables.joint_of_entry
-        index = tables.movable_index
-        followers = tables.followers
-        chosen: Dict[int, None] = {}
-        for name in names:
-            joint = joint_of.get(name)
-            if joint is None:
-                continue
-            chosen[index[joint]] = None
-            if joint in followers:
-                for follower in followers[joint]:
-                    chosen[index[follower]] = None
-        if not chosen:
-            return []
-        indices = np.fromiter(chosen, dtype=int, count=len(chosen))
-        translations, quats = tables.joint_transforms(self.state, indices)
-        prefix = self.settings.frame_prefix
-        parents, children = tables.parents, tables.children
-        return [TransformOut(prefix + parents[i], prefix + children[i], stamp_ns,
-                             tuple(t), tuple(r))
-                for i, t, r in zip(indices.tolist(), translations.tolist(), quats.tolist())]
+    def _joint_transforms(self, plan: _NamePlan, stamp_ns: int) -> List[TransformOut]:
+        translations, quats = self._tables.joint_transforms(self.state, plan.tf_indices)
+        rows = zip(plan.parents, plan.children, translations.tolist(), quats.tolist())
+        return [TransformOut(parent, child, stamp_ns, tuple(t), tuple(r))
+                for parent, child, t, r in rows]
 
     def _center_of_mass(self, out: BridgeOutput, stamp_ns: int) -> None:
         settings = self.settings
@@ -734,7 +763,7 @@ class Bridge:
                                        self._com_quaternion(root_T_com)))
         if settings.publish_com_topics:
             velocity = momentum = None
-            if self._v_known.all():
+            if self._v_known_all:
                 state = tree.state
                 velocity = tuple(state.center_of_mass_velocity().tolist())
                 momentum = tuple(state.angular_momentum().tolist())

@@ -124,7 +124,7 @@ def _vector(model: RobotModel, values: Dict[str, object], velocity: bool) -> np.
               for j in model.actuated_joints if j.type in ('floating', 'planar')}
     unknown = [name for name in values if name not in index and name not in groups]
     if unknown:
-        raise UnknownFrameError(', '.join(unknown), list(index) + list(groups),
+        raise UnknownFrameError(', '.join(map(str, unknown)), list(index) + list(groups),
                                 'joint' if len(unknown) == 1 else 'joints')
     x = np.zeros(len(names)) if velocity else model.neutral_configuration()
     for name, value in values.items():
@@ -196,7 +196,7 @@ def _states_from_document(document, path: str) -> Tuple[object, Optional[object]
     return document, None
 
 
-def _read_states(model: RobotModel, args: argparse.Namespace, pairs: Sequence[str] = (),
+def _read_states(model: RobotModel, pairs: Sequence[str] = (),
                  config: Optional[str] = None) -> Tuple[np.ndarray, Optional[np.ndarray]]:
     """Read a configuration (and a velocity, if the file has one) and NAME=VALUE pairs.
 
@@ -414,7 +414,7 @@ def _pose_json(a_T_b: np.ndarray) -> dict:
 
 def _cmd_fk(args: argparse.Namespace) -> int:
     model = _load_model(args)
-    q, _ = _read_states(model, args, args.pairs, args.config)
+    q, _ = _read_states(model, args.pairs, args.config)
     links = list(args.links) if args.links else list(model.link_names)
     reference = args.relative_to or model.root_link
     for name in links + [reference]:
@@ -462,7 +462,7 @@ def _default_link(model: RobotModel, link: Optional[str]) -> str:
 
 def _cmd_jacobian(args: argparse.Namespace) -> int:
     model = _load_model(args)
-    q, _ = _read_states(model, args, args.pairs, args.config)
+    q, _ = _read_states(model, args.pairs, args.config)
     link = _default_link(model, args.link)
     point = None
     if args.point is not None:
@@ -499,7 +499,7 @@ def _cmd_jacobian(args: argparse.Namespace) -> int:
 # -- com ------------------------------------------------------------------------------------
 def _cmd_com(args: argparse.Namespace) -> int:
     model = _load_model(args)
-    q, v = _read_states(model, args, args.pairs, args.config)
+    q, v = _read_states(model, args.pairs, args.config)
     if args.velocity:
         given = _parse_pairs(args.velocity, 'joint velocity')
         base = {} if v is None else dict(zip(_velocity_names(model), v))
@@ -614,7 +614,7 @@ def _sci(x: float) -> str:
 
 def _cmd_ik(args: argparse.Namespace) -> int:
     model = _load_model(args)
-    seed, _ = _read_states(model, args, args.pairs, args.config)
+    seed, _ = _read_states(model, args.pairs, args.config)
     link = _default_link(model, args.link)
     frame = args.relative_to or model.root_link
     model.link_index(frame)
@@ -798,14 +798,14 @@ def _cmd_relative_motion(args: argparse.Namespace) -> int:
 def _cmd_render(args: argparse.Namespace) -> int:
     from . import render
     model = _load_model(args)
-    q, _ = _read_states(model, args, args.pairs, args.config)
+    q, _ = _read_states(model, args.pairs, args.config)
     links = list(args.links) if args.links else None
-    options = dict(size=args.size, view=args.view, links=links, axis_length=args.axis_length,
-                   labels=not args.no_labels)
+    options = {'size': args.size, 'view': args.view, 'links': links,
+               'axis_length': args.axis_length, 'labels': not args.no_labels}
     if args.to is None and args.to_config is None:
         path = render.render_configuration(model, q, args.output, **options)
     else:
-        q_end, _ = _read_states(model, args, args.to or (), args.to_config)
+        q_end, _ = _read_states(model, args.to or (), args.to_config)
         path = render.render_motion(model, q, q_end, args.output, frames=args.frames,
                                     columns=args.columns, fps=args.fps,
                                     progress=_Progress('rendered frame', not args.quiet),

@@ -77,22 +77,25 @@ def main(args=None) -> int:
     :return: the process exit code.
     """
     import rclpy
-    from rclpy.executors import ExternalShutdownException
+    from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
     from sensor_msgs.msg import JointState
 
     from .core.errors import FrameKinematicsError
+    from .node import shutdown
 
     rclpy.init(args=args)
-    node = rclpy.create_node('demo_joint_states')
+    executor = SingleThreadedExecutor()
+    node = None
     try:
-        urdf = node.declare_parameter('robot_description', '').value
-        rate = float(node.declare_parameter('rate', 30.0).value)
-        period = float(node.declare_parameter('period', 10.0).value)
+        node = rclpy.create_node('demo_joint_states')
         try:
-            sweep = Sweep(RobotModel.from_urdf_string(urdf), period)
+            urdf = node.declare_parameter('robot_description', '').value
+            rate = float(node.declare_parameter('rate', 30.0).value)
+            sweep = Sweep(RobotModel.from_urdf_string(urdf),
+                          float(node.declare_parameter('period', 10.0).value))
             if not (math.isfinite(rate) and rate > 0):
                 raise ValueError(f'rate must be a positive number of Hz, got {rate}')
-        except (FrameKinematicsError, ValueError) as exc:
+        except (FrameKinematicsError, ValueError, TypeError) as exc:
             node.get_logger().fatal(f'cannot start: {exc}')
             return 1
         publisher = node.create_publisher(JointState, 'joint_states', 10)
@@ -109,12 +112,16 @@ def main(args=None) -> int:
             publisher.publish(msg)
 
         node.create_timer(1.0 / rate, tick)
-        rclpy.spin(node)
+        executor.add_node(node)
+        executor.spin()
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
+    except Exception:
+        if rclpy.ok():
+            raise
+        # A signal shut the context down while the node was starting: a normal exit.
     finally:
-        node.destroy_node()
-        rclpy.try_shutdown()
+        shutdown(node, executor)
     return 0
 
 

@@ -30,7 +30,7 @@ from builtin_interfaces.msg import Time
 from geometry_msgs.msg import PointStamped, TransformStamped, Vector3Stamped
 from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
 import rclpy
-from rclpy.executors import ExternalShutdownException
+from rclpy.executors import Executor, ExternalShutdownException, SingleThreadedExecutor
 from rclpy.logging import get_logger
 from rclpy.node import Node
 from rclpy.parameter import Parameter
@@ -38,7 +38,8 @@ from rclpy.qos import (DurabilityPolicy, qos_profile_sensor_data, QoSProfile,
                        ReliabilityPolicy)
 from sensor_msgs.msg import JointState
 from std_msgs.msg import MultiArrayDimension, String
-from tf2_ros import StaticTransformBroadcaster, TransformBroadcaster
+from tf2_msgs.msg import TFMessage
+from tf2_ros import TransformBroadcaster
 
 from .bridge import (Bridge, BridgeOutput, CenterOfMassOut, JointStateInput,
                      PARAMETER_DEFAULTS, settings_from_parameters, TransformOut,
@@ -53,8 +54,10 @@ try:
 except ImportError:  # the interfaces package is optional: the node runs without services
     ComputeIK = GetJacobian = GetRelativeMotion = None
 
-DESCRIPTION_QOS = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
-                             reliability=ReliabilityPolicy.RELIABLE)
+#: Latched topics (``robot_description``, ``/tf_static``): the last message reaches late
+#: subscribers.
+LATCHED_QOS = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
+                         reliability=ReliabilityPolicy.RELIABLE)
 
 
 # -- message conversions (no decisions here) ---------------------------------------------------
@@ -125,10 +128,11 @@ class FrameKinematicsNode(Node):
         params = self._parameter_values()
         self.bridge = Bridge(params['robot_description'], settings_from_parameters(params),
                              logger=self.get_logger())
-        self._description_pub = self.create_publisher(String, 'robot_description',
-                                                      DESCRIPTION_QOS)
+        self._description_pub = self.create_publisher(String, 'robot_description', LATCHED_QOS)
         self._tf = TransformBroadcaster(self)
-        self._tf_static = StaticTransformBroadcaster(self)
+        # Not tf2_ros's StaticTransformBroadcaster: it never replaces a child frame it has
+        # sent, and the bridge always hands over the whole static set.
+        self._tf_static_pub = self.create_publisher(TFMessage, '/tf_static', LATCHED_QOS)
         self._com_pub = self.create_publisher(PointStamped, 'com', 10)
         self._com_velocity_pub = self.create_publisher(Vector3Stamped, 'com_velocity', 10)
         self._momentum_pub = self.create_publisher(Vector3Stamped, 'angular_momentum', 10)
@@ -145,6 +149,10 @@ class FrameKinematicsNode(Node):
             self.create_service(GetRelativeMotion, 'get_relative_motion',
                                 self._on_get_relative_motion)
         self._publish(self.bridge.initial_output(self._now()))
+        model = self.bridge.model
+        self.get_logger().info(
+            f"robot '{model.name}' ({len(model.links)} links, {len(model.joint_names)} actuated "
+            'joints): publishing /tf and /tf_static from joint_states')
 
     def _declare(self, name: str, default: Any) -> None:
         if not self.has_parameter(name):
@@ -161,7 +169,8 @@ class FrameKinematicsNode(Node):
         if out.robot_description is not None:
             self._description_pub.publish(String(data=out.robot_description))
         if out.tf_static is not None:
-            self._tf_static.sendTransform([transform_msg(t) for t in out.tf_static])
+            self._tf_static_pub.publish(
+                TFMessage(transforms=[transform_msg(t) for t in out.tf_static]))
         if out.tf:
             self._tf.sendTransform([transform_msg(t) for t in out.tf])
         if out.center_of_mass is not None:
@@ -249,20 +258,42 @@ def main(args=None) -> int:
     :return: the process exit code.
     """
     rclpy.init(args=args)
+    # The executor exists before the node: a signal that arrives while the node starts then
+    # ends the spin below instead of breaking the executor's construction.
+    executor = SingleThreadedExecutor()
     node = None
     try:
         node = FrameKinematicsNode()
-        rclpy.spin(node)
+        executor.add_node(node)
+        executor.spin()
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     except FrameKinematicsError as exc:
         get_logger('frame_kinematics').fatal(f'cannot start: {exc}')
         return 1
+    except Exception:
+        if rclpy.ok():
+            raise
+        # A signal shut the context down while the node was starting: a normal exit.
     finally:
+        shutdown(node, executor)
+    return 0
+
+
+def shutdown(node: Optional[Node], executor: Executor) -> None:
+    """Destroy a node and its executor and shut rclpy down, ignoring a repeated Ctrl-C.
+
+    :param node: the node (None if it was never created).
+    :param executor: the executor that spun it.
+    """
+    try:
+        executor.shutdown()
         if node is not None:
             node.destroy_node()
+    except KeyboardInterrupt:
+        pass
+    finally:
         rclpy.try_shutdown()
-    return 0
 
 
 if __name__ == '__main__':

@@ -14,9 +14,10 @@
 """Pictures of a robot's frame tree (matplotlib, an optional dependency).
 
 * :func:`render_configuration`: one PNG of the tree at a configuration: links as segments
-  from the parent's origin to the child's origin, frame axes (x red, y green, z blue), link
-  centers of mass as orange dots sized by mass, the robot's center of mass as a black cross,
-  link names, and a title with the robot name and the joints away from zero.
+  from the parent's origin to the child's origin (none for a floating joint), frame axes
+  (x red, y green, z blue), link centers of mass as orange dots sized by mass, the robot's
+  center of mass as a black cross, link names, and a title with the robot name and the
+  joints away from zero.
 * :func:`render_motion`: the same along a motion interpolated between two configurations,
   as an animated GIF (needs pillow) or as a strip of frames (a PNG grid).
 
@@ -158,6 +159,11 @@ class _Scene:
         self.massive = np.nonzero(masses > 0)[0]
         self.marker_size = 15.0 + 250.0 * masses[self.massive] / max(masses.max(initial=0), 1e-12)
         self.parent = model.tables.parent
+        # a floating joint is no body: no segment from the world to the floating base
+        floating = {j.child for j in model.joints if j.type == 'floating'}
+        self.children = np.array([link.index for link in model.links
+                                  if link.parent is not None and link.name not in floating],
+                                 dtype=int)
 
     def _labelled(self, origins: np.ndarray) -> List[Tuple[int, int]]:
         """Choose the links to name, leaves first.
@@ -185,9 +191,11 @@ class _Scene:
              ticks: bool = True, zoom: float = 1.0) -> None:
         poses = self.poses[:, frame]
         origins = poses[:, :3, 3]
-        children = np.nonzero(self.parent >= 0)[0]
-        segments = np.stack([origins[self.parent[children]], origins[children]], axis=1)
-        ax.add_collection3d(line_collection(segments, colors=(0.3, 0.3, 0.35), linewidths=2.2))
+        if len(self.children):
+            segments = np.stack([origins[self.parent[self.children]], origins[self.children]],
+                                axis=1)
+            ax.add_collection3d(line_collection(segments, colors=(0.3, 0.3, 0.35),
+                                                linewidths=2.2))
         marked = poses[self.marked]
         axes = []
         colors = []

@@ -14,13 +14,12 @@
 """Configuration space: limits, clip, validity, distance, interpolation, step, sampling."""
 
 from conftest import all_joint_types_model, bundled, joint_xml, link_xml, urdf
-from hypothesis import given, settings, strategies as st
-import numpy as np
-import pytest
-
 from frame_kinematics.core import configuration as cfg
 from frame_kinematics.core import ConfigurationError, RobotModel
 from frame_kinematics.core.spatial import exp_se3, rotation_from_quaternion, transform
+from hypothesis import given, settings, strategies as st
+import numpy as np
+import pytest
 
 MODEL = all_joint_types_model()
 Q = {name: i for i, name in enumerate(MODEL.configuration_names)}

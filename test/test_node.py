@@ -17,6 +17,7 @@ Every DDS participant stays on the loopback interface, in a domain of its own.
 """
 
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -72,13 +73,16 @@ pytestmark = pytest.mark.skipif(_share() is None or shutil.which('ros2') is None
 
 
 def _stop(process):
-    """End a launched process group: SIGINT, then SIGTERM, then SIGKILL."""
-    for sig, wait in ((signal.SIGINT, 10), (signal.SIGINT, 5), (signal.SIGTERM, 5),
-                      (signal.SIGKILL, 5)):
+    """End ``ros2 launch``: SIGINT to it (it stops its nodes), then escalate on the group."""
+    steps = ((lambda: process.send_signal(signal.SIGINT), 15),
+             (lambda: os.killpg(process.pid, signal.SIGINT), 5),
+             (lambda: os.killpg(process.pid, signal.SIGTERM), 5),
+             (lambda: os.killpg(process.pid, signal.SIGKILL), 5))
+    for send, wait in steps:
         if process.poll() is not None:
             return
         try:
-            os.killpg(process.pid, sig)
+            send()
         except ProcessLookupError:
             return
         try:
@@ -314,3 +318,37 @@ def test_robot_description_parameter_updates(harness):
 
     assert harness.spin_until(tool_moved)
     assert set_description(ARM).successful
+
+
+@pytest.mark.parametrize('sig', [signal.SIGTERM, signal.SIGINT])
+def test_node_exits_cleanly_on_a_signal(tmp_path, sig):
+    params = tmp_path / 'params.yaml'
+    indented = '\n'.join('        ' + line for line in ARM.splitlines())
+    params.write_text('/**:\n  ros__parameters:\n    robot_description: |\n'
+                      + indented + '\n')
+    executable = os.path.join(packages.get_package_prefix('frame_kinematics'), 'lib',
+                              'frame_kinematics', 'frame_kinematics_node')
+    process = subprocess.Popen(
+        [executable, '--ros-args', '-r', '__node:=frame_kinematics_signal_test',
+         '--params-file', str(params)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+        env=dict(os.environ))
+    try:
+        log = b''
+        end = time.monotonic() + TIMEOUT
+        while b'publishing' not in log and time.monotonic() < end and process.poll() is None:
+            if select.select([process.stdout], [], [], 0.5)[0]:
+                log += os.read(process.stdout.fileno(), 4096)
+        assert b'publishing' in log and process.poll() is None, log.decode(errors='replace')
+        process.send_signal(sig)
+        try:
+            code = process.wait(10)
+        except subprocess.TimeoutExpired:  # rclpy sometimes misses the first signal
+            process.send_signal(sig)
+            code = process.wait(10)
+        log += process.stdout.read()
+        text = log.decode(errors='replace')
+        assert code == 0 and 'Traceback' not in text, text
+    finally:
+        _stop(process)
+        process.stdout.close()

@@ -16,9 +16,9 @@
 import subprocess
 import sys
 
-from conftest import all_joint_types_model, bundled, random_configuration
+from conftest import all_joint_types_model, bundled, link_xml, random_configuration, urdf
 from frame_kinematics import render
-from frame_kinematics.core import ConfigurationError, UnknownFrameError
+from frame_kinematics.core import ConfigurationError, RobotModel, UnknownFrameError
 from frame_kinematics.core.configuration import distance
 from hypothesis import given, settings, strategies as st
 import numpy as np
@@ -77,6 +77,21 @@ def test_pictures_differ_with_the_configuration_and_options(tmp_path, arm, arm_q
     assert a.shape == b.shape == c.shape == (180, 240, 4)
     assert np.mean(np.abs(a - b)) > 1e-3
     assert np.mean(np.abs(a - c)) > 1e-3
+
+
+def test_robots_without_segments_or_mass(tmp_path):
+    pytest.importorskip('matplotlib')
+    single = RobotModel.from_urdf_string(urdf(link_xml('alone')))
+    path = tmp_path / 'single.png'
+    render.render_configuration(single, single.neutral_configuration(), str(path),
+                                size=(200, 150))
+    assert render.picture_size(path) == (200, 150)
+    assert has_color(read_png(path), (0.85, 0.1, 0.1))  # its frame's x axis
+    floating = RobotModel.from_urdf_string(urdf(link_xml('alone')), floating_base=True)
+    q1 = floating.configuration_from_dict({'root_joint/x': 1.0})
+    render.render_motion(floating, floating.neutral_configuration(), q1,
+                         str(tmp_path / 'floating.png'), frames=2, size=(200, 150))
+    assert render.picture_size(tmp_path / 'floating.png') == (400, 190)
 
 
 def test_strip_of_a_motion(tmp_path, arm, arm_q):

@@ -14,13 +14,12 @@
 """The rl::kin-style toolbox: velocities, forces, Jacobian inverses, singularities."""
 
 from conftest import bundled, joint_xml, link_xml, random_configuration, urdf
-from hypothesis import given, settings, strategies as st
-import numpy as np
-import pytest
-
 from frame_kinematics.core import ConfigurationError, ExpressedIn, RobotModel, \
     UnknownFrameError
 from frame_kinematics.core import velocity as vel
+from hypothesis import given, settings, strategies as st
+import numpy as np
+import pytest
 
 ARM = bundled()
 ARM_JOINTS = ARM.joint_names[:6]

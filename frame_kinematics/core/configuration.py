@@ -102,7 +102,7 @@ class ConfigurationLayout:
 
 
 def layout(model: 'RobotModel') -> ConfigurationLayout:
-    """The (cached) :class:`ConfigurationLayout` of a model.
+    """Return the (cached) :class:`ConfigurationLayout` of a model.
 
     :param model: the robot model.
     :return: its layout.
@@ -244,7 +244,7 @@ def step(model: 'RobotModel', q, qdot, dt: float = 1.0) -> np.ndarray:
 
 
 def difference(model: 'RobotModel', q0, q1) -> np.ndarray:
-    """The velocity ``v`` with ``q0 ⊕ v == q1`` (the logarithm, shortest way round).
+    """Return the velocity ``v`` with ``q0 ⊕ v == q1`` (the logarithm, shortest way round).
 
     Continuous joints take the shortest signed angle, floating joints the SE(3) logarithm
     (local twist), planar joints the SE(2) one.
@@ -311,7 +311,7 @@ def distance(model: 'RobotModel', q0, q1) -> Union[float, np.ndarray]:
 
 
 def interpolate(model: 'RobotModel', q0, q1, alpha) -> np.ndarray:
-    """Configuration a fraction ``alpha`` of the way from ``q0`` to ``q1``.
+    """Return the configuration a fraction ``alpha`` of the way from ``q0`` to ``q1``.
 
     ``q0 ⊕ alpha · (q1 ⊖ q0)``: continuous joints go the short way round (and stay wrapped),
     floating and planar joints follow the geodesic (constant local twist).
@@ -356,7 +356,7 @@ def _fix_orientations(model: 'RobotModel', q: np.ndarray, rng: np.random.Generat
 
 def random_uniform(model: 'RobotModel', rng: np.random.Generator, size: Optional[int] = None,
                    translation_range: float = 1.0) -> np.ndarray:
-    """Configurations drawn uniformly within the joint limits.
+    """Draw configurations uniformly within the joint limits.
 
     Continuous angles (and planar angles) are drawn in ``[-pi, pi)``, floating orientations
     uniformly on SO(3); coordinates without limits (unbounded prismatic joints, floating and
@@ -377,7 +377,7 @@ def random_uniform(model: 'RobotModel', rng: np.random.Generator, size: Optional
 
 def random_gaussian(model: 'RobotModel', rng: np.random.Generator, mean, sigma,
                     size: Optional[int] = None) -> np.ndarray:
-    """Configurations drawn around ``mean``: ``clip(mean ⊕ v)`` with ``v ~ N(0, sigma²)``.
+    """Draw configurations around ``mean``: ``clip(mean ⊕ v)``, ``v ~ N(0, sigma²)``.
 
     The perturbation lives in the velocity space (local twists for floating joints), then
     the result is projected onto the joint limits with :func:`clip` (samples beyond a limit

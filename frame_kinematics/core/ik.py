@@ -36,8 +36,8 @@ angle of ``root_R_tip^T root_R_target``.
 from dataclasses import dataclass
 import logging
 import time
-import weakref
 from typing import List, Optional, Sequence, Tuple, TYPE_CHECKING, Union
+import weakref
 
 import numpy as np
 
@@ -65,8 +65,10 @@ STALL_ITERATIONS = 3
 
 #: When a batch has at most this many seeds left in flight ...
 WIDEN_SLOTS = 256
-#: ... each remaining target gets up to this many parallel seeds.
+#: ... each remaining target gets up to this many parallel seeds ...
 WIDEN_SEEDS = 16
+#: ... twice as many from the first of these iterations on, three times from the second.
+WIDEN_AT = (8, 16)
 
 Tips = Union[str, Sequence[str]]
 
@@ -131,11 +133,11 @@ class IKBatchResult:
     tip_orientation_errors: np.ndarray
 
     def __len__(self) -> int:
-        """Number of targets."""
+        """Return the number of targets."""
         return len(self.success)
 
     def __getitem__(self, index: int) -> IKResult:
-        """The result of one target.
+        """Return the result of one target.
 
         :param index: target index.
         :return: its :class:`IKResult`.
@@ -373,7 +375,7 @@ class ChainEvaluator:
 
     # -- conversions -------------------------------------------------------------------------
     def reduce(self, q) -> np.ndarray:
-        """The reduced configuration (active joints only) of full configurations.
+        """Return the reduced configuration (active joints only) of full configurations.
 
         :param q: ``(nq,)`` or ``(B, nq)`` of the model.
         :return: ``(n,)`` or ``(B, n)``.
@@ -467,6 +469,13 @@ class ChainEvaluator:
         both = node_pose[..., :3, :3] @ self._col_motion
         ang = both[..., 1]
         n_tips = len(self.tips)
+        if n_tips == 1 and self._expand[0] is None:
+            cols = np.empty(ang.shape[:-1] + (6,))
+            cols[..., :3] = _cross(ang, tips[0, None, :, :3, 3] - node_pose[..., :3, 3])
+            if not self._col_all_revolute:
+                cols[..., :3] += both[..., 0]
+            cols[..., 3:] = ang
+            return cols.transpose(1, 2, 0)
         out = np.empty((world.shape[1], 6 * n_tips, self.nv))
         for t in range(n_tips):
             lin = _cross(ang, tips[t, None, :, :3, 3] - node_pose[..., :3, 3])
@@ -474,11 +483,11 @@ class ChainEvaluator:
                 lin += both[..., 0]
             expand = self._expand[t]
             if expand is None:
-                out[:, 6 * t:6 * t + 3] = np.moveaxis(lin, 0, -1)
-                out[:, 6 * t + 3:6 * t + 6] = np.moveaxis(ang, 0, -1)
+                out[:, 6 * t:6 * t + 3] = lin.transpose(1, 2, 0)
+                out[:, 6 * t + 3:6 * t + 6] = ang.transpose(1, 2, 0)
             else:
-                out[:, 6 * t:6 * t + 3] = np.moveaxis(lin, 0, -1) @ expand
-                out[:, 6 * t + 3:6 * t + 6] = np.moveaxis(ang, 0, -1) @ expand
+                out[:, 6 * t:6 * t + 3] = lin.transpose(1, 2, 0) @ expand
+                out[:, 6 * t + 3:6 * t + 6] = ang.transpose(1, 2, 0) @ expand
         return out
 
     def tip_transforms(self, q) -> np.ndarray:
@@ -508,9 +517,9 @@ def _rotation_error(tip_R: np.ndarray, target_R: np.ndarray) -> Tuple[np.ndarray
     sin = np.sqrt(np.einsum('ij,ij->i', v, v))
     cos = 0.5 * (vt[:, 3] - 1.0)
     angle = np.arctan2(sin, cos)
-    tiny = sin <= 1e-300
-    v = v * (angle / np.where(tiny, 1.0, sin) + tiny)[:, None]
-    near_pi = (sin < 1e-4) & (cos < 0)
+    # angle / sin -> 1 as both vanish; near pi the axis is taken from the quaternion.
+    v = v * (angle / np.maximum(sin, 1e-300) + (sin == 0.0))[:, None]
+    near_pi = angle > np.pi - 1e-4
     if near_pi.any():
         v[near_pi] = log_so3(err[near_pi])
     return v, angle
@@ -554,6 +563,7 @@ class _Problem:
         self.ang_full = np.all(self.ang_mask, axis=1)
         self.row_weight = w.reshape(-1)[self.rows]
         self.all_rows = len(self.rows) == 6 * n_tips
+        self.plain = n_tips == 1 and bool(np.all(w == 1.0))
 
     def residual(self, tips: np.ndarray, targets: np.ndarray
                  ) -> Tuple[np.ndarray, Optional[np.ndarray]]:
@@ -571,6 +581,17 @@ class _Problem:
         metrics = np.empty((count, m + 2 * n_tips + 1))
         err = np.empty((count, n_tips, 6))
         rotate = None if self.isotropic else np.empty((n_tips, count, 3, 3))
+        if self.plain:
+            target = targets[:, 0]
+            np.subtract(target[:, :3, 3], tips[0, :, :3, 3], out=metrics[:, :3])
+            w, angle = _rotation_error(tips[0, :, :3, :3], target[:, :3, :3])
+            metrics[:, 3:6] = w
+            dp = metrics[:, :3]
+            metrics[:, 6] = np.sqrt(np.einsum('ij,ij->i', dp, dp))
+            metrics[:, 7] = angle
+            residual = metrics[:, :6]
+            metrics[:, 8] = np.einsum('ij,ij->i', residual, residual)
+            return metrics, None
         for t in range(n_tips):
             target = targets[:, t]
             dp = target[:, :3, 3] - tips[t, :, :3, 3]
@@ -665,6 +686,13 @@ class _Engine:
         self.rest_gain = rest_gain
         table = evaluator.layout
         self.lower, self.upper = table.lower, table.upper
+        self._eyes = {}
+
+    def _eye(self, size: int) -> np.ndarray:
+        eye = self._eyes.get(size)
+        if eye is None:
+            eye = self._eyes[size] = np.eye(size)
+        return eye
 
     def _evaluate(self, q: np.ndarray, targets: np.ndarray):
         poses = self.ev.forward(q)
@@ -677,7 +705,7 @@ class _Engine:
         jac_t = np.swapaxes(jac, -1, -2)
         if self.rest is not None or m <= n:
             gram = jac @ jac_t
-            gram += lam[:, None, None] * np.eye(m)
+            gram += lam[:, None, None] * self._eye(m)
             if self.rest is not None:
                 bias = self.rest_gain * _difference(self.ev.layout, q, self.rest)
                 rhs = np.stack([residual, (jac @ bias[..., None])[..., 0]], axis=-1)
@@ -685,13 +713,13 @@ class _Engine:
                 return sol[..., 0] + bias - sol[..., 1]
             return (jac_t @ np.linalg.solve(gram, residual[..., None]))[..., 0]
         gram = jac_t @ jac
-        gram += lam[:, None, None] * np.eye(n)
+        gram += lam[:, None, None] * self._eye(n)
         return np.linalg.solve(gram, (jac_t @ residual[..., None]))[..., 0]
 
     def _move(self, q, dq):
-        if self.ev.layout.simple:
-            return np.clip(q + dq, self.lower, self.upper)
-        return np.clip(_integrate(self.ev.layout, q, dq), self.lower, self.upper)
+        moved = q + dq if self.ev.layout.simple else _integrate(self.ev.layout, q, dq)
+        np.maximum(moved, self.lower, out=moved)
+        return np.minimum(moved, self.upper, out=moved)
 
     def _widen(self, k, k_new, ids, out, q, slot_seed, slot_targets, poses, metrics, rotate,
                lam, initial_lam, stall):
@@ -779,7 +807,10 @@ class _Engine:
                 initial_lam = initial_lam[slots]
                 if rotate is not None:
                     rotate = rotate[:, slots]
-                k_new = min(WIDEN_SEEDS, WIDEN_SLOTS // len(ids))
+            if not limited and (retire is not None or iteration in WIDEN_AT):
+                widest = WIDEN_SEEDS if iteration < WIDEN_AT[0] else \
+                    WIDEN_SEEDS * (2 + (iteration >= WIDEN_AT[1]))
+                k_new = min(widest, WIDEN_SLOTS // len(ids))
                 if k_new > k:
                     (q, slot_seed, slot_targets, poses, metrics, rotate, lam, initial_lam,
                      stall) = self._widen(k, k_new, ids, out, q, slot_seed, slot_targets,
@@ -809,8 +840,8 @@ class _Engine:
                 progress |= restart
             stall += 1
             stall[progress] = 0
-            lam = np.where(accept, np.maximum(lam * DAMPING_DECREASE, DAMPING_MIN),
-                           lam * DAMPING_INCREASE)
+            lam = lam * np.where(accept, DAMPING_DECREASE, DAMPING_INCREASE)
+            np.maximum(lam, DAMPING_MIN, out=lam)
             if any_restart:
                 lam[restart] = initial_lam[restart]
             if accept.all():
@@ -877,7 +908,7 @@ class _Outcome:
 
 def _targets(model: 'RobotModel', evaluator: ChainEvaluator, target, reference_frame,
              batch: Optional[bool]) -> Tuple[np.ndarray, bool]:
-    """Validated ``root_T_target`` of shape ``(B, n_tips, 4, 4)`` and whether it is a batch."""
+    """Validate targets: ``root_T_target`` ``(B, n_tips, 4, 4)`` and whether it is a batch."""
     n_tips = len(evaluator.tips)
     try:
         arr = np.asarray(target, dtype=float)
@@ -940,7 +971,7 @@ _CACHE_SIZE = 32
 
 def evaluator_for(model: 'RobotModel', tips: Tips, active_joints: Optional[Sequence[str]] = None,
                   q_fixed=None) -> ChainEvaluator:
-    """A :class:`ChainEvaluator`, reused from a small per-model cache when possible.
+    """Return a :class:`ChainEvaluator`, reused from a small per-model cache when possible.
 
     Two calls share an evaluator when the tips, the active joints and the values of the
     joints held fixed are the same.
@@ -990,16 +1021,16 @@ def _prepare(model, tip, target, seed, reference_frame, active_joints, batch):
                                  f'got {q_seed.shape}')
     if q_seed.ndim == 2 and len(q_seed) != len(targets):
         raise ConfigurationError(f'{len(q_seed)} seeds for {len(targets)} targets')
-    seeds = np.broadcast_to(evaluator.reduce(q_seed), (len(targets), evaluator.nq)).copy()
-    return evaluator, targets, seeds, is_batch
+    full = np.array(np.broadcast_to(q_seed, (len(targets), model.nq)))
+    return evaluator, targets, full, is_batch
 
 
 def _run(model, tip, target, batch, seed, reference_frame, position_only, orientation_weight,
          weights, active_joints, position_tolerance, orientation_tolerance, max_iterations,
          time_budget, restarts, parallel_seeds, rng, rest_posture, rest_gain, damping):
     start = time.perf_counter()
-    evaluator, targets, seeds, is_batch = _prepare(model, tip, target, seed, reference_frame,
-                                                   active_joints, batch)
+    evaluator, targets, q, is_batch = _prepare(model, tip, target, seed, reference_frame,
+                                               active_joints, batch)
     problem = _Problem(evaluator, targets, position_only, orientation_weight, weights,
                        position_tolerance, orientation_tolerance)
     if time_budget is None:
@@ -1011,7 +1042,7 @@ def _run(model, tip, target, batch, seed, reference_frame, position_only, orient
     if restarts is not None and int(restarts) < 0:
         raise ConfigurationError(f'restarts must be >= 0 or None, got {restarts}')
     if parallel_seeds is None:
-        parallel_seeds = 2 if is_batch else 16
+        parallel_seeds = 1 if is_batch else 16
     parallel_seeds = int(parallel_seeds)
     if parallel_seeds < 1:
         raise ConfigurationError(f'parallel_seeds must be >= 1, got {parallel_seeds}')
@@ -1031,8 +1062,8 @@ def _run(model, tip, target, batch, seed, reference_frame, position_only, orient
     damping = _positive(damping, 'damping')
     engine = _Engine(evaluator, problem, rng, parallel_seeds, max_iterations,
                      None if restarts is None else int(restarts), damping, rest, rest_gain)
-    out = engine.run(seeds, targets, start + time_budget)
-    q = evaluator.expand(out.q)
+    out = engine.run(evaluator.reduce(q), targets, start + time_budget)
+    q[:, evaluator.q_index] = out.q
     wrap = evaluator.layout.wrap_q
     if len(wrap):
         q[:, evaluator.q_index[wrap]] = np.mod(q[:, evaluator.q_index[wrap]] + np.pi,
@@ -1084,7 +1115,8 @@ def solve(model: 'RobotModel', tip: Tips, target, *, seed=None,
         call, default ``0.02 + 0.001 B``).
     :param restarts: maximum number of random seeds tried (default: unlimited within the
         budget; 0 runs a purely local solve from ``seed``).
-    :param parallel_seeds: seeds advanced together per target (default 8, 2 in a batch).
+    :param parallel_seeds: seeds advanced together per target (default 16; 1 in a batch,
+        widened up to 16 for the last few unsolved targets).
     :param rng: random generator of the restarts (default ``numpy.random.default_rng(0)``,
         so calls are reproducible unless the time budget cuts them short).
     :param rest_posture: configuration ``(nq,)`` pulled toward in the Jacobian's null space.

@@ -292,6 +292,12 @@ def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return a[..., _NEXT] * b[..., _PREV] - a[..., _PREV] * b[..., _NEXT]
 
 
+def _contract(weights: np.ndarray, stack: np.ndarray) -> np.ndarray:
+    """Sum ``stack`` over its first axis with ``weights`` (a vector or a matrix of rows)."""
+    flat = weights @ stack.reshape(stack.shape[0], -1)
+    return flat.reshape(weights.shape[:-1] + stack.shape[1:])
+
+
 def _readonly(arr: np.ndarray) -> np.ndarray:
     arr.flags.writeable = False
     return arr
@@ -531,7 +537,7 @@ class KinematicsState:
         if self._twists is None:
             rates = self._column_velocities(self.v)
             contrib = self.world_columns() * rates[..., None]
-            self._twists = _readonly(np.tensordot(self._tables.support, contrib, axes=(1, 0)))
+            self._twists = _readonly(_contract(self._tables.support, contrib))
         return self._twists
 
     def spatial_accelerations(self) -> np.ndarray:
@@ -549,7 +555,7 @@ class KinematicsState:
             dcols[..., 3:] = _cross(w, cols[..., 3:])
             contrib = cols * self._column_velocities(self.a)[..., None] + \
                 dcols * self._column_velocities(self.v)[..., None]
-            self._accelerations = _readonly(np.tensordot(t.support, contrib, axes=(1, 0)))
+            self._accelerations = _readonly(_contract(t.support, contrib))
         return self._accelerations
 
     def _express(self, index: int, spatial: np.ndarray, point, ref: ExpressedIn) -> np.ndarray:
@@ -621,7 +627,7 @@ class KinematicsState:
         """
         masses = self._tables.mass
         total = self._total_mass()
-        return np.tensordot(masses, self.link_centers_of_mass(), axes=(0, 0)) / total
+        return _contract(masses, self.link_centers_of_mass()) / total
 
     def _total_mass(self) -> float:
         total = self.model.total_mass
@@ -635,7 +641,7 @@ class KinematicsState:
         masses = self._tables.mass
         twists = self.spatial_velocities()
         point_vel = twists[..., :3] + _cross(twists[..., 3:], self.link_centers_of_mass())
-        return np.tensordot(masses, point_vel, axes=(0, 0)) / self._total_mass()
+        return _contract(masses, point_vel) / self._total_mass()
 
     def centroidal_momentum(self) -> np.ndarray:
         """Momentum ``[linear; angular]`` about the center of mass, root-aligned axes.
@@ -654,11 +660,11 @@ class KinematicsState:
         inertia_w = rot @ com_tables.inertia.reshape((-1,) + (1,) * len(self.batch_shape)
                                                      + (3, 3)) @ np.swapaxes(rot, -1, -2)
         spin = (inertia_w @ w[..., None])[..., 0]
-        com = np.tensordot(masses, centers, axes=(0, 0)) / self._total_mass()
+        com = _contract(masses, centers) / self._total_mass()
         orbital = _cross(centers - com, point_vel) * masses.reshape((-1,) + (1,) * (
             len(self.batch_shape) + 1))
         out = np.empty(self.batch_shape + (6,))
-        out[..., :3] = np.tensordot(masses, point_vel, axes=(0, 0))
+        out[..., :3] = _contract(masses, point_vel)
         out[..., 3:] = (spin + orbital).sum(axis=0)
         return out
 
@@ -673,7 +679,7 @@ class KinematicsState:
         cols = self.world_columns()
         centers = self.link_centers_of_mass()
         sub_mass = t.support.T @ masses
-        sub_moment = np.tensordot(t.support.T * masses, centers, axes=(1, 0))
+        sub_moment = _contract(t.support.T * masses, centers)
         jc = (cols[..., :3] * sub_mass.reshape((-1,) + (1,) * (len(self.batch_shape) + 1))
               + _cross(cols[..., 3:], sub_moment)) / self._total_mass()
         return np.moveaxis(jc, 0, -1) @ t.expand

@@ -121,7 +121,7 @@ class JacobianInverse:
 
     @property
     def rank(self) -> np.ndarray:
-        """Number of singular values above :data:`SINGULARITY_THRESHOLD`."""
+        """Count the singular values above :data:`SINGULARITY_THRESHOLD`."""
         return np.sum(self.singular_values > SINGULARITY_THRESHOLD, axis=-1)
 
 
@@ -279,7 +279,7 @@ def forward_force(state: KinematicsState, tips: Tips, tau,
 def tip_manipulability(state: KinematicsState, tips: Tips,
                        expressed_in: Union[ExpressedIn, str] = ExpressedIn.LOCAL_WORLD_ALIGNED,
                        joints: Optional[Sequence[str]] = None) -> Union[float, np.ndarray]:
-    """Manipulability of tips at the state, optionally over a subset of joints.
+    """Return the manipulability of tips at the state, optionally over a subset of joints.
 
     :param state: the kinematic state.
     :param tips: a link name or a list of them.

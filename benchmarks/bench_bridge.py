@@ -1,0 +1,158 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Time to turn one joint_states message into the transforms to publish (no ROS needed).
+
+For each robot, one message names every actuated joint with new values (positions and
+velocities); the bridge validates it, stores it, decides to publish (``publish_frequency: 0``)
+and returns the joint transforms plus the robot CoM frame. A second column adds the CoM
+topics (CoM velocity and centroidal angular momentum, which need every link's velocity).
+Beside it, the core's forward kinematics alone and Pinocchio's forward kinematics with frame
+placements for the same robot and configurations, measured in the same run.
+
+Run: ``python3 benchmarks/bench_bridge.py [--repeat 5] [--number 300]``. Prints a markdown
+table: median over the repeats of the mean time per message.
+"""
+
+import argparse
+import glob
+import os
+import site
+import statistics
+import sys
+import time
+
+from frame_kinematics import robots
+from frame_kinematics.bridge import Bridge, BridgeSettings, JointStateInput
+import numpy as np
+
+TARGETS_US = {'fk_arm': 100.0, 'talos': 500.0}
+
+
+def talos_path():
+    """Path of Talos (example-robot-data), or None when it is not installed."""
+    for prefix in site.getsitepackages() + [sys.prefix]:
+        hits = glob.glob(os.path.join(prefix, 'cmeel.prefix', 'share', 'example-robot-data',
+                                      'robots', 'talos_data', 'robots', 'talos_reduced.urdf'))
+        if hits:
+            return hits[0]
+    return None
+
+
+class QuietLogger:
+    """Drops the log lines (the benchmark sends only good messages)."""
+
+    def info(self, text):
+        pass
+
+    def warning(self, text):
+        pass
+
+    def error(self, text):
+        pass
+
+
+def messages(model, count, rng):
+    """Messages naming every one-dof actuated joint, with random values within limits."""
+    joints = [j for j in model.actuated_joints if j.nq == 1]
+    lower = np.array([j.lower if np.isfinite(model.lower[j.idx_q]) else -np.pi for j in joints])
+    upper = np.array([j.upper if np.isfinite(model.upper[j.idx_q]) else np.pi for j in joints])
+    names = [j.name for j in joints]
+    values = rng.uniform(lower, upper, size=(count, len(joints)))
+    velocities = rng.normal(size=(count, len(joints)))
+    return [JointStateInput(names, list(p), list(v), 1_000_000_000 + k)
+            for k, (p, v) in enumerate(zip(values, velocities))]
+
+
+def time_per_call(function, items, repeat):
+    """Median over ``repeat`` runs of the mean seconds per call of ``function(item)``."""
+    runs = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for item in items:
+            function(item)
+        runs.append((time.perf_counter() - start) / len(items))
+    return statistics.median(runs)
+
+
+def bench(name, path, repeat, number):
+    """Measure one robot; return a table row."""
+    with open(path) as handle:
+        urdf = handle.read()
+    rng = np.random.default_rng(0)
+    timings = []
+    for com_topics in (False, True):
+        bridge = Bridge(urdf, BridgeSettings(publish_frequency=0.0,
+                                             publish_com_topics=com_topics),
+                        logger=QuietLogger())
+        batch = messages(bridge.model, number, rng)
+        out = bridge.on_joint_state(batch[0], 2_000_000_000)
+        assert out.accepted and out.tf[-1].child == 'com'
+        timings.append(time_per_call(lambda m: bridge.on_joint_state(m, 2_000_000_000),
+                                     batch, repeat))
+    model = bridge.model
+    n_tf = len(out.tf)
+    configurations = []
+    for msg in batch:
+        q = model.neutral_configuration()
+        for joint, value in zip(msg.names, msg.positions):
+            q[model.joint(joint).idx_q] = value
+        configurations.append(q)
+    core_s = time_per_call(model.forward_kinematics, configurations, repeat)
+    try:
+        import pinocchio as pin
+    except ImportError:
+        return name, len(model.joint_names), n_tf, timings, core_s, None
+    pin_model = pin.buildModelFromUrdf(path)
+    pin_data = pin_model.createData()
+    order = [pin_model.joints[pin_model.getJointId(joint)].idx_q for joint in batch[0].names]
+    pin_qs = []
+    for msg in batch:
+        q = pin.neutral(pin_model)
+        q[order] = msg.positions
+        pin_qs.append(q)
+
+    def pin_fk(q):
+        pin.forwardKinematics(pin_model, pin_data, q)
+        pin.updateFramePlacements(pin_model, pin_data)
+
+    pin_s = time_per_call(pin_fk, pin_qs, repeat)
+    return name, len(model.joint_names), n_tf, timings, core_s, pin_s
+
+
+def main():
+    """Run the benchmark and print the markdown table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--repeat', type=int, default=5)
+    parser.add_argument('--number', type=int, default=300)
+    args = parser.parse_args()
+    rows = [bench('fk_arm', robots.path('fk_arm'), args.repeat, args.number)]
+    path = talos_path()
+    if path is None:
+        print('talos_reduced.urdf (example-robot-data) not found: humanoid skipped',
+              file=sys.stderr)
+    else:
+        rows.append(bench('talos', path, args.repeat, args.number))
+    print('| robot | actuated joints | transforms per message | message -> transforms (us) '
+          '| target (us) | + CoM velocity and momentum topics (us) | core FK alone (us) '
+          '| Pinocchio FK + frame placements (us) | transforms / Pinocchio |')
+    print('|---|---|---|---|---|---|---|---|---|')
+    for name, joints, n_tf, (tf_s, full_s), core_s, pin_s in rows:
+        pin_text = 'n/a' if pin_s is None else f'{pin_s * 1e6:.1f}'
+        ratio = 'n/a' if pin_s is None else f'{tf_s / pin_s:.0f}x'
+        print(f'| {name} | {joints} | {n_tf} | {tf_s * 1e6:.1f} | {TARGETS_US[name]:.0f} | '
+              f'{full_s * 1e6:.1f} | {core_s * 1e6:.1f} | {pin_text} | {ratio} |')
+
+
+if __name__ == '__main__':
+    main()
