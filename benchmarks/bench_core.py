@@ -29,10 +29,9 @@ import site
 import sys
 import timeit
 
-import numpy as np
-
 from frame_kinematics import robots
 from frame_kinematics.core import ExpressedIn, RobotModel
+import numpy as np
 
 
 def _erd(relative):

@@ -18,11 +18,10 @@ import os
 import site
 import sys
 
-import numpy as np
-import pytest
-
 from frame_kinematics import robots
 from frame_kinematics.core import RobotModel
+import numpy as np
+import pytest
 
 
 def example_robot_data_dir():

@@ -14,10 +14,6 @@
 """The reference-frame tree and the framed quantities."""
 
 from conftest import bundled, random_configuration
-from hypothesis import given, settings, strategies as st
-import numpy as np
-import pytest
-
 from frame_kinematics.core import ConfigurationError, ReferenceFrameError, UnknownFrameError
 from frame_kinematics.core.frames import FrameKind, FrameTree
 from frame_kinematics.core.quantities import (FrameOrientation, FramePoint, FrameVector,
@@ -26,6 +22,9 @@ from frame_kinematics.core.quantities import (FrameOrientation, FramePoint, Fram
 from frame_kinematics.core.spatial import (force_transform, motion_transform,
                                            quaternion_from_rotation, rotation_from_rpy,
                                            transform_from_xyz_rpy)
+from hypothesis import given, settings, strategies as st
+import numpy as np
+import pytest
 
 
 @pytest.fixture

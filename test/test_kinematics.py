@@ -22,13 +22,12 @@ import logging
 
 from conftest import (all_joint_types_model, bundled, random_configuration, real_robot_path,
                       REAL_ROBOTS)
-import numpy as np
-import pytest
-
 from frame_kinematics.core import ConfigurationError, ExpressedIn, RobotModel, UnknownFrameError
 from frame_kinematics.core.kinematics import BATCH_THRESHOLD
 from frame_kinematics.core.spatial import exp_se3, log_so3, quaternion_from_rotation, \
     rotation_from_quaternion
+import numpy as np
+import pytest
 
 TOL = 1e-10
 PIN_REFS = ('WORLD', 'LOCAL', 'LOCAL_WORLD_ALIGNED')

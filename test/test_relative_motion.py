@@ -17,13 +17,12 @@ import itertools
 import logging
 
 from conftest import bundled, real_robot_path, REAL_ROBOTS
-from hypothesis import given, HealthCheck, settings, strategies as st
-import numpy as np
-import pytest
-
 from frame_kinematics.core import ConfigurationError, RobotModel, UnknownFrameError
 from frame_kinematics.core.relative_motion import (ENVIRONMENT, RelativeMotion,
                                                    RelativeMotionError, RelativeMotionType)
+from hypothesis import given, HealthCheck, settings, strategies as st
+import numpy as np
+import pytest
 
 C = RelativeMotionType.CONSTRAINED
 P = RelativeMotionType.PARAMETERIZED
@@ -31,7 +30,7 @@ U = RelativeMotionType.UNCONSTRAINED
 
 
 def make_urdf(joints, name='test_robot'):
-    """A URDF from ``(name, type, parent, child[, (master, multiplier)])`` tuples."""
+    """Build a URDF from ``(name, type, parent, child[, (master, multiplier)])`` tuples."""
     links = []
     for joint in joints:
         for link in joint[2:4]:
@@ -52,7 +51,7 @@ def make_urdf(joints, name='test_robot'):
 
 
 def chain_model(n=4):
-    """base -j1- l1 -j2- l2 ... -jn- ln, all revolute."""
+    """Build the chain base -j1- l1 -j2- l2 ... -jn- ln, all revolute."""
     return RobotModel.from_urdf_string(make_urdf(
         [(f'j{k}', 'revolute', 'base' if k == 1 else f'l{k - 1}', f'l{k}')
          for k in range(1, n + 1)]))
@@ -66,7 +65,7 @@ def tree_model():
 
 
 def values(motion, names):
-    """The matrix restricted to ``names`` (None for the environment)."""
+    """Return the matrix restricted to ``names`` (None for the environment)."""
     return np.array([[motion.value(a, b) for b in names] for a in names])
 
 
@@ -384,7 +383,7 @@ JOINT_TYPES = ('revolute', 'prismatic', 'continuous', 'fixed', 'floating', 'plan
 
 @st.composite
 def models(draw):
-    """A random tree of 1 to 9 joints with fixed, multi-dof and mimic joints.
+    """Draw a random tree of 1 to 9 joints with fixed, multi-dof and mimic joints.
 
     The first joint is a 1-dof joint: the core cannot build a model with no degree of freedom.
     """
@@ -404,7 +403,7 @@ def models(draw):
 
 @st.composite
 def problems(draw):
-    """A model and a list of constraints ``(kind, body_a, body_b, parameterized, full)``."""
+    """Draw a model and a list of constraints ``(kind, body_a, body_b, parameterized, full)``."""
     model = draw(models())
     bodies = [None] + [j.name for j in model.joints] + list(model.link_names)
     motion = RelativeMotion(model)

@@ -13,13 +13,12 @@
 # limitations under the License.
 """Algebra axioms and round trips of the spatial module (hypothesis)."""
 
+from frame_kinematics.core import ConfigurationError
+from frame_kinematics.core import spatial as sp
 from hypothesis import given, settings, strategies as st
 from hypothesis.extra.numpy import arrays
 import numpy as np
 import pytest
-
-from frame_kinematics.core import ConfigurationError
-from frame_kinematics.core import spatial as sp
 
 finite = st.floats(-10, 10, allow_nan=False, allow_infinity=False)
 vec3 = arrays(float, 3, elements=finite)

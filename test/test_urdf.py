@@ -16,10 +16,9 @@
 import time
 
 from conftest import joint_xml, link_xml, urdf
+from frame_kinematics.core import RobotModel, URDFError
 import numpy as np
 import pytest
-
-from frame_kinematics.core import RobotModel, URDFError
 
 TWO_LINKS = link_xml('a') + link_xml('b')
 

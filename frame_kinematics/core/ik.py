@@ -26,7 +26,13 @@ ones), each with its own Levenberg-Marquardt damping; a seed whose cost stops de
 replaced by a fresh random configuration (a restart). It stops as soon as one seed meets
 both tolerances, or when the time budget, the iteration limit or the restart limit is
 reached; then it returns the best configuration seen. :func:`solve_batch` does the same for
-thousands of targets at once, dropping solved targets from the batch as it goes.
+thousands of targets at once (one seed each), dropping solved targets from the batch as it
+goes; when few targets are left, each gets more parallel seeds, and a target still unsolved
+after a few iterations gets more again.
+
+Random seeds are drawn uniformly within the limits of the active joints (``[-pi, pi)`` for
+continuous joints); coordinates without limits (floating and planar joints, unbounded
+prismatic joints) keep the caller's seed values.
 
 Every iterate is projected onto the joint limits, so every returned configuration respects
 them. Errors: position error is ``|root_p_target - root_p_tip|``, orientation error is the
@@ -69,6 +75,9 @@ WIDEN_SLOTS = 256
 WIDEN_SEEDS = 16
 #: ... twice as many from the first of these iterations on, three times from the second.
 WIDEN_AT = (8, 16)
+
+#: Evaluators and option sets kept per cache.
+_CACHE_SIZE = 32
 
 Tips = Union[str, Sequence[str]]
 
@@ -528,12 +537,9 @@ def _rotation_error(tip_R: np.ndarray, target_R: np.ndarray) -> Tuple[np.ndarray
 class _Problem:
     """Validated targets, weights and tolerances of one call."""
 
-    def __init__(self, evaluator: ChainEvaluator, root_T_target: np.ndarray, position_only: bool,
-                 orientation_weight: float, weights, position_tolerance: float,
-                 orientation_tolerance: float) -> None:
-        n_tips = len(evaluator.tips)
+    def __init__(self, n_tips: int, position_only: bool, orientation_weight: float, weights,
+                 position_tolerance: float, orientation_tolerance: float) -> None:
         self.n_tips = n_tips
-        self.targets = root_T_target
         self.position_tolerance = _positive(position_tolerance, 'position_tolerance')
         self.orientation_tolerance = _positive(orientation_tolerance, 'orientation_tolerance')
         orientation_weight = float(orientation_weight)
@@ -637,6 +643,29 @@ class _Problem:
                 for part in (slice(6 * t, 6 * t + 3), slice(6 * t + 3, 6 * t + 6)):
                     jac[:, part] = rotate[t] @ jac[:, part]
         return jac[:, self.rows] * self.row_weight[:, None]
+
+
+_PROBLEMS: dict = {}
+
+
+def _problem(n_tips: int, position_only: bool, orientation_weight: float, weights,
+             position_tolerance: float, orientation_tolerance: float) -> _Problem:
+    """Return the (cached, for the usual hashable options) :class:`_Problem` of these options."""
+    try:
+        key = (n_tips, bool(position_only), float(orientation_weight),
+               None if weights is None else tuple(np.asarray(weights, dtype=float).ravel()),
+               float(position_tolerance), float(orientation_tolerance))
+    except (TypeError, ValueError):
+        key = None
+    problem = _PROBLEMS.get(key) if key is not None else None
+    if problem is None:
+        problem = _Problem(n_tips, position_only, orientation_weight, weights,
+                           position_tolerance, orientation_tolerance)
+        if key is not None:
+            if len(_PROBLEMS) >= _CACHE_SIZE:
+                _PROBLEMS.clear()
+            _PROBLEMS[key] = problem
+    return problem
 
 
 def _positive(value: float, name: str) -> float:
@@ -906,10 +935,9 @@ class _Outcome:
             self.reasons[ids] = reason
 
 
-def _targets(model: 'RobotModel', evaluator: ChainEvaluator, target, reference_frame,
-             batch: Optional[bool]) -> Tuple[np.ndarray, bool]:
-    """Validate targets: ``root_T_target`` ``(B, n_tips, 4, 4)`` and whether it is a batch."""
-    n_tips = len(evaluator.tips)
+def _targets(tips: Tuple[str, ...], target, batch: Optional[bool]) -> Tuple[np.ndarray, bool]:
+    """Validate targets: ``(B, n_tips, 4, 4)`` rigid transforms, and whether it is a batch."""
+    n_tips = len(tips)
     try:
         arr = np.asarray(target, dtype=float)
     except (TypeError, ValueError):
@@ -924,19 +952,23 @@ def _targets(model: 'RobotModel', evaluator: ChainEvaluator, target, reference_f
         ok = arr.shape == expected
         shown = str(expected)
     if not ok:
-        raise ConfigurationError(f'target for tips {list(evaluator.tips)} must have shape '
+        raise ConfigurationError(f'target for tips {list(tips)} must have shape '
                                  f'{shown}, got {arr.shape}')
-    check_transform(arr, f'target of {", ".join(evaluator.tips)}')
-    arr = arr.reshape(-1, n_tips, 4, 4)
-    if reference_frame is not None:
-        if evaluator.moves(reference_frame):
-            raise ReferenceFrameError(f"reference frame '{reference_frame}' is moved by the "
-                                      'active joints: give the target in a frame they do not '
-                                      'move', reference_frame, evaluator.tips[0])
-        root_T_reference = model.forward_kinematics(evaluator.q_fixed).transform(
-            reference_frame)
-        arr = root_T_reference @ arr
-    return arr, batch
+    check_transform(arr, f'target of {", ".join(tips)}')
+    return arr.reshape(-1, n_tips, 4, 4), batch
+
+
+def _in_root(model: 'RobotModel', evaluator: ChainEvaluator, targets: np.ndarray,
+             reference_frame: Optional[str]) -> np.ndarray:
+    """Express ``reference_T_target`` in the root frame (the reference must not move)."""
+    if reference_frame is None:
+        return targets
+    if evaluator.moves(reference_frame):
+        raise ReferenceFrameError(f"reference frame '{reference_frame}' is moved by the "
+                                  'active joints: give the target in a frame they do not '
+                                  'move', reference_frame, evaluator.tips[0])
+    root_T_reference = model.forward_kinematics(evaluator.q_fixed).transform(reference_frame)
+    return root_T_reference @ targets
 
 
 def _seeds(model: 'RobotModel', seed, batch: bool) -> np.ndarray:
@@ -966,7 +998,6 @@ def _seeds(model: 'RobotModel', seed, batch: bool) -> np.ndarray:
 
 
 _EVALUATORS: 'weakref.WeakKeyDictionary' = weakref.WeakKeyDictionary()
-_CACHE_SIZE = 32
 
 
 def evaluator_for(model: 'RobotModel', tips: Tips, active_joints: Optional[Sequence[str]] = None,
@@ -1003,11 +1034,13 @@ def _prepare(model, tip, target, seed, reference_frame, active_joints, batch):
     tips = _as_tips(tip)
     for name in tips:
         model.link_index(name)
-    q_seed = _seeds(model, seed, batch=bool(batch) or batch is None)
-    if q_seed.ndim == 2:
-        q_fixed = q_seed[0]
-    else:
-        q_fixed = q_seed
+    if reference_frame is not None:
+        model.link_index(reference_frame)
+    targets, is_batch = _targets(tips, target, batch)
+    q_seed = _seeds(model, seed, batch=is_batch)
+    if q_seed.ndim == 2 and len(q_seed) != len(targets):
+        raise ConfigurationError(f'{len(q_seed)} seeds for {len(targets)} targets')
+    q_fixed = q_seed[0] if q_seed.ndim == 2 else q_seed
     evaluator = evaluator_for(model, tips, active_joints, q_fixed)
     if q_seed.ndim == 2:
         held = evaluator.held_q_index
@@ -1015,12 +1048,7 @@ def _prepare(model, tip, target, seed, reference_frame, active_joints, batch):
             names = sorted({model.configuration_names[i] for i in held})
             raise ConfigurationError(f'in a batch, the seeds must agree on the joints that '
                                      f'are held fixed and move the tips: {names}')
-    targets, is_batch = _targets(model, evaluator, target, reference_frame, batch)
-    if not is_batch and q_seed.ndim == 2:
-        raise ConfigurationError(f'seed must have shape ({model.nq},) for a single target, '
-                                 f'got {q_seed.shape}')
-    if q_seed.ndim == 2 and len(q_seed) != len(targets):
-        raise ConfigurationError(f'{len(q_seed)} seeds for {len(targets)} targets')
+    targets = _in_root(model, evaluator, targets, reference_frame)
     full = np.array(np.broadcast_to(q_seed, (len(targets), model.nq)))
     return evaluator, targets, full, is_batch
 
@@ -1031,7 +1059,7 @@ def _run(model, tip, target, batch, seed, reference_frame, position_only, orient
     start = time.perf_counter()
     evaluator, targets, q, is_batch = _prepare(model, tip, target, seed, reference_frame,
                                                active_joints, batch)
-    problem = _Problem(evaluator, targets, position_only, orientation_weight, weights,
+    problem = _problem(len(evaluator.tips), position_only, orientation_weight, weights,
                        position_tolerance, orientation_tolerance)
     if time_budget is None:
         time_budget = 0.02 + 0.001 * len(targets) if is_batch else 0.02
