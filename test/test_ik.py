@@ -13,6 +13,9 @@
 # limitations under the License.
 """Inverse kinematics: the chain evaluator, single, weighted, multi-tip and batch solves."""
 
+import gc
+import weakref
+
 from conftest import all_joint_types_model, bundled, random_configuration, real_robot_path
 from frame_kinematics.core import configuration as cfg
 from frame_kinematics.core import ConfigurationError, ReferenceFrameError, RobotModel, \
@@ -78,6 +81,9 @@ def test_chain_evaluator_folds_inactive_joints_at_their_value():
     columns = [ARM.joint(n).idx_v for n in active]
     assert np.allclose(evaluator.jacobian(poses), state.jacobian('tool0')[..., columns],
                        atol=1e-12)
+    full = evaluator.expand(evaluator.reduce(q))
+    assert np.array_equal(full[:, evaluator.q_index], q[:, evaluator.q_index])
+    assert np.array_equal(full[1, [0, 4]], q[0, [0, 4]])
 
 
 def test_solve_reaches_reachable_targets_within_limits():
@@ -292,6 +298,8 @@ def test_invalid_input_raises_and_changes_nothing():
         ik.solve(ARM, 'tool0', root_T_target, weights=[1, 1, 1])
     with pytest.raises(TypeError):
         ik.solve(ARM, 'tool0', root_T_target, no_such_option=1)
+    with pytest.raises(ConfigurationError, match='no active joint'):
+        ik.solve(ARM, 'tool0', root_T_target, active_joints=['left_finger_joint'])
     assert np.array_equal(seed, kept)
 
 
@@ -305,3 +313,27 @@ def test_seed_outside_the_limits_is_projected_with_a_warning(caplog):
     assert 'elbow_joint' in caplog.text
     assert result.success and _within_limits(ARM, result.q)
     assert seed[2] == 5.0
+
+
+def test_a_seed_already_on_target_converges_without_iterating():
+    seed = random_configuration(ARM, np.random.default_rng(15))
+    root_T_target = ARM.forward_kinematics(seed).transform('tool0')
+    for limit in (0, 10):
+        result = ik.solve(ARM, 'tool0', root_T_target, seed=seed, max_iterations=limit)
+        assert result.success and result.reason == 'converged' and result.iterations == 0
+        assert np.allclose(result.q[:6], seed[:6])
+    empty = ik.solve_batch(ARM, 'tool0', np.zeros((0, 4, 4)))
+    assert len(empty) == 0 and empty.q.shape == (0, ARM.nq)
+
+
+def test_cached_evaluators_do_not_keep_models_alive():
+    model = bundled()
+    seed = random_configuration(model, np.random.default_rng(16))
+    result = ik.solve(model, 'tool0', model.forward_kinematics(seed).transform('tool0'),
+                      time_budget=0.5)
+    assert result.success
+    assert ik.evaluator_for(model, 'tool0').model is model
+    alive = weakref.ref(model)
+    del model
+    gc.collect()
+    assert alive() is None

@@ -31,17 +31,22 @@ Conventions (used everywhere in this package)
   configuration lives in a :class:`KinematicsState` (Pinocchio's ``Model``/``Data`` split).
 """
 
+from . import configuration, ik, velocity
 from .errors import (ConfigurationError, FrameKinematicsError, ReferenceFrameError,
                      UnknownFrameError, URDFError)
 from .frames import FrameKind, FrameTree, ReferenceFrame
+from .ik import ChainEvaluator, IKBatchResult, IKResult, solve_batch
 from .kinematics import ExpressedIn, KinematicsState
 from .model import Joint, Link, RobotModel
 from .quantities import (FrameOrientation, FramePoint, FrameVector, SpatialAcceleration,
                          SpatialForce, SpatialInertia, SpatialMomentum, SpatialMotion)
 from .relative_motion import (ENVIRONMENT, RelativeMotion, RelativeMotionError,
                               RelativeMotionType)
+from .velocity import JacobianInverse
 
 __all__ = [
+    'ChainEvaluator',
+    'configuration',
     'ConfigurationError',
     'ENVIRONMENT',
     'ExpressedIn',
@@ -51,6 +56,10 @@ __all__ = [
     'FramePoint',
     'FrameTree',
     'FrameVector',
+    'ik',
+    'IKBatchResult',
+    'IKResult',
+    'JacobianInverse',
     'Joint',
     'KinematicsState',
     'Link',
@@ -65,6 +74,8 @@ __all__ = [
     'SpatialInertia',
     'SpatialMomentum',
     'SpatialMotion',
+    'solve_batch',
     'UnknownFrameError',
     'URDFError',
+    'velocity',
 ]

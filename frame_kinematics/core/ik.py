@@ -49,6 +49,7 @@ import numpy as np
 
 from .configuration import _difference, _integrate, ConfigurationLayout
 from .errors import ConfigurationError, ReferenceFrameError
+from .kinematics import plane_basis, unit_twists
 from .spatial import check_transform, inverse, log_so3, rotation_from_quaternion, skew
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -75,6 +76,10 @@ WIDEN_SLOTS = 256
 WIDEN_SEEDS = 16
 #: ... twice as many from the first of these iterations on, three times from the second.
 WIDEN_AT = (8, 16)
+
+#: From this iteration on, a step that pushes joints beyond their limits is solved again
+#: without them (it costs a second solve; the first iterations rarely need it).
+CLAMP_AFTER = 5
 
 #: Evaluators and option sets kept per cache.
 _CACHE_SIZE = 32
@@ -210,7 +215,7 @@ class ChainEvaluator:
         :raises UnknownFrameError: for an unknown link or joint.
         :raises ConfigurationError: for an invalid ``q_fixed`` or a mimic/non-actuated name.
         """
-        self.model = model
+        self._model: Union['RobotModel', weakref.ref] = model
         self.tips = _as_tips(tips)
         tip_index = [model.link_index(name) for name in self.tips]
         q_fixed = model.neutral_configuration() if q_fixed is None else \
@@ -245,6 +250,13 @@ class ChainEvaluator:
         self.nq = self.layout.nq
         self.nv = self.layout.nv
         self._compile(model, chosen, on_path, tip_index)
+
+    @property
+    def model(self) -> 'RobotModel':
+        """Return the robot model the evaluator was compiled from."""
+        if isinstance(self._model, weakref.ref):
+            return self._model()
+        return self._model
 
     @staticmethod
     def _path_joints(model: 'RobotModel', tip_index: List[int]) -> set:
@@ -347,16 +359,14 @@ class ChainEvaluator:
         self._pri_p0 = self._constant[self._pri, :3, 3][:, None]
         self._pri_axis = np.array([self._constant[k, :3, :3] @ nodes[k][0].axis
                                    for k in pri]).reshape(-1, 3)[:, None]
-        from .kinematics import _plane_basis
         self._other = [(k, nodes[k][0].type, nodes[k][1],
-                        _plane_basis(nodes[k][0].axis) if nodes[k][0].type == 'planar' else None)
+                        plane_basis(nodes[k][0].axis) if nodes[k][0].type == 'planar' else None)
                        for k, n in enumerate(nodes) if n[0].type in ('floating', 'planar')]
 
     def _compile_columns(self, model, nodes, tip_index) -> None:
-        from .kinematics import _unit_twists
         col_node, col_var, col_mult, motion = [], [], [], []
         for k, (joint, _, iv, multiplier, _) in enumerate(nodes):
-            for i, s in enumerate(_unit_twists(joint)):
+            for i, s in enumerate(unit_twists(joint)):
                 col_node.append(k)
                 col_var.append(iv + i)
                 col_mult.append(multiplier)
@@ -728,8 +738,26 @@ class _Engine:
         metrics, rotate = self.problem.residual(poses[self.ev.n_nodes:], targets)
         return poses, metrics, rotate
 
-    def _step(self, q, poses, residual, rotate, lam):
+    def _step(self, q, poses, residual, rotate, lam, clamp: bool):
         jac = self.problem.weighted_jacobian(self.ev.jacobian(poses), rotate)
+        dq = self._solve(q, jac, residual, lam)
+        if clamp and self.ev.layout.simple:
+            # Joints at a limit that the step pushes further are taken out and the step
+            # solved again, so that the other joints make up for them.
+            blocked = ((q <= self.lower) & (dq < 0)) | ((q >= self.upper) & (dq > 0))
+            if len(q) > 64:
+                rows = np.nonzero(blocked.any(axis=1))[0]
+                if len(rows):
+                    free = ~blocked[rows]
+                    sub = self._solve(q[rows], jac[rows] * free[:, None, :], residual[rows],
+                                      lam[rows])
+                    dq[rows] = sub * free
+            elif blocked.any():
+                dq = self._solve(q, jac * ~blocked[:, None, :], residual, lam)
+                dq[blocked] = 0.0
+        return dq
+
+    def _solve(self, q, jac, residual, lam):
         m, n = jac.shape[1], jac.shape[2]
         jac_t = np.swapaxes(jac, -1, -2)
         if self.rest is not None or m <= n:
@@ -786,6 +814,8 @@ class _Engine:
         m = len(problem.rows)
         pos_cols, ori_cols = slice(m, m + n_tips), slice(m + n_tips, m + 2 * n_tips)
         out = _Outcome(seeds, n_tips)
+        if not count:
+            return out
         ids = np.arange(count)
         slot_seed = np.repeat(seeds, k, axis=0)
         q = slot_seed.copy()
@@ -810,6 +840,11 @@ class _Engine:
             if converged.any():
                 retire = out.converged(ids, converged.reshape(-1, k), q, metrics, m)
             if iteration >= self.max_iterations:
+                if retire is not None:
+                    out.finish(ids[retire], None, iteration)
+                    left = ~retire
+                    ids, slots = ids[left], np.repeat(left, k)
+                    q, metrics = q[slots], metrics[slots]
                 out.record(ids, q, metrics, m)
                 out.finish(ids, 'max_iterations', iteration)
                 break
@@ -850,7 +885,8 @@ class _Engine:
                 out.finish(ids, 'time_budget', iteration)
                 break
             iteration += 1
-            candidate = self._move(q, self._step(q, poses, metrics[:, :m], rotate, lam))
+            candidate = self._move(q, self._step(q, poses, metrics[:, :m], rotate, lam,
+                                                 iteration > CLAMP_AFTER))
             restart = (stall >= STALL_ITERATIONS) | (lam > DAMPING_MAX)
             any_restart = restart.any()
             if any_restart:
@@ -873,14 +909,15 @@ class _Engine:
             np.maximum(lam, DAMPING_MIN, out=lam)
             if any_restart:
                 lam[restart] = initial_lam[restart]
-            if accept.all():
-                q, poses, metrics, rotate = candidate, poses_c, metrics_c, rotate_c
-            else:
-                q = np.where(accept[:, None], candidate, q)
-                poses = np.where(accept[None, :, None, None], poses_c, poses)
-                metrics = np.where(accept[:, None], metrics_c, metrics)
+            if not accept.all():
+                # Rejected steps keep their previous state (copied into the fresh arrays).
+                kept = np.nonzero(~accept)[0]
+                candidate[kept] = q[kept]
+                poses_c[:, kept] = poses[:, kept]
+                metrics_c[kept] = metrics[kept]
                 if rotate is not None:
-                    rotate = np.where(accept[None, :, None, None], rotate_c, rotate)
+                    rotate_c[:, kept] = rotate[:, kept]
+            q, poses, metrics, rotate = candidate, poses_c, metrics_c, rotate_c
         return out
 
 
@@ -1024,6 +1061,8 @@ def evaluator_for(model: 'RobotModel', tips: Tips, active_joints: Optional[Seque
         if np.array_equal(q_fixed[held], evaluator.q_fixed[held]):
             return evaluator
     evaluator = ChainEvaluator(model, tips, active, q_fixed)
+    # The cache is keyed weakly by the model: its evaluators must not keep the model alive.
+    evaluator._model = weakref.ref(model)
     if sum(len(v) for v in cache.values()) >= _CACHE_SIZE:
         cache.clear()
     cache.setdefault(key, []).append(evaluator)
@@ -1042,6 +1081,8 @@ def _prepare(model, tip, target, seed, reference_frame, active_joints, batch):
         raise ConfigurationError(f'{len(q_seed)} seeds for {len(targets)} targets')
     q_fixed = q_seed[0] if q_seed.ndim == 2 else q_seed
     evaluator = evaluator_for(model, tips, active_joints, q_fixed)
+    if evaluator.nv == 0:
+        raise ConfigurationError(f'no active joint moves tips {list(tips)}')
     if q_seed.ndim == 2:
         held = evaluator.held_q_index
         if np.any(q_seed[:, held] != q_fixed[held]):
@@ -1153,7 +1194,7 @@ def solve(model: 'RobotModel', tip: Tips, target, *, seed=None,
     :return: an :class:`IKResult` (or :class:`IKBatchResult` for a batch).
     :raises UnknownFrameError: for an unknown tip, reference frame or joint.
     :raises ConfigurationError: for an invalid target (shape, NaN, non-orthonormal
-        rotation), seed or option.
+        rotation), seed or option, or when no active joint moves the tips.
     :raises ReferenceFrameError: if the reference frame is moved by the active joints.
     """
     return _run(model, tip, target, None, seed, reference_frame, position_only,

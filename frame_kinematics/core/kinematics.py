@@ -202,7 +202,7 @@ class KinematicTables:
         owner: List[str] = []
         for joint in model.actuated_joints:
             child = index[joint.child]
-            for s in _unit_twists(joint):
+            for s in unit_twists(joint):
                 links.append(child)
                 motion.append(s)
                 owner.append(joint.name)
@@ -213,7 +213,7 @@ class KinematicTables:
             master, multiplier, _ = joint.mimic
             expand[len(links), model.joint(master).idx_v] = multiplier
             links.append(index[joint.child])
-            motion.append(_unit_twists(joint)[0])
+            motion.append(unit_twists(joint)[0])
             owner.append(joint.name)
         self.n_columns = len(links)
         self.col_links = np.array(links, dtype=int)
@@ -236,8 +236,12 @@ class KinematicTables:
         self.link_expand = [expand[cols] for cols in self.link_columns]
 
 
-def _plane_basis(normal: np.ndarray) -> np.ndarray:
-    """Columns ``[ex, ey, n]``: the smallest rotation taking z onto ``normal``."""
+def plane_basis(normal: np.ndarray) -> np.ndarray:
+    """Return the columns ``[ex, ey, n]`` of the smallest rotation taking z onto ``normal``.
+
+    :param normal: unit normal of a planar joint's plane.
+    :return: a 3x3 rotation.
+    """
     z = np.array([0.0, 0.0, 1.0])
     axis = np.cross(z, normal)
     s, c = np.linalg.norm(axis), float(np.dot(z, normal))
@@ -256,7 +260,7 @@ def _joint_motion(joint, q: np.ndarray) -> np.ndarray:
         motion[..., :3, :3] = rotation_from_quaternion(q[..., iq + 3:iq + 7])
         motion[..., :3, 3] = q[..., iq:iq + 3]
         return motion
-    basis = _plane_basis(joint.axis)
+    basis = plane_basis(joint.axis)
     theta = q[..., iq + 2]
     rz = np.zeros(q.shape[:-1] + (3, 3))
     rz[..., 0, 0] = rz[..., 1, 1] = np.cos(theta)
@@ -268,7 +272,14 @@ def _joint_motion(joint, q: np.ndarray) -> np.ndarray:
     return motion
 
 
-def _unit_twists(joint) -> List[np.ndarray]:
+def unit_twists(joint) -> List[np.ndarray]:
+    """Return the unit twists ``[linear; angular]`` of a joint's velocity entries.
+
+    They are constant in the joint's child frame (Pinocchio's motion subspace).
+
+    :param joint: a revolute, continuous, prismatic, floating or planar joint.
+    :return: one 6-vector per entry of ``v`` the joint owns.
+    """
     zero = np.zeros(3)
     if joint.type in ('revolute', 'continuous'):
         return [np.concatenate([zero, joint.axis])]
@@ -276,7 +287,7 @@ def _unit_twists(joint) -> List[np.ndarray]:
         return [np.concatenate([joint.axis, zero])]
     if joint.type == 'floating':
         return list(np.eye(6))
-    basis = _plane_basis(joint.axis)
+    basis = plane_basis(joint.axis)
     return [np.concatenate([basis[:, 0], zero]), np.concatenate([basis[:, 1], zero]),
             np.concatenate([zero, basis[:, 2]])]
 
