@@ -11,7 +11,8 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Time to turn one joint_states message into the transforms to publish (no ROS needed).
+"""
+Time to turn one joint_states message into the transforms to publish (no ROS needed).
 
 For each robot, one message names every actuated joint with new values (positions and
 velocities); the bridge validates it, stores it, decides to publish (``publish_frequency: 0``)

@@ -11,7 +11,8 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Command-line benchmark: what a ``frame-kinematics`` run costs against its floor.
+"""
+Command-line benchmark: what a ``frame-kinematics`` run costs against its floor.
 
 Each command is run as a subprocess (``python -m frame_kinematics``) and compared with the
 smallest thing that could do the same work in the same run:

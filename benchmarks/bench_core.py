@@ -11,7 +11,8 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Core kinematics benchmark, side by side with Pinocchio in the same run.
+"""
+Core kinematics benchmark, side by side with Pinocchio in the same run.
 
 For the bundled arm and a humanoid from example-robot-data (Talos), times forward kinematics
 of every link, one Jacobian and the center of mass, for one configuration and for a batch of
@@ -93,7 +94,8 @@ def _cases(pin, path, tip, batch):
 
 
 def main(argv=None) -> int:
-    """Run the benchmark and print the table.
+    """
+    Run the benchmark and print the table.
 
     :param argv: command-line arguments.
     :return: exit status.

@@ -11,7 +11,8 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Inverse kinematics benchmark: frame_kinematics against Pinocchio CLIK and ikpy.
+"""
+Inverse kinematics benchmark: frame_kinematics against Pinocchio CLIK and ikpy.
 
 Protocol (TRAC-IK's): reachable targets are the forward kinematics of random valid
 configurations; every solve starts from another random configuration; a solve succeeds when

@@ -11,7 +11,8 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""The ROS-free half of the frame_kinematics node.
+"""
+The ROS-free half of the frame_kinematics node.
 
 :class:`Bridge` makes every decision the node takes, on plain Python data: which joint
 values to accept, which transforms to publish on ``/tf`` and ``/tf_static`` with which stamps,
@@ -63,7 +64,8 @@ COM_ORIENTATIONS = COM_ORIENTATION_MODES
 
 @dataclass(frozen=True)
 class JointStateInput:
-    """A ``sensor_msgs/JointState`` as plain data.
+    """
+    A ``sensor_msgs/JointState`` as plain data.
 
     :ivar names: joint names (any subset of the model's joints).
     :ivar positions: one position per name.
@@ -78,7 +80,8 @@ class JointStateInput:
 
 
 class TransformOut(NamedTuple):
-    """One ``geometry_msgs/TransformStamped`` to publish: ``parent_T_child``.
+    """
+    One ``geometry_msgs/TransformStamped`` to publish: ``parent_T_child``.
 
     :ivar parent: header frame id (prefixed).
     :ivar child: child frame id (prefixed).
@@ -96,7 +99,8 @@ class TransformOut(NamedTuple):
 
 @dataclass(frozen=True)
 class CenterOfMassOut:
-    """Robot center of mass to publish on the topics.
+    """
+    Robot center of mass to publish on the topics.
 
     :ivar frame_id: the (prefixed) root link, the frame every vector is expressed in.
     :ivar position: ``root_p_com``.
@@ -113,7 +117,8 @@ class CenterOfMassOut:
 
 @dataclass
 class BridgeOutput:
-    """What the node publishes after an event.
+    """
+    What the node publishes after an event.
 
     :ivar accepted: whether the input was accepted.
     :ivar tf: transforms for ``/tf``.
@@ -133,7 +138,8 @@ class BridgeOutput:
 
 @dataclass(frozen=True)
 class UserFrame:
-    """A frame added by the user, fixed relative to its parent (mc_rbdyn's ``Frame``).
+    """
+    A frame added by the user, fixed relative to its parent (mc_rbdyn's ``Frame``).
 
     :ivar name: frame name (must not clash with a link or another frame).
     :ivar parent: a link, a ``<link>_com`` frame or a user frame defined before it.
@@ -152,7 +158,8 @@ class UserFrame:
 
 @dataclass(frozen=True)
 class BridgeSettings:
-    """Run-time settings of the bridge (the node's parameters other than the URDF).
+    """
+    Run-time settings of the bridge (the node's parameters other than the URDF).
 
     :ivar publish_frequency: maximum rate (Hz) of joint transforms per joint; 0: no throttling.
     :ivar ignore_timestamp: publish every message whatever its stamp.
@@ -196,7 +203,8 @@ class BridgeSettings:
     warn_period: float = 5.0
 
     def validated(self) -> 'BridgeSettings':
-        """Check the values that do not depend on the model.
+        """
+        Check the values that do not depend on the model.
 
         :return: a copy with normalised values (unit quaternion, tuples).
         :raises ConfigurationError: naming the setting at fault.
@@ -255,7 +263,8 @@ def _finite(values, size: int, what: str) -> np.ndarray:
 
 
 class ThrottledLog:
-    """Warnings repeated at most once per period and key, with a count of the skipped ones.
+    """
+    Warnings repeated at most once per period and key, with a count of the skipped ones.
 
     :param logger: anything with ``info``, ``warning`` and ``error`` taking one string
         (a ``logging.Logger`` or an rclpy logger).
@@ -272,7 +281,8 @@ class ThrottledLog:
         self._skipped: Dict[str, int] = {}
 
     def warning(self, key: str, text: str) -> None:
-        """Log ``text`` unless the same key was logged less than a period ago.
+        """
+        Log ``text`` unless the same key was logged less than a period ago.
 
         :param key: what kind of warning it is.
         :param text: the message.
@@ -360,7 +370,8 @@ class _ModelTables:
 
     def joint_transforms(self, state: KinematicsState, indices: np.ndarray
                          ) -> Tuple[np.ndarray, np.ndarray]:
-        """``parent_T_child`` of movable joints: translations and quaternions.
+        """
+        ``parent_T_child`` of movable joints: translations and quaternions.
 
         :param state: the kinematics of the current configuration.
         :param indices: indices of movable joints (non-fixed joints in model order).
@@ -427,7 +438,8 @@ PLAN_CACHE_SIZE = 32
 
 
 class Bridge:
-    """The decisions of the frame_kinematics node, on plain data.
+    """
+    The decisions of the frame_kinematics node, on plain data.
 
     The frames live in a :class:`~frame_kinematics.core.frames.FrameTree` that follows the
     latest value of every joint (updated lazily, when a pose is needed).
@@ -456,12 +468,12 @@ class Bridge:
     # -- model ------------------------------------------------------------------------------
     @property
     def model(self) -> RobotModel:
-        """The current robot model."""
+        """Return the current robot model."""
         return self._tables.model
 
     @property
     def tree(self) -> FrameTree:
-        """The frame tree at the latest joint values."""
+        """Return the frame tree at the latest joint values."""
         if self._dirty:
             self._tree.update(self._q, self._v if self.settings.publish_com_topics else None)
             self._dirty = False
@@ -474,7 +486,7 @@ class Bridge:
 
     @property
     def configuration(self) -> np.ndarray:
-        """A copy of the latest configuration ``q``."""
+        """Return a copy of the latest configuration ``q``."""
         return self._q.copy()
 
     def _install(self, tables: _ModelTables, tree: FrameTree, q: np.ndarray,
@@ -517,7 +529,8 @@ class Bridge:
         return q, received
 
     def set_robot_description(self, urdf: str, now_ns: int) -> BridgeOutput:
-        """Swap the model for a new URDF; a bad one changes nothing.
+        """
+        Swap the model for a new URDF; a bad one changes nothing.
 
         The latest values of joints that keep their name and type are kept; baked frames are
         placed again on the new model once every joint is known.
@@ -530,7 +543,8 @@ class Bridge:
         return self.apply_parameters({'robot_description': urdf}, now_ns)
 
     def update_settings(self, settings: BridgeSettings, now_ns: int) -> BridgeOutput:
-        """Replace the settings; invalid ones change nothing.
+        """
+        Replace the settings; invalid ones change nothing.
 
         Baked frames keep their placement while their definition does not change.
 
@@ -541,7 +555,8 @@ class Bridge:
         return self._apply(None, settings, now_ns)
 
     def apply_parameters(self, params: Mapping[str, Any], now_ns: int) -> BridgeOutput:
-        """Apply changed node parameters at once: all of them, or none if one is bad.
+        """
+        Apply changed node parameters at once: all of them, or none if one is bad.
 
         :param params: node parameters, all of them or only the changed ones (names as
             :func:`settings_from_parameters`, plus ``robot_description``); user frames are
@@ -602,7 +617,8 @@ class Bridge:
                             robot_description=model.urdf)
 
     def initial_output(self, now_ns: int) -> BridgeOutput:
-        """Return what to publish at start-up: the robot description and the static set.
+        """
+        Return what to publish at start-up: the robot description and the static set.
 
         :param now_ns: current time.
         :return: the output.
@@ -619,7 +635,8 @@ class Bridge:
                 if not self._received[j.idx_q:j.idx_q + j.nq].all()]
 
     def on_joint_state(self, msg: JointStateInput, now_ns: int) -> BridgeOutput:
-        """Take a joint_states message: store its values and say what to publish.
+        """
+        Take a joint_states message: store its values and say what to publish.
 
         :param msg: the message.
         :param now_ns: the node clock's current time (for the backwards-time check).
@@ -790,7 +807,8 @@ class Bridge:
                        for name in tree.frame_names if tree.frame(name).baked}
 
     def static_transforms(self, now_ns: int) -> List[TransformOut]:
-        """Return the whole static set: fixed joints, link CoM frames, user frames.
+        """
+        Return the whole static set: fixed joints, link CoM frames, user frames.
 
         :param now_ns: their stamp.
         :return: the transforms for ``/tf_static``.
@@ -814,7 +832,8 @@ class Bridge:
                 for f, pose, quat in zip(frames, poses, quats)]
 
     def strip_prefix(self, frame_id: str) -> str:
-        """Remove the frame prefix from a frame id (as received in a request).
+        """
+        Remove the frame prefix from a frame id (as received in a request).
 
         :param frame_id: a frame id, prefixed or not.
         :return: the bare frame name.
@@ -825,7 +844,8 @@ class Bridge:
         return frame_id
 
     def frame_dependencies(self, frame: str) -> Tuple[str, ...]:
-        """Actuated joints whose values a frame's pose in the root link depends on.
+        """
+        Actuated joints whose values a frame's pose in the root link depends on.
 
         :param frame: a frame name of the tree.
         :return: joint names (every actuated joint for the robot CoM frame).
@@ -840,7 +860,8 @@ class Bridge:
         return () if current is None else support[current.name]
 
     def root_T_frame(self, frame: str, q: Optional[np.ndarray] = None) -> np.ndarray:
-        """Pose of a frame in the root link.
+        """
+        Pose of a frame in the root link.
 
         :param frame: a frame name of the tree ('' for the root link).
         :param q: configuration to use (default: the latest joint values).
@@ -855,7 +876,8 @@ class Bridge:
     # -- configurations from requests --------------------------------------------------------
     def configuration_for(self, names: Sequence[str], positions: Sequence[float],
                           needed: Sequence[str]) -> np.ndarray:
-        """Build a configuration: the latest values overridden by a request's joint state.
+        """
+        Build a configuration: the latest values overridden by a request's joint state.
 
         :param names: joint (configuration entry) names of the request, possibly empty.
         :param positions: their values.
@@ -910,7 +932,8 @@ def _add_user_frame(tree: FrameTree, frame: UserFrame, baked: Mapping[str, np.nd
 def _build_tree(model: RobotModel, settings: BridgeSettings, q: np.ndarray,
                 baked: Mapping[str, np.ndarray], complete: bool,
                 v: Optional[np.ndarray] = None) -> FrameTree:
-    """Build a frame tree with the CoM orientation and the user frames of ``settings``.
+    """
+    Build a frame tree with the CoM orientation and the user frames of ``settings``.
 
     Baked frames without a stored placement are placed only when ``complete`` (every joint
     received); until then they, and the user frames hanging from them, wait.
@@ -971,7 +994,8 @@ USER_FRAME_DEFAULTS: Dict[str, Any] = {
 
 def settings_from_parameters(params: Mapping[str, Any],
                              base: BridgeSettings = BridgeSettings()) -> BridgeSettings:
-    """Build settings from the node's flat parameters (as ``config/frame_kinematics.yaml``).
+    """
+    Build settings from the node's flat parameters (as ``config/frame_kinematics.yaml``).
 
     Unknown keys are ignored (the node passes all its parameters).
 

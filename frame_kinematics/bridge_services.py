@@ -11,7 +11,8 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""The kinematics services of the node, on plain data (ROS-free).
+"""
+The kinematics services of the node, on plain data (ROS-free).
 
 Each handler takes a request dataclass and a :class:`~frame_kinematics.bridge.Bridge` and
 returns a response dataclass. A handler never raises for a bad request: it answers
@@ -35,7 +36,8 @@ from .core.spatial import inverse, transform_from_xyz_quaternion
 
 @dataclass(frozen=True)
 class JointValues:
-    """An optional ``sensor_msgs/JointState`` in a request (positions only).
+    """
+    An optional ``sensor_msgs/JointState`` in a request (positions only).
 
     :ivar names: joint (configuration entry) names; empty for "the current state".
     :ivar positions: one value per name.
@@ -47,7 +49,8 @@ class JointValues:
 
 @dataclass(frozen=True)
 class MatrixOut:
-    """A row-major matrix with the layout of a ``std_msgs/*MultiArray``.
+    """
+    A row-major matrix with the layout of a ``std_msgs/*MultiArray``.
 
     :ivar labels: dimension labels (rows, columns).
     :ivar sizes: dimension sizes.
@@ -62,7 +65,8 @@ class MatrixOut:
 
     @classmethod
     def from_array(cls, matrix: np.ndarray, row_label: str, column_label: str) -> 'MatrixOut':
-        """Lay out a 2-D array.
+        """
+        Lay out a 2-D array.
 
         :param matrix: the array.
         :param row_label: label of the first dimension.
@@ -80,7 +84,8 @@ class MatrixOut:
 
 @dataclass(frozen=True)
 class IKRequest:
-    """``ComputeIK`` request.
+    """
+    ``ComputeIK`` request.
 
     :ivar tip_link: the link (or any frame of the tree) to place.
     :ivar target_frame: frame the target pose is given in ('' for the root link).
@@ -121,7 +126,8 @@ class IKResponse:
 
 @dataclass(frozen=True)
 class JacobianRequest:
-    """``GetJacobian`` request.
+    """
+    ``GetJacobian`` request.
 
     :ivar link: a link, or any frame of the tree rigidly attached to a link.
     :ivar point: the reference point, in the frame ``link``.
@@ -137,7 +143,8 @@ class JacobianRequest:
 
 @dataclass(frozen=True)
 class JacobianResponse:
-    """``GetJacobian`` response.
+    """
+    ``GetJacobian`` response.
 
     :ivar joint_names: one name per column (velocity entries).
     :ivar jacobian: the 6 x nv matrix, rows ``[vx, vy, vz, wx, wy, wz]``.
@@ -163,7 +170,8 @@ class LockedJointIn:
 
 @dataclass(frozen=True)
 class RelativeTransformationIn:
-    """A relative transformation of a ``GetRelativeMotion`` request.
+    """
+    A relative transformation of a ``GetRelativeMotion`` request.
 
     :ivar body_a: a joint or link ('' for the environment).
     :ivar body_b: a joint or link ('' for the environment).
@@ -196,7 +204,8 @@ class RelativeMotionResponse:
 
 
 def velocity_names(bridge: Bridge) -> Tuple[str, ...]:
-    """Name each velocity entry (column of a Jacobian).
+    """
+    Name each velocity entry (column of a Jacobian).
 
     :param bridge: the bridge.
     :return: joint names, ``joint/vx``... for floating and ``joint/x``... for planar joints.
@@ -213,7 +222,8 @@ def velocity_names(bridge: Bridge) -> Tuple[str, ...]:
 
 
 def get_jacobian(bridge: Bridge, request: JacobianRequest) -> JacobianResponse:
-    """Answer a ``GetJacobian`` request.
+    """
+    Answer a ``GetJacobian`` request.
 
     :param bridge: the bridge (model and latest joint values).
     :param request: the request.
@@ -266,7 +276,8 @@ def _attach(bridge: Bridge, frame: str, frame_p_point: np.ndarray,
 
 def get_relative_motion(bridge: Bridge, request: RelativeMotionRequest
                         ) -> RelativeMotionResponse:
-    """Answer a ``GetRelativeMotion`` request.
+    """
+    Answer a ``GetRelativeMotion`` request.
 
     :param bridge: the bridge (model).
     :param request: locked joints and relative transformations.
@@ -290,7 +301,8 @@ def get_relative_motion(bridge: Bridge, request: RelativeMotionRequest
 
 
 def compute_ik(bridge: Bridge, request: IKRequest) -> IKResponse:
-    """Answer a ``ComputeIK`` request with the core's solver.
+    """
+    Answer a ``ComputeIK`` request with the core's solver.
 
     The target is converted to the root link with the latest joint values (a target given
     in a moving frame needs the joints that move it).

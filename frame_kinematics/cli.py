@@ -11,7 +11,8 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""``frame-kinematics``: the core's kinematics on any URDF from the command line, no ROS.
+"""
+``frame-kinematics``: the core's kinematics on any URDF from the command line, no ROS.
 
 Sub-commands: ``info``, ``fk``, ``jacobian``, ``com``, ``ik``, ``relative-motion`` and
 ``render``; ``frame-kinematics COMMAND --help`` shows each one's options and an example.
@@ -58,7 +59,8 @@ class _Parser(argparse.ArgumentParser):
     """Argument parser whose usage errors are one line on stderr."""
 
     def error(self, message: str) -> None:
-        """Print ``frame-kinematics: error: ...`` and exit with status 2.
+        """
+        Print ``frame-kinematics: error: ...`` and exit with status 2.
 
         :param message: what is wrong.
         """
@@ -198,7 +200,8 @@ def _states_from_document(document, path: str) -> Tuple[object, Optional[object]
 
 def _read_states(model: RobotModel, pairs: Sequence[str] = (),
                  config: Optional[str] = None) -> Tuple[np.ndarray, Optional[np.ndarray]]:
-    """Read a configuration (and a velocity, if the file has one) and NAME=VALUE pairs.
+    """
+    Read a configuration (and a velocity, if the file has one) and NAME=VALUE pairs.
 
     Pairs override the file's values; entries given nowhere are zero (identity quaternion).
     """
@@ -227,7 +230,8 @@ def _read_states(model: RobotModel, pairs: Sequence[str] = (),
 
 
 def _split_extras(args: argparse.Namespace, extras: List[str]) -> None:
-    """Move ``NAME=VALUE`` tokens that argparse could not place into ``args.pairs``.
+    """
+    Move ``NAME=VALUE`` tokens that argparse could not place into ``args.pairs``.
 
     ``--links`` takes one or more values, so ``--links tool0 elbow_joint=1`` puts the pair in
     the links (``--active-joints`` too); argparse also leaves pairs that follow an option as
@@ -292,7 +296,8 @@ def _emit(text: str) -> None:
 
 
 class _Progress:
-    """Progress of a long run on stderr.
+    """
+    Progress of a long run on stderr.
 
     A self-updating line on a terminal, else a line at every tenth of the work.
     """
@@ -865,7 +870,8 @@ link centers of mass as orange dots sized by mass, the robot's CoM as a black cr
 
 
 def _model_options(parser: argparse.ArgumentParser, top: bool) -> None:
-    """Model selection options, on the top parser and on every sub-command.
+    """
+    Model selection options, on the top parser and on every sub-command.
 
     On sub-commands their defaults are suppressed so that an option given before the
     sub-command is kept.
@@ -908,7 +914,8 @@ def _subparser(commands, name: str, help_text: str,
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """Build the ``frame-kinematics`` argument parser with all its sub-commands.
+    """
+    Build the ``frame-kinematics`` argument parser with all its sub-commands.
 
     :return: the parser.
     """
@@ -1032,7 +1039,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Run the command line.
+    """
+    Run the command line.
 
     :param argv: arguments without the program name (default ``sys.argv[1:]``).
     :return: the exit status.

@@ -11,7 +11,8 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""A demo joint-state source: every joint sweeps smoothly within its limits.
+"""
+A demo joint-state source: every joint sweeps smoothly within its limits.
 
 :func:`sweep` is the ROS-free math; :func:`main` runs it as an rclpy node publishing
 ``joint_states`` (parameters ``robot_description``, ``rate`` in Hz, ``period`` in s).
@@ -32,7 +33,8 @@ UNBOUNDED_AMPLITUDE = math.pi * 0.9
 
 
 class Sweep:
-    """Smooth sinusoidal motion of every one-dof actuated joint of a model.
+    """
+    Smooth sinusoidal motion of every one-dof actuated joint of a model.
 
     Joint ``i`` follows ``center + amplitude sin(2 pi t / period + phase_i)`` with the phases
     spread over the joints, so the robot never moves as one block. Mimic joints are left to
@@ -60,7 +62,8 @@ class Sweep:
         self.omega = 2 * np.pi / period
 
     def __call__(self, t: float) -> Tuple[np.ndarray, np.ndarray]:
-        """Positions and velocities at time ``t``.
+        """
+        Positions and velocities at time ``t``.
 
         :param t: seconds since the start.
         :return: ``(positions, velocities)``, one entry per name of :attr:`names`.
@@ -71,7 +74,8 @@ class Sweep:
 
 
 def main(args=None) -> int:
-    """Publish the sweep on ``joint_states`` until Ctrl-C or SIGTERM.
+    """
+    Publish the sweep on ``joint_states`` until Ctrl-C or SIGTERM.
 
     :param args: command-line arguments for rclpy.
     :return: the process exit code.

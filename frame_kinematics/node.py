@@ -11,7 +11,8 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""The rclpy node: a robot_state_publisher drop-in with CoM frames and kinematics services.
+"""
+The rclpy node: a robot_state_publisher drop-in with CoM frames and kinematics services.
 
 Every decision is taken by :class:`frame_kinematics.bridge.Bridge`; this module only
 converts messages to and from its plain dataclasses and publishes what it returns.
@@ -112,7 +113,8 @@ class FrameKinematicsNode(Node):
     """robot_state_publisher drop-in with CoM frames and kinematics services."""
 
     def __init__(self, **kwargs) -> None:
-        """Declare the parameters, load the robot and start publishing.
+        """
+        Declare the parameters, load the robot and start publishing.
 
         :param kwargs: passed to :class:`rclpy.node.Node` (e.g. ``parameter_overrides``).
         :raises FrameKinematicsError: if the robot description or parameters are unusable.
@@ -252,7 +254,8 @@ class FrameKinematicsNode(Node):
 
 
 def main(args=None) -> int:
-    """Run the node until Ctrl-C or SIGTERM.
+    """
+    Run the node until Ctrl-C or SIGTERM.
 
     :param args: command-line arguments for rclpy.
     :return: the process exit code.
@@ -281,7 +284,8 @@ def main(args=None) -> int:
 
 
 def shutdown(node: Optional[Node], executor: Executor) -> None:
-    """Destroy a node and its executor and shut rclpy down, ignoring a repeated Ctrl-C.
+    """
+    Destroy a node and its executor and shut rclpy down, ignoring a repeated Ctrl-C.
 
     :param node: the node (None if it was never created).
     :param executor: the executor that spun it.

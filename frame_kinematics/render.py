@@ -11,7 +11,8 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Pictures of a robot's frame tree (matplotlib, an optional dependency).
+"""
+Pictures of a robot's frame tree (matplotlib, an optional dependency).
 
 * :func:`render_configuration`: one PNG of the tree at a configuration: links as segments
   from the parent's origin to the child's origin (none for a floating joint), frame axes
@@ -48,7 +49,8 @@ _STRIP_HEADER = 40
 
 
 class MissingDependencyError(FrameKinematicsError, ImportError):
-    """An optional dependency (matplotlib, pillow, pyyaml) that a feature needs is missing.
+    """
+    An optional dependency (matplotlib, pillow, pyyaml) that a feature needs is missing.
 
     :param package: the pip package to install.
     :param feature: what needs it.
@@ -94,7 +96,8 @@ def _check_output(path: str, suffixes: Sequence[str]) -> str:
 
 
 def interpolate_configurations(model: RobotModel, q_start, q_end, count: int) -> np.ndarray:
-    """Return configurations evenly spaced from ``q_start`` to ``q_end`` (both included).
+    """
+    Return configurations evenly spaced from ``q_start`` to ``q_end`` (both included).
 
     They follow :func:`frame_kinematics.core.configuration.interpolate`: continuous joints go
     the short way round, floating and planar joints follow the geodesic.
@@ -166,7 +169,8 @@ class _Scene:
                                  dtype=int)
 
     def _labelled(self, origins: np.ndarray) -> List[Tuple[int, int]]:
-        """Choose the links to name, leaves first.
+        """
+        Choose the links to name, leaves first.
 
         A frame closer than an axis length to a named one is not named itself but counted in
         that label's ``(+n)``.
@@ -258,7 +262,8 @@ def render_configuration(model: RobotModel, q, path: str,
                          links: Optional[Sequence[str]] = None,
                          axis_length: Optional[float] = None,
                          labels: bool = True) -> str:
-    """Draw the frame tree at one configuration into a PNG file.
+    """
+    Draw the frame tree at one configuration into a PNG file.
 
     :param model: the robot model.
     :param q: configuration ``(nq,)``.
@@ -306,7 +311,8 @@ def render_motion(model: RobotModel, q_start, q_end, path: str, frames: int = 8,
                   links: Optional[Sequence[str]] = None,
                   axis_length: Optional[float] = None, labels: bool = True,
                   fps: float = 8.0, progress=None) -> str:
-    """Draw a motion interpolated between two configurations.
+    """
+    Draw a motion interpolated between two configurations.
 
     A path ending with ``.gif`` gives an animation (matplotlib's ``PillowWriter``, needs
     pillow), one ``.png`` gives a strip: a grid of ``frames`` pictures, ``columns`` wide, each
@@ -393,7 +399,8 @@ def _animate(scene: _Scene, path_q: np.ndarray, path: str, size: Tuple[int, int]
 
 
 def picture_size(path: str) -> Tuple[int, int]:
-    """Width and height in pixels of a PNG or GIF file, read from its header.
+    """
+    Width and height in pixels of a PNG or GIF file, read from its header.
 
     :param path: the picture file.
     :return: ``(width, height)``.

@@ -11,7 +11,8 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Start the frame_kinematics node, optionally the demo joint-state source and RViz.
+"""
+Start the frame_kinematics node, optionally the demo joint-state source and RViz.
 
 Arguments: ``urdf`` (robot description file, default: the bundled arm), ``demo`` (sweep
 every joint, default true), ``rviz`` (default true), ``params_file`` (default:

@@ -11,7 +11,8 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""The ``frame-kinematics`` command line, checked against the core.
+"""
+The ``frame-kinematics`` command line, checked against the core.
 
 A few tests run the real program as a subprocess (``python -m frame_kinematics`` and the
 console script); the error paths and file formats call :func:`frame_kinematics.cli.main` in

@@ -11,7 +11,8 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Forward kinematics, velocities, accelerations, Jacobians and CoM.
+"""
+Forward kinematics, velocities, accelerations, Jacobians and CoM.
 
 Cross-checked against Pinocchio on real robots (6-DOF UR5, 7-DOF Panda and KUKA iiwa, the
 Talos humanoid and Solo12 with a floating base) to 1e-10, and against finite differences on

@@ -11,7 +11,8 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""The real node, started from the launch file (needs a ROS 2 installation; skipped without).
+"""
+The real node, started from the launch file (needs a ROS 2 installation; skipped without).
 
 Every DDS participant stays on the loopback interface, in a domain of its own.
 """

@@ -383,7 +383,8 @@ JOINT_TYPES = ('revolute', 'prismatic', 'continuous', 'fixed', 'floating', 'plan
 
 @st.composite
 def models(draw):
-    """Draw a random tree of 1 to 9 joints with fixed, multi-dof and mimic joints.
+    """
+    Draw a random tree of 1 to 9 joints with fixed, multi-dof and mimic joints.
 
     The first joint is a 1-dof joint: the core cannot build a model with no degree of freedom.
     """

@@ -11,7 +11,8 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""frame_kinematics core: URDF model, spatial algebra, frame tree and kinematics.
+"""
+frame_kinematics core: URDF model, spatial algebra, frame tree and kinematics.
 
 numpy and the standard library only; nothing here knows about ROS.
 

@@ -11,7 +11,8 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Configuration space of a model: joint limits, distances, interpolation and sampling.
+"""
+Configuration space of a model: joint limits, distances, interpolation and sampling.
 
 The configuration ``q`` (size ``nq``) and the velocity ``v`` (size ``nv``) follow the layout of
 :mod:`frame_kinematics.core.model`. The operations here respect every joint type:
@@ -45,7 +46,8 @@ _LAYOUTS: 'weakref.WeakKeyDictionary' = weakref.WeakKeyDictionary()
 
 
 class ConfigurationLayout:
-    """Index tables of a configuration vector, grouped by joint type.
+    """
+    Index tables of a configuration vector, grouped by joint type.
 
     :ivar one_q: ``q`` index of every one-dof joint (revolute, continuous, prismatic).
     :ivar one_v: the matching ``v`` index.
@@ -58,7 +60,8 @@ class ConfigurationLayout:
     """
 
     def __init__(self, joints: Sequence['Joint']) -> None:
-        """Build the tables of a sequence of actuated joints laid out one after the other.
+        """
+        Build the tables of a sequence of actuated joints laid out one after the other.
 
         With ``model.actuated_joints`` this is the model's own layout; with a subset it is
         the layout of the reduced vector made of those joints' coordinates.
@@ -102,7 +105,8 @@ class ConfigurationLayout:
 
 
 def layout(model: 'RobotModel') -> ConfigurationLayout:
-    """Return the (cached) :class:`ConfigurationLayout` of a model.
+    """
+    Return the (cached) :class:`ConfigurationLayout` of a model.
 
     :param model: the robot model.
     :return: its layout.
@@ -115,7 +119,8 @@ def layout(model: 'RobotModel') -> ConfigurationLayout:
 
 
 def wrap_angle(angle: np.ndarray) -> np.ndarray:
-    """Wrap angles into ``[-pi, pi)``.
+    """
+    Wrap angles into ``[-pi, pi)``.
 
     :param angle: angles in radians, any shape.
     :return: the wrapped angles.
@@ -124,7 +129,8 @@ def wrap_angle(angle: np.ndarray) -> np.ndarray:
 
 
 def joint_limits(model: 'RobotModel') -> Tuple[np.ndarray, np.ndarray]:
-    """Lower and upper limits of every ``q`` entry.
+    """
+    Lower and upper limits of every ``q`` entry.
 
     Continuous joints and the translations of floating and planar joints are unbounded
     (``-inf``/``inf``); quaternion entries are unbounded too (they are kept unit instead).
@@ -137,7 +143,8 @@ def joint_limits(model: 'RobotModel') -> Tuple[np.ndarray, np.ndarray]:
 
 
 def clip(model: 'RobotModel', q) -> np.ndarray:
-    """Project a configuration onto the joint limits.
+    """
+    Project a configuration onto the joint limits.
 
     Bounded coordinates are clipped, continuous angles wrapped into ``[-pi, pi)`` and
     floating-joint quaternions normalised.
@@ -156,7 +163,8 @@ def clip(model: 'RobotModel', q) -> np.ndarray:
 
 
 def is_valid(model: 'RobotModel', q, tolerance: float = 0.0) -> Union[bool, np.ndarray]:
-    """Whether configurations are finite, unit-quaternion and within the joint limits.
+    """
+    Whether configurations are finite, unit-quaternion and within the joint limits.
 
     :param model: the robot model.
     :param q: ``(nq,)`` or ``(B, nq)``.
@@ -193,7 +201,8 @@ def _planar_exp(theta: np.ndarray, v: np.ndarray) -> Tuple[np.ndarray, np.ndarra
 
 
 def integrate(model: 'RobotModel', q, v) -> np.ndarray:
-    """``q ⊕ v``: the configuration reached from ``q`` following the velocity ``v`` for 1 s.
+    """
+    ``q ⊕ v``: the configuration reached from ``q`` following the velocity ``v`` for 1 s.
 
     Floating joints follow their local twist on SE(3) (quaternion renormalised), planar
     joints on SE(2); continuous angles are wrapped into ``[-pi, pi)``.
@@ -230,7 +239,8 @@ def _integrate(table: ConfigurationLayout, q: np.ndarray, v: np.ndarray) -> np.n
 
 
 def step(model: 'RobotModel', q, qdot, dt: float = 1.0) -> np.ndarray:
-    """``q ⊕ qdot·dt`` (rl's ``step``): integrate a constant velocity for ``dt`` seconds.
+    """
+    ``q ⊕ qdot·dt`` (rl's ``step``): integrate a constant velocity for ``dt`` seconds.
 
     :param model: the robot model.
     :param q: ``(nq,)`` or ``(B, nq)``.
@@ -244,7 +254,8 @@ def step(model: 'RobotModel', q, qdot, dt: float = 1.0) -> np.ndarray:
 
 
 def difference(model: 'RobotModel', q0, q1) -> np.ndarray:
-    """Return the velocity ``v`` with ``q0 ⊕ v == q1`` (the logarithm, shortest way round).
+    """
+    Return the velocity ``v`` with ``q0 ⊕ v == q1`` (the logarithm, shortest way round).
 
     Continuous joints take the shortest signed angle, floating joints the SE(3) logarithm
     (local twist), planar joints the SE(2) one.
@@ -295,7 +306,8 @@ def _difference(table: ConfigurationLayout, q0: np.ndarray, q1: np.ndarray) -> n
 
 
 def distance(model: 'RobotModel', q0, q1) -> Union[float, np.ndarray]:
-    """Distance between configurations: the Euclidean norm of :func:`difference`.
+    """
+    Distance between configurations: the Euclidean norm of :func:`difference`.
 
     Continuous joints wrap around (the distance between ``-pi + e`` and ``pi - e`` is
     ``2 e``); floating joints count their twist's linear (m) and angular (rad) parts alike.
@@ -311,7 +323,8 @@ def distance(model: 'RobotModel', q0, q1) -> Union[float, np.ndarray]:
 
 
 def interpolate(model: 'RobotModel', q0, q1, alpha) -> np.ndarray:
-    """Return the configuration a fraction ``alpha`` of the way from ``q0`` to ``q1``.
+    """
+    Return the configuration a fraction ``alpha`` of the way from ``q0`` to ``q1``.
 
     ``q0 ⊕ alpha · (q1 ⊖ q0)``: continuous joints go the short way round (and stay wrapped),
     floating and planar joints follow the geodesic (constant local twist).
@@ -356,7 +369,8 @@ def _fix_orientations(model: 'RobotModel', q: np.ndarray, rng: np.random.Generat
 
 def random_uniform(model: 'RobotModel', rng: np.random.Generator, size: Optional[int] = None,
                    translation_range: float = 1.0) -> np.ndarray:
-    """Draw configurations uniformly within the joint limits.
+    """
+    Draw configurations uniformly within the joint limits.
 
     Continuous angles (and planar angles) are drawn in ``[-pi, pi)``, floating orientations
     uniformly on SO(3); coordinates without limits (unbounded prismatic joints, floating and
@@ -377,7 +391,8 @@ def random_uniform(model: 'RobotModel', rng: np.random.Generator, size: Optional
 
 def random_gaussian(model: 'RobotModel', rng: np.random.Generator, mean, sigma,
                     size: Optional[int] = None) -> np.ndarray:
-    """Draw configurations around ``mean``: ``clip(mean ⊕ v)``, ``v ~ N(0, sigma²)``.
+    """
+    Draw configurations around ``mean``: ``clip(mean ⊕ v)``, ``v ~ N(0, sigma²)``.
 
     The perturbation lives in the velocity space (local twists for floating joints), then
     the result is projected onto the joint limits with :func:`clip` (samples beyond a limit

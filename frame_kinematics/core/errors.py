@@ -11,7 +11,8 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Exceptions raised by the frame_kinematics core.
+"""
+Exceptions raised by the frame_kinematics core.
 
 Every error derives from :class:`FrameKinematicsError`, so a caller can catch one class.
 The subclasses carry the context of the failure (frame, joint or link names) as attributes
@@ -26,7 +27,8 @@ class FrameKinematicsError(Exception):
 
 
 class URDFError(FrameKinematicsError, ValueError):
-    """A robot description that cannot be turned into a model.
+    """
+    A robot description that cannot be turned into a model.
 
     :param message: what is wrong.
     :param element: the URDF element at fault, e.g. ``joint 'elbow'`` (optional).
@@ -38,7 +40,8 @@ class URDFError(FrameKinematicsError, ValueError):
 
 
 class UnknownFrameError(FrameKinematicsError, LookupError):
-    """A frame, link or joint name that the model or frame tree does not know.
+    """
+    A frame, link or joint name that the model or frame tree does not know.
 
     :param name: the name that was asked for.
     :param available: the names that exist.
@@ -59,7 +62,8 @@ class UnknownFrameError(FrameKinematicsError, LookupError):
 
 
 class ReferenceFrameError(FrameKinematicsError, ValueError):
-    """An operation mixing frames that do not fit together.
+    """
+    An operation mixing frames that do not fit together.
 
     Raised when two framed quantities expressed in different frames are combined, or
     when a transform is asked between frames of different trees (roots).
@@ -77,7 +81,8 @@ class ReferenceFrameError(FrameKinematicsError, ValueError):
 
 
 class ConfigurationError(FrameKinematicsError, ValueError):
-    """A joint configuration, velocity or other numeric input that is unusable.
+    """
+    A joint configuration, velocity or other numeric input that is unusable.
 
     Wrong length, NaN or inf, a non-unit quaternion, a non-rigid transform.
     """

@@ -11,7 +11,8 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""A live reference-frame tree over a robot model (RobotDynamics ReferenceFrame, mc_rbdyn Frame).
+"""
+A live reference-frame tree over a robot model (RobotDynamics ReferenceFrame, mc_rbdyn Frame).
 
 A :class:`FrameTree` owns the current configuration of one robot and a tree of named
 :class:`ReferenceFrame` objects:
@@ -82,7 +83,7 @@ class ReferenceFrame:
 
     @property
     def tree(self) -> 'FrameTree':
-        """The tree this frame belongs to."""
+        """Return the tree this frame belongs to."""
         return self._tree
 
     @property
@@ -92,7 +93,7 @@ class ReferenceFrame:
 
     @property
     def parent_T_frame(self) -> np.ndarray:
-        """Current pose of this frame in its parent (identity for a root)."""
+        """Return the current pose of this frame in its parent (identity for a root)."""
         if self.parent is None:
             return np.eye(4)
         if self._offset is not None:
@@ -103,7 +104,7 @@ class ReferenceFrame:
 
     @property
     def root_T_frame(self) -> np.ndarray:
-        """Current pose of this frame in the root of its tree (read-only array)."""
+        """Return the current pose of this frame in its root (read-only array)."""
         tree = self._tree
         if self._cache_revision != tree.revision:
             self._cache = tree._compute_root_T(self)
@@ -112,7 +113,8 @@ class ReferenceFrame:
         return self._cache
 
     def pose_in(self, other: 'ReferenceFrame') -> np.ndarray:
-        """Pose of this frame in ``other``: ``other_T_self``.
+        """
+        Pose of this frame in ``other``: ``other_T_self``.
 
         :param other: a frame of the same tree.
         :return: a 4x4 transform.
@@ -121,7 +123,8 @@ class ReferenceFrame:
         return self._tree.transform(other, self)
 
     def check_same(self, other: 'ReferenceFrame') -> None:
-        """Raise :class:`ReferenceFrameError` unless ``other`` is this very frame.
+        """
+        Raise :class:`ReferenceFrameError` unless ``other`` is this very frame.
 
         :param other: the frame to compare with.
         """
@@ -138,7 +141,8 @@ COM_ORIENTATION_MODES = ('root', 'yaw', 'ypr', 'quaternion')
 
 
 class FrameTree:
-    """The frames of one robot at its current configuration (see the module docstring).
+    """
+    The frames of one robot at its current configuration (see the module docstring).
 
     :param model: the robot model.
     :param q: initial configuration (default: the neutral configuration).
@@ -188,11 +192,12 @@ class FrameTree:
     # -- state --------------------------------------------------------------------------------
     @property
     def state(self) -> KinematicsState:
-        """The current kinematic state."""
+        """Return the current kinematic state."""
         return self._state
 
     def update(self, q: Sequence[float], v: Optional[Sequence[float]] = None) -> None:
-        """Move the tree to a new configuration (and velocity).
+        """
+        Move the tree to a new configuration (and velocity).
 
         Validation happens first: on error nothing changes.
 
@@ -210,7 +215,8 @@ class FrameTree:
         return tuple(self._frames)
 
     def frames(self, kind: Optional[FrameKind] = None) -> List[ReferenceFrame]:
-        """Return the frames of the tree, optionally only those of one kind.
+        """
+        Return the frames of the tree, optionally only those of one kind.
 
         :param kind: a :class:`FrameKind` to filter on.
         :return: the frames in creation order.
@@ -218,7 +224,8 @@ class FrameTree:
         return [f for f in self._frames.values() if kind is None or f.kind is kind]
 
     def frame(self, name) -> ReferenceFrame:
-        """Return the frame called ``name`` (a frame of this tree is returned as is).
+        """
+        Return the frame called ``name`` (a frame of this tree is returned as is).
 
         :param name: frame name.
         :return: the frame.
@@ -239,7 +246,8 @@ class FrameTree:
 
     def add_frame(self, name: str, parent, parent_T_frame: np.ndarray,
                   baked: bool = False) -> ReferenceFrame:
-        """Add a user frame with a constant offset from a parent frame.
+        """
+        Add a user frame with a constant offset from a parent frame.
 
         :param name: new, unique frame name.
         :param parent: parent frame (name or :class:`ReferenceFrame`).
@@ -272,7 +280,8 @@ class FrameTree:
         return frame
 
     def add_root_frame(self, name: str) -> ReferenceFrame:
-        """Add a frame that starts a tree of its own, unrelated to the world.
+        """
+        Add a frame that starts a tree of its own, unrelated to the world.
 
         :param name: new, unique frame name.
         :return: the new root frame.
@@ -285,7 +294,8 @@ class FrameTree:
         return frame
 
     def remove_frame(self, name: str) -> None:
-        """Remove a user or root frame that has no children.
+        """
+        Remove a user or root frame that has no children.
 
         :param name: the frame.
         :raises ReferenceFrameError: for a model frame or a frame with children.
@@ -303,7 +313,8 @@ class FrameTree:
 
     # -- transforms -----------------------------------------------------------------------
     def transform(self, a, b) -> np.ndarray:
-        """Pose of frame ``b`` in frame ``a``: ``a_T_b``.
+        """
+        Pose of frame ``b`` in frame ``a``: ``a_T_b``.
 
         :param a: frame (name or :class:`ReferenceFrame`) the result is expressed in.
         :param b: frame whose pose is wanted.
@@ -334,7 +345,8 @@ class FrameTree:
     def set_com_orientation(self, mode: str = 'root', quaternion: Optional[Sequence[float]] = None,
                             ypr: Optional[Sequence[float]] = None,
                             link: Optional[str] = None) -> None:
-        """Choose the orientation of the robot CoM frame (seed 000's updateCenterOfMassFrame).
+        """
+        Choose the orientation of the robot CoM frame (seed 000's updateCenterOfMassFrame).
 
         * ``'root'``: aligned with the root (world) frame;
         * ``'yaw'``: the yaw of ``link`` (default: the base link, the floating joint's child or

@@ -11,7 +11,8 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Inverse position kinematics: vectorised Levenberg-Marquardt with parallel random restarts.
+"""
+Inverse position kinematics: vectorised Levenberg-Marquardt with parallel random restarts.
 
 Algorithm
 ---------
@@ -89,7 +90,8 @@ Tips = Union[str, Sequence[str]]
 
 @dataclass(frozen=True)
 class IKResult:
-    """Outcome of one inverse kinematics problem.
+    """
+    Outcome of one inverse kinematics problem.
 
     :ivar q: the configuration found (``(nq,)``), within the joint limits; the best one seen
         when ``success`` is False.
@@ -119,7 +121,8 @@ class IKResult:
 
 @dataclass(frozen=True)
 class IKBatchResult:
-    """Per-target outcomes of :func:`solve_batch` (arrays indexed by target).
+    """
+    Per-target outcomes of :func:`solve_batch` (arrays indexed by target).
 
     ``result[i]`` is the :class:`IKResult` of target ``i``.
 
@@ -151,7 +154,8 @@ class IKBatchResult:
         return len(self.success)
 
     def __getitem__(self, index: int) -> IKResult:
-        """Return the result of one target.
+        """
+        Return the result of one target.
 
         :param index: target index.
         :return: its :class:`IKResult`.
@@ -189,7 +193,8 @@ def _as_tips(tip: Tips) -> Tuple[str, ...]:
 
 
 class ChainEvaluator:
-    """Tip poses and Jacobians of the active joints moving a set of tip links.
+    """
+    Tip poses and Jacobians of the active joints moving a set of tip links.
 
     The evaluator works on the *reduced* configuration: the coordinates of
     :attr:`active_joints`, in model order (:meth:`reduce` and :meth:`expand` convert).
@@ -205,7 +210,8 @@ class ChainEvaluator:
 
     def __init__(self, model: 'RobotModel', tips: Tips,
                  active_joints: Optional[Sequence[str]] = None, q_fixed=None) -> None:
-        """Compile the chains from the root to ``tips``.
+        """
+        Compile the chains from the root to ``tips``.
 
         :param model: the robot model.
         :param tips: a tip link name or a list of them.
@@ -394,7 +400,8 @@ class ChainEvaluator:
 
     # -- conversions -------------------------------------------------------------------------
     def reduce(self, q) -> np.ndarray:
-        """Return the reduced configuration (active joints only) of full configurations.
+        """
+        Return the reduced configuration (active joints only) of full configurations.
 
         :param q: ``(nq,)`` or ``(B, nq)`` of the model.
         :return: ``(n,)`` or ``(B, n)``.
@@ -402,7 +409,8 @@ class ChainEvaluator:
         return np.asarray(q, dtype=float)[..., self.q_index]
 
     def expand(self, q_reduced: np.ndarray) -> np.ndarray:
-        """Full configurations: ``q_fixed`` with the active entries replaced.
+        """
+        Full configurations: ``q_fixed`` with the active entries replaced.
 
         :param q_reduced: ``(n,)`` or ``(B, n)``.
         :return: ``(nq,)`` or ``(B, nq)``.
@@ -414,7 +422,8 @@ class ChainEvaluator:
         return out
 
     def moves(self, link: str) -> bool:
-        """Whether an active joint moves ``link`` (relative to the root).
+        """
+        Whether an active joint moves ``link`` (relative to the root).
 
         :param link: a link name.
         :return: True if some node is among its ancestors.
@@ -423,7 +432,8 @@ class ChainEvaluator:
 
     # -- evaluation --------------------------------------------------------------------------
     def forward(self, q_reduced: np.ndarray) -> np.ndarray:
-        """Poses of the nodes, then of the tips, for a batch of reduced configurations.
+        """
+        Poses of the nodes, then of the tips, for a batch of reduced configurations.
 
         :param q_reduced: ``(N, n)``.
         :return: ``(n_nodes + n_tips, N, 4, 4)``: ``root_T_node`` then ``root_T_tip``.
@@ -475,7 +485,8 @@ class ChainEvaluator:
         return poses
 
     def jacobian(self, poses: np.ndarray) -> np.ndarray:
-        """Stacked ``LOCAL_WORLD_ALIGNED`` Jacobians of the tips w.r.t. the reduced velocity.
+        """
+        Stacked ``LOCAL_WORLD_ALIGNED`` Jacobians of the tips w.r.t. the reduced velocity.
 
         :param poses: node and tip poses from :meth:`forward`.
         :return: ``(N, 6 * n_tips, nv)``, rows ``[linear; angular]`` of each tip in turn.
@@ -510,7 +521,8 @@ class ChainEvaluator:
         return out
 
     def tip_transforms(self, q) -> np.ndarray:
-        """``root_T_tip`` of every tip for full configurations (a convenience for checks).
+        """
+        ``root_T_tip`` of every tip for full configurations (a convenience for checks).
 
         :param q: ``(nq,)`` or ``(B, nq)`` (inactive entries are ignored: see ``q_fixed``).
         :return: ``(n_tips, 4, 4)`` or ``(n_tips, B, 4, 4)``.
@@ -583,7 +595,8 @@ class _Problem:
 
     def residual(self, tips: np.ndarray, targets: np.ndarray
                  ) -> Tuple[np.ndarray, Optional[np.ndarray]]:
-        """Weighted residual and per-tip errors, and the row transform for the Jacobian.
+        """
+        Weighted residual and per-tip errors, and the row transform for the Jacobian.
 
         :param tips: ``(n_tips, N, 4, 4)``.
         :param targets: ``(N, n_tips, 4, 4)``.
@@ -639,7 +652,8 @@ class _Problem:
         return metrics, rotate
 
     def weighted_jacobian(self, jac: np.ndarray, rotate: Optional[np.ndarray]) -> np.ndarray:
-        """Jacobian rows matching :meth:`residual`.
+        """
+        Jacobian rows matching :meth:`residual`.
 
         :param jac: ``(N, 6 * n_tips, nv)`` from :meth:`ChainEvaluator.jacobian`.
         :param rotate: the row transform returned by :meth:`residual`.
@@ -699,7 +713,8 @@ class _Sampler:
         self.rng = rng
 
     def sample(self, seeds: np.ndarray) -> np.ndarray:
-        """One random configuration per row of ``seeds`` (their unbounded entries kept).
+        """
+        One random configuration per row of ``seeds`` (their unbounded entries kept).
 
         :param seeds: ``(N, n)``.
         :return: ``(N, n)``.
@@ -802,7 +817,8 @@ class _Engine:
                 merge(initial_lam, lam_x), merge(stall, np.zeros(count * extra, dtype=int)))
 
     def run(self, seeds: np.ndarray, targets: np.ndarray, deadline: float) -> '_Outcome':
-        """Solve ``targets`` (``(B, n_tips, 4, 4)``) from ``seeds`` (``(B, n)`` reduced).
+        """
+        Solve ``targets`` (``(B, n_tips, 4, 4)``) from ``seeds`` (``(B, n)`` reduced).
 
         :param seeds: one reduced seed per target.
         :param targets: ``root_T_target`` per target and tip.
@@ -1039,7 +1055,8 @@ _EVALUATORS: 'weakref.WeakKeyDictionary' = weakref.WeakKeyDictionary()
 
 def evaluator_for(model: 'RobotModel', tips: Tips, active_joints: Optional[Sequence[str]] = None,
                   q_fixed=None) -> ChainEvaluator:
-    """Return a :class:`ChainEvaluator`, reused from a small per-model cache when possible.
+    """
+    Return a :class:`ChainEvaluator`, reused from a small per-model cache when possible.
 
     Two calls share an evaluator when the tips, the active joints and the values of the
     joints held fixed are the same.
@@ -1153,7 +1170,8 @@ def solve(model: 'RobotModel', tip: Tips, target, *, seed=None,
           parallel_seeds: Optional[int] = None, rng: Optional[np.random.Generator] = None,
           rest_posture=None, rest_gain: float = 0.1, damping: float = 1e-3
           ) -> Union[IKResult, IKBatchResult]:
-    """Inverse position kinematics of one or several tips.
+    """
+    Inverse position kinematics of one or several tips.
 
     ``target`` is ``reference_T_target`` (``reference_frame`` defaults to the root link):
     ``(4, 4)`` for one tip, ``(n_tips, 4, 4)`` for several. A batch of targets,
@@ -1204,7 +1222,8 @@ def solve(model: 'RobotModel', tip: Tips, target, *, seed=None,
 
 
 def solve_batch(model: 'RobotModel', tip: Tips, targets, **options) -> IKBatchResult:
-    """Solve many targets in one vectorised call (see :func:`solve` for the options).
+    """
+    Solve many targets in one vectorised call (see :func:`solve` for the options).
 
     :param model: the robot model.
     :param tip: the tip link, or a list of tip links.

@@ -11,7 +11,8 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Forward kinematics, velocities, accelerations, Jacobians and center of mass.
+"""
+Forward kinematics, velocities, accelerations, Jacobians and center of mass.
 
 :class:`KinematicTables` holds what the tree allows to precompute once per model (joint axes,
 origins, depth levels, supports). :class:`KinematicsState` holds everything that depends on a
@@ -48,7 +49,8 @@ BATCH_THRESHOLD = 16
 
 
 class ExpressedIn(enum.Enum):
-    """Where a Jacobian, twist or acceleration is expressed (Pinocchio's meanings).
+    """
+    Where a Jacobian, twist or acceleration is expressed (Pinocchio's meanings).
 
     * ``WORLD``: world axes, taken at the world origin (spatial twist).
     * ``LOCAL``: the link's (or point's) own axes, at the point.
@@ -61,7 +63,8 @@ class ExpressedIn(enum.Enum):
 
     @classmethod
     def parse(cls, value: Union['ExpressedIn', str]) -> 'ExpressedIn':
-        """Accept an :class:`ExpressedIn` or its name/value in any case.
+        """
+        Accept an :class:`ExpressedIn` or its name/value in any case.
 
         :param value: e.g. ``ExpressedIn.LOCAL`` or ``'local_world_aligned'``.
         :return: the enum member.
@@ -81,7 +84,8 @@ class KinematicTables:
     """Per-model constants of the kinematic engine (built once by the model)."""
 
     def __init__(self, model: 'RobotModel') -> None:
-        """Precompute joint tables, tree levels and supports for ``model``.
+        """
+        Precompute joint tables, tree levels and supports for ``model``.
 
         :param model: the model (its links and joints must be final).
         """
@@ -147,7 +151,8 @@ class KinematicTables:
                           if j.type in ('floating', 'planar')]
 
     def _batch_plan(self, model, joint_of) -> None:
-        """Per-link steps of the batched evaluation (see :meth:`KinematicsState._forward_batch`).
+        """
+        Per-link steps of the batched evaluation (see :meth:`KinematicsState._forward_batch`).
 
         Joint values of every moving link are ``q[value_src] * value_mult + value_offset``
         (mimic multipliers, offsets and the sign of ``-x``/``-y``/``-z`` axes folded in).
@@ -199,13 +204,11 @@ class KinematicTables:
     def _columns(self, model, index) -> None:
         links: List[int] = []
         motion: List[np.ndarray] = []
-        owner: List[str] = []
         for joint in model.actuated_joints:
             child = index[joint.child]
             for s in unit_twists(joint):
                 links.append(child)
                 motion.append(s)
-                owner.append(joint.name)
         nv = model.nv
         expand = np.zeros((len(links) + len(model.mimic_joints), nv))
         expand[np.arange(nv), np.arange(nv)] = 1.0
@@ -214,15 +217,12 @@ class KinematicTables:
             expand[len(links), model.joint(master).idx_v] = multiplier
             links.append(index[joint.child])
             motion.append(unit_twists(joint)[0])
-            owner.append(joint.name)
         self.n_columns = len(links)
         self.col_links = np.array(links, dtype=int)
         # (n_columns, 3, 2): columns [S_lin, S_ang], so one matmul by R gives both.
         self.col_motion = np.array([np.stack([s[:3], s[3:]], axis=-1)
                                     for s in motion]).reshape(-1, 3, 2)
-        self.col_owner = tuple(owner)
         self.expand = expand
-        self.has_mimic = bool(model.mimic_joints)
         support = np.zeros((self.n_links, self.n_columns))
         for i in range(self.n_links):
             ancestors = set()
@@ -237,7 +237,8 @@ class KinematicTables:
 
 
 def plane_basis(normal: np.ndarray) -> np.ndarray:
-    """Return the columns ``[ex, ey, n]`` of the smallest rotation taking z onto ``normal``.
+    """
+    Return the columns ``[ex, ey, n]`` of the smallest rotation taking z onto ``normal``.
 
     :param normal: unit normal of a planar joint's plane.
     :return: a 3x3 rotation.
@@ -273,7 +274,8 @@ def _joint_motion(joint, q: np.ndarray) -> np.ndarray:
 
 
 def unit_twists(joint) -> List[np.ndarray]:
-    """Return the unit twists ``[linear; angular]`` of a joint's velocity entries.
+    """
+    Return the unit twists ``[linear; angular]`` of a joint's velocity entries.
 
     They are constant in the joint's child frame (Pinocchio's motion subspace).
 
@@ -315,14 +317,16 @@ def _readonly(arr: np.ndarray) -> np.ndarray:
 
 
 class KinematicsState:
-    """Kinematic quantities of one configuration (or a batch), Pinocchio's ``Data``.
+    """
+    Kinematic quantities of one configuration (or a batch), Pinocchio's ``Data``.
 
     Immutable: build a new state for a new configuration. Poses are relative to the model's
     root link: ``state.transform(link)`` is ``root_T_link``.
     """
 
     def __init__(self, model: 'RobotModel', q, v=None, a=None) -> None:
-        """Compute the link poses for ``q``.
+        """
+        Compute the link poses for ``q``.
 
         :param model: the robot model.
         :param q: configuration ``(nq,)`` or batch ``(B, nq)``.
@@ -394,7 +398,8 @@ class KinematicsState:
         return world
 
     def _forward_batch(self, q: np.ndarray) -> np.ndarray:
-        """Batched forward kinematics, link by link, batch axis last.
+        """
+        Batched forward kinematics, link by link, batch axis last.
 
         Each link is its parent's pose times the constant joint origin (one BLAS product over
         the whole batch), then the joint motion: for axes along +-x/y/z a rotation only mixes
@@ -443,7 +448,8 @@ class KinematicsState:
 
     # -- poses --------------------------------------------------------------------------------
     def transform(self, link: str, relative_to: Optional[str] = None) -> np.ndarray:
-        """Pose of a link: ``root_T_link``, or ``relative_to_T_link``.
+        """
+        Pose of a link: ``root_T_link``, or ``relative_to_T_link``.
 
         :param link: the link (frame) whose pose is wanted.
         :param relative_to: the link it is expressed in (default: the root link).
@@ -456,7 +462,8 @@ class KinematicsState:
         return inverse(self.poses[self.model.link_index(relative_to)]) @ root_T_link
 
     def position(self, link: str, point: Optional[Sequence[float]] = None) -> np.ndarray:
-        """Position in the root frame of a link's origin or of a point given in the link.
+        """
+        Position in the root frame of a link's origin or of a point given in the link.
 
         :param link: the link.
         :param point: ``link_p_point`` (default: the origin).
@@ -498,7 +505,8 @@ class KinematicsState:
     def jacobian(self, link: str, point: Optional[Sequence[float]] = None,
                  expressed_in: Union[ExpressedIn, str] = ExpressedIn.LOCAL_WORLD_ALIGNED
                  ) -> np.ndarray:
-        """Jacobian of a link (or of a point fixed in it) with respect to ``v``.
+        """
+        Jacobian of a link (or of a point fixed in it) with respect to ``v``.
 
         ``twist = J @ v`` with rows ``[linear; angular]``:
 
@@ -583,7 +591,8 @@ class KinematicsState:
     def velocity(self, link: str, point: Optional[Sequence[float]] = None,
                  expressed_in: Union[ExpressedIn, str] = ExpressedIn.LOCAL_WORLD_ALIGNED
                  ) -> np.ndarray:
-        """Twist ``[linear; angular]`` of a link (or a point in it), as ``jacobian @ v``.
+        """
+        Twist ``[linear; angular]`` of a link (or a point in it), as ``jacobian @ v``.
 
         :param link: the link.
         :param point: ``link_p_point`` (default: the link origin).
@@ -597,7 +606,8 @@ class KinematicsState:
     def acceleration(self, link: str, point: Optional[Sequence[float]] = None,
                      expressed_in: Union[ExpressedIn, str] = ExpressedIn.LOCAL_WORLD_ALIGNED,
                      classical: bool = False) -> np.ndarray:
-        """Acceleration of a link (or a point in it).
+        """
+        Acceleration of a link (or a point in it).
 
         The spatial acceleration (default) is Pinocchio's ``getFrameAcceleration``; with
         ``classical=True`` the linear part is the point's acceleration in the root frame
@@ -632,7 +642,8 @@ class KinematicsState:
         return self._com
 
     def center_of_mass(self) -> np.ndarray:
-        """Center of mass of the robot in the root frame, ``(3,)`` or ``(B, 3)``.
+        """
+        Center of mass of the robot in the root frame, ``(3,)`` or ``(B, 3)``.
 
         :raises ConfigurationError: if the robot has no mass.
         """
@@ -655,7 +666,8 @@ class KinematicsState:
         return _contract(masses, point_vel) / self._total_mass()
 
     def centroidal_momentum(self) -> np.ndarray:
-        """Momentum ``[linear; angular]`` about the center of mass, root-aligned axes.
+        """
+        Momentum ``[linear; angular]`` about the center of mass, root-aligned axes.
 
         The angular part is the angular momentum about the CoM (Pinocchio's ``hg``).
 

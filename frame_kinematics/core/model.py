@@ -11,7 +11,8 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""The robot model: an immutable kinematic tree built from a URDF.
+"""
+The robot model: an immutable kinematic tree built from a URDF.
 
 Configuration layout
 --------------------
@@ -60,7 +61,8 @@ QUATERNION_NORM_TOLERANCE = 1e-4
 
 @dataclass(frozen=True)
 class Joint:
-    """A joint of the model.
+    """
+    A joint of the model.
 
     :ivar parent_T_joint: pose of the joint frame in the parent link (URDF ``<origin>``).
     :ivar idx_q: first index in ``q`` (-1 for fixed and mimic joints).
@@ -92,7 +94,8 @@ class Joint:
 
 @dataclass(frozen=True)
 class Link:
-    """A link of the model: a body frame.
+    """
+    A link of the model: a body frame.
 
     :ivar parent_joint: name of the joint whose child this link is (None for the root).
     :ivar mass: mass in kg (0 without ``<inertial>``).
@@ -186,14 +189,16 @@ def _floating_root(description: RobotDescription, world: str) -> RobotDescriptio
 
 
 class RobotModel:
-    """Immutable kinematic and inertial model of a robot (Pinocchio's ``Model``).
+    """
+    Immutable kinematic and inertial model of a robot (Pinocchio's ``Model``).
 
     Everything that depends on a configuration lives in a
     :class:`~frame_kinematics.core.kinematics.KinematicsState`.
     """
 
     def __init__(self, description: RobotDescription, urdf: str = '') -> None:
-        """Build a model from a parsed description (see :meth:`from_urdf_string`).
+        """
+        Build a model from a parsed description (see :meth:`from_urdf_string`).
 
         :param description: the parsed URDF.
         :param urdf: the URDF text it came from, kept for republishing.
@@ -250,7 +255,8 @@ class RobotModel:
     @classmethod
     def from_urdf_string(cls, text: str, floating_base: bool = False,
                          world_frame: str = 'world') -> 'RobotModel':
-        """Parse a URDF document.
+        """
+        Parse a URDF document.
 
         :param text: the URDF XML.
         :param floating_base: add a floating joint ``root_joint`` between a new root link
@@ -267,7 +273,8 @@ class RobotModel:
     @classmethod
     def from_urdf_file(cls, path: Union[str, os.PathLike], floating_base: bool = False,
                        world_frame: str = 'world') -> 'RobotModel':
-        """Parse a URDF file (see :meth:`from_urdf_string`).
+        """
+        Parse a URDF file (see :meth:`from_urdf_string`).
 
         :param path: path of the file.
         :param floating_base: add a floating base joint.
@@ -289,7 +296,8 @@ class RobotModel:
         return tuple(link.name for link in self.links)
 
     def link_index(self, name: str) -> int:
-        """Index of a link.
+        """
+        Index of a link.
 
         :param name: the link name.
         :return: its index in :attr:`links`.
@@ -317,7 +325,7 @@ class RobotModel:
 
     @property
     def configuration_names(self) -> Tuple[str, ...]:
-        """A name for every entry of ``q``: the joint name, or ``joint/x`` for multi-dof joints."""
+        """Return a name per entry of ``q``: the joint name, or ``joint/x`` for multi-dof."""
         names = []
         for joint in self.actuated_joints:
             if joint.type == 'floating':
@@ -344,7 +352,8 @@ class RobotModel:
         return lower, upper
 
     def neutral_configuration(self) -> np.ndarray:
-        """Return the zero configuration (identity quaternion for floating joints).
+        """
+        Return the zero configuration (identity quaternion for floating joints).
 
         :return: ``q`` of shape ``(nq,)``.
         """
@@ -356,7 +365,8 @@ class RobotModel:
 
     def configuration_from_dict(self, values: Dict[str, float],
                                 base: Optional[np.ndarray] = None) -> np.ndarray:
-        """Build a configuration from ``{name: value}``, the rest from ``base`` or neutral.
+        """
+        Build a configuration from ``{name: value}``, the rest from ``base`` or neutral.
 
         Names are those of :attr:`configuration_names`.
 
@@ -374,7 +384,8 @@ class RobotModel:
         return q
 
     def check_configuration(self, q, name: str = 'q') -> np.ndarray:
-        """Validate a configuration (or a batch) and return it as a float array.
+        """
+        Validate a configuration (or a batch) and return it as a float array.
 
         :param q: shape ``(nq,)`` or ``(B, nq)``.
         :param name: what it is called in error messages.
@@ -384,7 +395,8 @@ class RobotModel:
         return self._check_vector(q, self.nq, name, quaternions=True)
 
     def check_velocity(self, v, name: str = 'v') -> np.ndarray:
-        """Validate a velocity or acceleration vector (or a batch) of size ``nv``.
+        """
+        Validate a velocity or acceleration vector (or a batch) of size ``nv``.
 
         :param v: shape ``(nv,)`` or ``(B, nv)``.
         :param name: what it is called in error messages.
@@ -428,7 +440,8 @@ class RobotModel:
 
     # -- kinematics shortcuts -------------------------------------------------------------
     def forward_kinematics(self, q, v=None, a=None):
-        """Evaluate the kinematics at ``q`` (and optionally velocities and accelerations).
+        """
+        Evaluate the kinematics at ``q`` (and optionally velocities and accelerations).
 
         :param q: configuration ``(nq,)`` or batch ``(B, nq)``.
         :param v: velocity ``(nv,)`` or ``(B, nv)`` (optional).
@@ -440,7 +453,8 @@ class RobotModel:
 
     def jacobian(self, q, link: str, point: Optional[Sequence[float]] = None,
                  expressed_in='local_world_aligned') -> np.ndarray:
-        """Jacobian of a link (see :meth:`KinematicsState.jacobian`).
+        """
+        Jacobian of a link (see :meth:`KinematicsState.jacobian`).
 
         :param q: configuration ``(nq,)`` or ``(B, nq)``.
         :param link: link name.
@@ -452,7 +466,8 @@ class RobotModel:
         return self.forward_kinematics(q).jacobian(link, point, expressed_in)
 
     def center_of_mass(self, q) -> Tuple[float, np.ndarray]:
-        """Total mass and center of mass in the root frame.
+        """
+        Total mass and center of mass in the root frame.
 
         :param q: configuration ``(nq,)`` or ``(B, nq)``.
         :return: ``(mass, root_p_com)`` with ``root_p_com`` of shape ``(3,)`` or ``(B, 3)``.
@@ -460,7 +475,8 @@ class RobotModel:
         return self.total_mass, self.forward_kinematics(q).center_of_mass()
 
     def inverse_kinematics(self, tip, target, **options):
-        """Solve inverse position kinematics (see :func:`frame_kinematics.core.ik.solve`).
+        """
+        Solve inverse position kinematics (see :func:`frame_kinematics.core.ik.solve`).
 
         :param tip: the tip link (or a list of tips).
         :param target: ``root_T_target`` (4x4), or a list/batch of them.

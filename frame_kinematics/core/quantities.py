@@ -11,7 +11,8 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Framed quantities: values that carry the frame they are expressed in (seed 000).
+"""
+Framed quantities: values that carry the frame they are expressed in (seed 000).
 
 Each object is immutable; :meth:`change_frame` returns the same physical quantity expressed in
 another frame of the same :class:`~frame_kinematics.core.frames.FrameTree`, using the tree's
@@ -68,7 +69,8 @@ class FramePoint(FrameObject):
     """A 3D point expressed in a frame."""
 
     def __init__(self, frame: ReferenceFrame, xyz: Sequence[float]) -> None:
-        """Create the quantity.
+        """
+        Create the quantity.
 
         :param frame: the frame.
         :param xyz: coordinates in that frame.
@@ -76,7 +78,8 @@ class FramePoint(FrameObject):
         super().__init__(frame, _vector(xyz, 3, 'a point'))
 
     def change_frame(self, target) -> 'FramePoint':
-        """Return the same point expressed in ``target``.
+        """
+        Return the same point expressed in ``target``.
 
         :param target: frame name or :class:`ReferenceFrame`.
         :return: a new :class:`FramePoint`.
@@ -101,7 +104,8 @@ class FrameVector(FrameObject):
     """A free 3D vector (direction, velocity, force...) expressed in a frame."""
 
     def __init__(self, frame: ReferenceFrame, xyz: Sequence[float]) -> None:
-        """Create the quantity.
+        """
+        Create the quantity.
 
         :param frame: the frame.
         :param xyz: components in that frame.
@@ -109,7 +113,8 @@ class FrameVector(FrameObject):
         super().__init__(frame, _vector(xyz, 3, 'a vector'))
 
     def change_frame(self, target) -> 'FrameVector':
-        """Return the same vector expressed in ``target`` (rotation only).
+        """
+        Return the same vector expressed in ``target`` (rotation only).
 
         :param target: frame name or :class:`ReferenceFrame`.
         :return: a new :class:`FrameVector`.
@@ -149,7 +154,8 @@ class FrameOrientation(FrameObject):
     """An orientation (unit quaternion ``[x, y, z, w]``) relative to a frame."""
 
     def __init__(self, frame: ReferenceFrame, quaternion: Sequence[float]) -> None:
-        """Create the quantity.
+        """
+        Create the quantity.
 
         :param frame: the frame.
         :param quaternion: unit quaternion ``[x, y, z, w]`` (normalised if within 1e-6).
@@ -168,7 +174,8 @@ class FrameOrientation(FrameObject):
         return rotation_from_quaternion(self.value)
 
     def change_frame(self, target) -> 'FrameOrientation':
-        """Return the same orientation relative to ``target``.
+        """
+        Return the same orientation relative to ``target``.
 
         :param target: frame name or :class:`ReferenceFrame`.
         :return: a new :class:`FrameOrientation`.
@@ -184,7 +191,8 @@ class SpatialMotion(FrameObject):
 
     def __init__(self, body_frame: ReferenceFrame, base_frame: ReferenceFrame,
                  frame: ReferenceFrame, vector: Sequence[float]) -> None:
-        """Create the quantity.
+        """
+        Create the quantity.
 
         :param body_frame: the moving frame.
         :param base_frame: the frame it moves relative to.
@@ -196,7 +204,8 @@ class SpatialMotion(FrameObject):
         self.base_frame = base_frame
 
     def change_frame(self, target):
-        """Return the same motion expressed in ``target`` (``target_X_frame @ vector``).
+        """
+        Return the same motion expressed in ``target`` (``target_X_frame @ vector``).
 
         :param target: frame name or :class:`ReferenceFrame`.
         :return: a new object of the same type.
@@ -226,7 +235,8 @@ class SpatialMotion(FrameObject):
 
 
 class SpatialAcceleration(SpatialMotion):
-    """Spatial acceleration ``[linear; angular]`` of ``body_frame`` relative to ``base_frame``.
+    """
+    Spatial acceleration ``[linear; angular]`` of ``body_frame`` relative to ``base_frame``.
 
     Changing the frame it is expressed in applies the same 6x6 transform as a twist.
     """
@@ -238,7 +248,8 @@ class SpatialForce(FrameObject):
     """A wrench ``[force; torque]`` expressed in a frame (torque about its origin)."""
 
     def __init__(self, frame: ReferenceFrame, vector: Sequence[float]) -> None:
-        """Create the quantity.
+        """
+        Create the quantity.
 
         :param frame: the frame.
         :param vector: ``[force; torque]``.
@@ -246,7 +257,8 @@ class SpatialForce(FrameObject):
         super().__init__(frame, _vector(vector, 6, type(self).__name__))
 
     def change_frame(self, target):
-        """Return the same wrench expressed in ``target``.
+        """
+        Return the same wrench expressed in ``target``.
 
         :param target: frame name or :class:`ReferenceFrame`.
         :return: a new object of the same type.
@@ -278,7 +290,8 @@ class SpatialInertia(FrameObject):
 
     def __init__(self, frame: ReferenceFrame, mass: float, com: Sequence[float],
                  inertia_com: np.ndarray) -> None:
-        """Create the quantity.
+        """
+        Create the quantity.
 
         :param frame: the frame.
         :param mass: mass (kg, >= 0).
@@ -303,7 +316,8 @@ class SpatialInertia(FrameObject):
         self.inertia_com = inertia
 
     def change_frame(self, target) -> 'SpatialInertia':
-        """Return the same inertia expressed in ``target``.
+        """
+        Return the same inertia expressed in ``target``.
 
         :param target: frame name or :class:`ReferenceFrame`.
         :return: a new :class:`SpatialInertia`.

@@ -11,7 +11,8 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Relative-motion matrix: which bodies of a robot move rigidly with respect to which.
+"""
+Relative-motion matrix: which bodies of a robot move rigidly with respect to which.
 
 The idea comes from HPP's ``RelativeMotion``: given a set of constraints, a symmetric
 ``(N+1) x (N+1)`` matrix tells for every pair of bodies whether their relative pose is
@@ -91,7 +92,8 @@ class RelativeMotionType(enum.IntEnum):
     UNCONSTRAINED = 2
 
     def combine(self, other: 'RelativeMotionType') -> 'RelativeMotionType':
-        """Relative motion of a chain of two relative motions (the weaker of the two).
+        """
+        Relative motion of a chain of two relative motions (the weaker of the two).
 
         :param other: the second relative motion.
         :return: CONSTRAINED+CONSTRAINED gives CONSTRAINED, UNCONSTRAINED with anything gives
@@ -101,14 +103,16 @@ class RelativeMotionType(enum.IntEnum):
 
 
 class RelativeMotionError(FrameKinematicsError, ValueError):
-    """A relative-motion constraint that makes no sense (a body with itself, an ambiguous name).
+    """
+    A relative-motion constraint that makes no sense (a body with itself, an ambiguous name).
 
     :param message: what is wrong.
     """
 
 
 class RelativeMotion:
-    """Relative-motion matrix of a robot under a set of constraints (HPP's ``RelativeMotion``).
+    """
+    Relative-motion matrix of a robot under a set of constraints (HPP's ``RelativeMotion``).
 
     :param model: the robot model; index ``k + 1`` is ``model.joints[k]``, 0 the environment.
     """
@@ -142,11 +146,12 @@ class RelativeMotion:
     # -- indices ------------------------------------------------------------------------------
     @property
     def size(self) -> int:
-        """Number of rows (and columns): ``len(model.joints) + 1``."""
+        """Return the number of rows (and columns): ``len(model.joints) + 1``."""
         return len(self.index_names)
 
     def index(self, name: Optional[str]) -> int:
-        """Matrix index of a body given by a joint name, a link name or the environment.
+        """
+        Matrix index of a body given by a joint name, a link name or the environment.
 
         :param name: a joint name (its child body), a link name (the child body of its parent
             joint; the root link is the environment), or ``None``/:data:`ENVIRONMENT`.
@@ -170,7 +175,8 @@ class RelativeMotion:
 
     # -- constraints --------------------------------------------------------------------------
     def add_locked_joint(self, joint: str, parameterized: bool = False) -> None:
-        """Lock a joint: its child body becomes rigid with respect to its parent body.
+        """
+        Lock a joint: its child body becomes rigid with respect to its parent body.
 
         Locking a mimic joint (or its master) fixes the master and all its mimics. Locking a
         fixed joint changes nothing (it is already CONSTRAINED).
@@ -190,7 +196,8 @@ class RelativeMotion:
     def add_relative_transformation(self, body_a: Optional[str], body_b: Optional[str] = None,
                                     parameterized: bool = False,
                                     mask: Optional[Sequence[bool]] = None) -> None:
-        """Constrain the relative pose of two bodies, or of a body and the environment.
+        """
+        Constrain the relative pose of two bodies, or of a body and the environment.
 
         :param body_a: a joint or link name (see :meth:`index`), or None for the environment.
         :param body_b: the other body; None (default) for the environment.
@@ -225,7 +232,8 @@ class RelativeMotion:
 
     def set_relative_motion(self, body_a: Optional[str], body_b: Optional[str],
                             motion: RelativeMotionType) -> None:
-        """Set the relative motion of two bodies and update every pair it links.
+        """
+        Set the relative motion of two bodies and update every pair it links.
 
         This is HPP's ``recurseSetRelMotion``. UNCONSTRAINED does nothing, and a pair already
         stronger than ``motion`` keeps its value.
@@ -250,11 +258,12 @@ class RelativeMotion:
     # -- queries ------------------------------------------------------------------------------
     @property
     def matrix(self) -> np.ndarray:
-        """A copy of the matrix: ``(N+1, N+1)`` int8 of :class:`RelativeMotionType` values."""
+        """Return a copy of the matrix: ``(N+1, N+1)`` int8 of :class:`RelativeMotionType`."""
         return self._matrix.copy()
 
     def value(self, body_a: Optional[str], body_b: Optional[str] = None) -> RelativeMotionType:
-        """Relative motion of two bodies.
+        """
+        Relative motion of two bodies.
 
         :param body_a: a joint or link name, or None for the environment.
         :param body_b: the other body; None (default) for the environment.
@@ -264,7 +273,8 @@ class RelativeMotion:
         return RelativeMotionType(int(self._matrix[self.index(body_a), self.index(body_b)]))
 
     def rigid_groups(self, include_parameterized: bool = True) -> List[Tuple[str, ...]]:
-        """Partition of the indices into groups of bodies that move rigidly together.
+        """
+        Partition of the indices into groups of bodies that move rigidly together.
 
         :param include_parameterized: count PARAMETERIZED pairs as rigid (they are, within one
             use of the constraints); False keeps only CONSTRAINED pairs.
@@ -284,7 +294,8 @@ class RelativeMotion:
         return groups
 
     def copy(self) -> 'RelativeMotion':
-        """Return an independent copy, with the same model and constraints.
+        """
+        Return an independent copy, with the same model and constraints.
 
         :return: the copy.
         """

@@ -11,7 +11,8 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Spatial algebra on plain numpy arrays.
+"""
+Spatial algebra on plain numpy arrays.
 
 Conventions (see :mod:`frame_kinematics.core` for the full statement):
 
@@ -38,7 +39,8 @@ _SERIES = 1e-3
 
 
 def skew(v: np.ndarray) -> np.ndarray:
-    """Return the cross-product matrix ``[v]`` with ``[v] @ u == cross(v, u)``.
+    """
+    Return the cross-product matrix ``[v]`` with ``[v] @ u == cross(v, u)``.
 
     :param v: vector(s) of shape ``(..., 3)``.
     :return: matrices of shape ``(..., 3, 3)``.
@@ -55,7 +57,8 @@ def skew(v: np.ndarray) -> np.ndarray:
 
 
 def rotation_from_rpy(rpy: np.ndarray) -> np.ndarray:
-    """Rotation matrix from URDF roll, pitch, yaw: ``Rz(yaw) @ Ry(pitch) @ Rx(roll)``.
+    """
+    Rotation matrix from URDF roll, pitch, yaw: ``Rz(yaw) @ Ry(pitch) @ Rx(roll)``.
 
     :param rpy: angles of shape ``(..., 3)`` in radians.
     :return: rotations of shape ``(..., 3, 3)``.
@@ -77,7 +80,8 @@ def rotation_from_rpy(rpy: np.ndarray) -> np.ndarray:
 
 
 def rpy_from_rotation(a_R_b: np.ndarray) -> np.ndarray:
-    """Roll, pitch, yaw of a rotation matrix (inverse of :func:`rotation_from_rpy`).
+    """
+    Roll, pitch, yaw of a rotation matrix (inverse of :func:`rotation_from_rpy`).
 
     Pitch is in ``[-pi/2, pi/2]``; at the gimbal lock (``|pitch| = pi/2``) roll is set to 0.
 
@@ -94,7 +98,8 @@ def rpy_from_rotation(a_R_b: np.ndarray) -> np.ndarray:
 
 
 def rotation_from_quaternion(quat: np.ndarray) -> np.ndarray:
-    """Rotation matrix of a unit quaternion ``[x, y, z, w]``.
+    """
+    Rotation matrix of a unit quaternion ``[x, y, z, w]``.
 
     :param quat: quaternions of shape ``(..., 4)``; they are normalised.
     :return: rotations of shape ``(..., 3, 3)``.
@@ -116,7 +121,8 @@ def rotation_from_quaternion(quat: np.ndarray) -> np.ndarray:
 
 
 def quaternion_from_rotation(a_R_b: np.ndarray) -> np.ndarray:
-    """Return the unit quaternion ``[x, y, z, w]`` of a rotation, with ``w >= 0``.
+    """
+    Return the unit quaternion ``[x, y, z, w]`` of a rotation, with ``w >= 0``.
 
     :param a_R_b: rotations of shape ``(..., 3, 3)``.
     :return: quaternions of shape ``(..., 4)``.
@@ -144,7 +150,8 @@ def quaternion_from_rotation(a_R_b: np.ndarray) -> np.ndarray:
 
 
 def quaternion_multiply(q1: np.ndarray, q2: np.ndarray) -> np.ndarray:
-    """Hamilton product ``q1 * q2`` of quaternions ``[x, y, z, w]``.
+    """
+    Hamilton product ``q1 * q2`` of quaternions ``[x, y, z, w]``.
 
     :param q1: quaternions of shape ``(..., 4)``.
     :param q2: quaternions of shape ``(..., 4)``.
@@ -161,7 +168,8 @@ def quaternion_multiply(q1: np.ndarray, q2: np.ndarray) -> np.ndarray:
 
 
 def exp_so3(omega: np.ndarray) -> np.ndarray:
-    """Rotation matrix ``exp([omega])`` of a rotation vector (Rodrigues' formula).
+    """
+    Rotation matrix ``exp([omega])`` of a rotation vector (Rodrigues' formula).
 
     :param omega: rotation vectors (axis times angle) of shape ``(..., 3)``.
     :return: rotations of shape ``(..., 3, 3)``.
@@ -178,7 +186,8 @@ def exp_so3(omega: np.ndarray) -> np.ndarray:
 
 
 def rotation_from_axis_angle(axis: np.ndarray, angle: np.ndarray) -> np.ndarray:
-    """Rotation of ``angle`` radians about a unit ``axis``.
+    """
+    Rotation of ``angle`` radians about a unit ``axis``.
 
     :param axis: unit axes of shape ``(..., 3)``.
     :param angle: angles of shape ``(...)``.
@@ -189,7 +198,8 @@ def rotation_from_axis_angle(axis: np.ndarray, angle: np.ndarray) -> np.ndarray:
 
 
 def log_so3(a_R_b: np.ndarray) -> np.ndarray:
-    """Return the rotation vector (axis times angle in ``[0, pi]``) whose exp is ``a_R_b``.
+    """
+    Return the rotation vector (axis times angle in ``[0, pi]``) whose exp is ``a_R_b``.
 
     :param a_R_b: rotations of shape ``(..., 3, 3)``.
     :return: rotation vectors of shape ``(..., 3)``.
@@ -207,7 +217,8 @@ def log_so3(a_R_b: np.ndarray) -> np.ndarray:
 
 
 def transform(a_R_b: np.ndarray, a_p_b: np.ndarray) -> np.ndarray:
-    """Homogeneous transform ``a_T_b`` from a rotation and a translation.
+    """
+    Homogeneous transform ``a_T_b`` from a rotation and a translation.
 
     :param a_R_b: rotations of shape ``(..., 3, 3)``.
     :param a_p_b: translations of shape ``(..., 3)``.
@@ -224,7 +235,8 @@ def transform(a_R_b: np.ndarray, a_p_b: np.ndarray) -> np.ndarray:
 
 
 def transform_from_xyz_rpy(xyz: np.ndarray, rpy: np.ndarray) -> np.ndarray:
-    """Transform from a translation and URDF roll-pitch-yaw (a URDF ``<origin>``).
+    """
+    Transform from a translation and URDF roll-pitch-yaw (a URDF ``<origin>``).
 
     :param xyz: translations of shape ``(..., 3)``.
     :param rpy: angles of shape ``(..., 3)``.
@@ -234,7 +246,8 @@ def transform_from_xyz_rpy(xyz: np.ndarray, rpy: np.ndarray) -> np.ndarray:
 
 
 def transform_from_xyz_quaternion(xyz: np.ndarray, quat: np.ndarray) -> np.ndarray:
-    """Transform from a translation and a quaternion ``[x, y, z, w]``.
+    """
+    Transform from a translation and a quaternion ``[x, y, z, w]``.
 
     :param xyz: translations of shape ``(..., 3)``.
     :param quat: quaternions of shape ``(..., 4)``.
@@ -244,7 +257,8 @@ def transform_from_xyz_quaternion(xyz: np.ndarray, quat: np.ndarray) -> np.ndarr
 
 
 def inverse(a_T_b: np.ndarray) -> np.ndarray:
-    """Inverse ``b_T_a`` of rigid transforms ``a_T_b``.
+    """
+    Inverse ``b_T_a`` of rigid transforms ``a_T_b``.
 
     :param a_T_b: transforms of shape ``(..., 4, 4)``.
     :return: transforms of shape ``(..., 4, 4)``.
@@ -259,7 +273,8 @@ def inverse(a_T_b: np.ndarray) -> np.ndarray:
 
 
 def exp_se3(twist: np.ndarray) -> np.ndarray:
-    """Transform reached by following a constant body twist ``[v; w]`` for unit time.
+    """
+    Transform reached by following a constant body twist ``[v; w]`` for unit time.
 
     :param twist: twists of shape ``(..., 6)``, ``[linear; angular]``.
     :return: transforms of shape ``(..., 4, 4)``.
@@ -278,7 +293,8 @@ def exp_se3(twist: np.ndarray) -> np.ndarray:
 
 
 def log_se3(a_T_b: np.ndarray) -> np.ndarray:
-    """Twist ``[v; w]`` with ``exp_se3(twist) == a_T_b`` (rotation angle in ``[0, pi]``).
+    """
+    Twist ``[v; w]`` with ``exp_se3(twist) == a_T_b`` (rotation angle in ``[0, pi]``).
 
     :param a_T_b: transforms of shape ``(..., 4, 4)``.
     :return: twists of shape ``(..., 6)``.
@@ -299,7 +315,8 @@ def log_se3(a_T_b: np.ndarray) -> np.ndarray:
 
 
 def motion_transform(a_T_b: np.ndarray) -> np.ndarray:
-    """6x6 transform ``a_X_b`` of twists ``[v; w]`` from frame b to frame a.
+    """
+    6x6 transform ``a_X_b`` of twists ``[v; w]`` from frame b to frame a.
 
     :param a_T_b: transforms of shape ``(..., 4, 4)``.
     :return: matrices of shape ``(..., 6, 6)``: ``[[R, [p] R], [0, R]]``.
@@ -314,7 +331,8 @@ def motion_transform(a_T_b: np.ndarray) -> np.ndarray:
 
 
 def force_transform(a_T_b: np.ndarray) -> np.ndarray:
-    """6x6 transform of wrenches ``[f; tau]`` from frame b to frame a.
+    """
+    6x6 transform of wrenches ``[f; tau]`` from frame b to frame a.
 
     :param a_T_b: transforms of shape ``(..., 4, 4)``.
     :return: matrices of shape ``(..., 6, 6)``: ``[[R, 0], [[p] R, R]]``.
@@ -329,7 +347,8 @@ def force_transform(a_T_b: np.ndarray) -> np.ndarray:
 
 
 def motion_cross(twist: np.ndarray) -> np.ndarray:
-    """6x6 matrix of ``twist x`` acting on twists (spatial cross product, ``[v; w]`` order).
+    """
+    6x6 matrix of ``twist x`` acting on twists (spatial cross product, ``[v; w]`` order).
 
     :param twist: twists of shape ``(..., 6)``.
     :return: matrices of shape ``(..., 6, 6)``: ``[[[w], [v]], [0, [w]]]``.
@@ -344,7 +363,8 @@ def motion_cross(twist: np.ndarray) -> np.ndarray:
 
 
 def force_cross(twist: np.ndarray) -> np.ndarray:
-    """6x6 matrix of ``twist x*`` acting on wrenches: ``-motion_cross(twist).T``.
+    """
+    6x6 matrix of ``twist x*`` acting on wrenches: ``-motion_cross(twist).T``.
 
     :param twist: twists of shape ``(..., 6)``.
     :return: matrices of shape ``(..., 6, 6)``.
@@ -353,7 +373,8 @@ def force_cross(twist: np.ndarray) -> np.ndarray:
 
 
 def spatial_inertia(mass: float, c: np.ndarray, inertia_c: np.ndarray) -> np.ndarray:
-    """6x6 spatial inertia about a frame's origin, ``[v; w]`` order.
+    """
+    6x6 spatial inertia about a frame's origin, ``[v; w]`` order.
 
     Maps a twist of the frame to the body's momentum ``[linear; angular]`` about the origin.
 
@@ -373,7 +394,8 @@ def spatial_inertia(mass: float, c: np.ndarray, inertia_c: np.ndarray) -> np.nda
 
 
 def check_transform(a_T_b: np.ndarray, name: str = 'transform', tol: float = 1e-6) -> np.ndarray:
-    """Validate rigid transforms: finite, orthonormal rotation, ``[0 0 0 1]`` last row.
+    """
+    Validate rigid transforms: finite, orthonormal rotation, ``[0 0 0 1]`` last row.
 
     :param a_T_b: candidate transforms of shape ``(..., 4, 4)``.
     :param name: what the transform is, for the error message.

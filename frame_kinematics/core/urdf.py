@@ -11,7 +11,8 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Safe URDF parsing into plain description objects.
+"""
+Safe URDF parsing into plain description objects.
 
 The parser is built on :mod:`xml.parsers.expat` directly: a document with a DOCTYPE, an entity
 declaration or an external reference is refused before anything is expanded, so entity
@@ -42,7 +43,8 @@ MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
 
 @dataclass(frozen=True)
 class Inertial:
-    """Inertial properties of a link.
+    """
+    Inertial properties of a link.
 
     :ivar mass: mass in kg (non-negative).
     :ivar link_T_com: pose of the inertial frame (center of mass) in the link frame.
@@ -73,7 +75,8 @@ class Mimic:
 
 @dataclass(frozen=True)
 class JointDescription:
-    """A ``<joint>`` as written in the document.
+    """
+    A ``<joint>`` as written in the document.
 
     :ivar parent_T_joint: pose of the joint frame (= child link frame at zero) in the parent.
     :ivar axis: unit axis in the joint frame (plane normal for planar joints).
@@ -259,7 +262,8 @@ def _joint(element: _Element) -> JointDescription:
 
 
 def parse_urdf(text: str) -> RobotDescription:
-    """Parse a URDF document into a :class:`RobotDescription`.
+    """
+    Parse a URDF document into a :class:`RobotDescription`.
 
     Structural checks (one root, no cycles, known links) are done by the model builder.
 

@@ -11,7 +11,8 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Differential kinematics toolbox: velocities, forces, Jacobian inverses, singularities.
+"""
+Differential kinematics toolbox: velocities, forces, Jacobian inverses, singularities.
 
 The ideas of ``rl::kin::Kinematics`` on top of a
 :class:`~frame_kinematics.core.kinematics.KinematicsState`:
@@ -61,7 +62,8 @@ def _tips(tips: Tips) -> Sequence[str]:
 
 
 def forward_positions(state: KinematicsState, tips: Tips) -> np.ndarray:
-    """Poses ``root_T_tip`` of several tips (rl's ``forwardPosition`` for every leaf).
+    """
+    Poses ``root_T_tip`` of several tips (rl's ``forwardPosition`` for every leaf).
 
     :param state: the kinematic state.
     :param tips: a link name or a list of them.
@@ -75,7 +77,8 @@ def forward_positions(state: KinematicsState, tips: Tips) -> np.ndarray:
 def stacked_jacobian(state: KinematicsState, tips: Tips,
                      expressed_in: Union[ExpressedIn, str] = ExpressedIn.LOCAL_WORLD_ALIGNED
                      ) -> np.ndarray:
-    """Jacobians of several tips stacked row-wise, ``[J_tip0; J_tip1; ...]``.
+    """
+    Jacobians of several tips stacked row-wise, ``[J_tip0; J_tip1; ...]``.
 
     :param state: the kinematic state.
     :param tips: a link name or a list of them.
@@ -106,7 +109,8 @@ def _apply(matrix: np.ndarray, x: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class JacobianInverse:
-    """A (pseudo-)inverse of a Jacobian and what it was computed from.
+    """
+    A (pseudo-)inverse of a Jacobian and what it was computed from.
 
     :ivar matrix: ``J⁺`` of shape ``(..., n, m)``.
     :ivar singular_values: singular values of ``J``, descending, ``(..., min(m, n))``.
@@ -135,7 +139,8 @@ def _matrix(jac) -> np.ndarray:
 
 
 def jacobian_inverse(jac, damping: float = 0.0, method: str = 'svd') -> JacobianInverse:
-    """Pseudo-inverse of a Jacobian (rl's ``updateJacobianInverse``).
+    """
+    Pseudo-inverse of a Jacobian (rl's ``updateJacobianInverse``).
 
     * ``method='svd'``: ``J⁺ = V diag(s / (s² + lambda²)) Uᵀ``; with ``damping=0`` this is the
       Moore-Penrose inverse, singular values below ``SVD_CUTOFF * s_max`` being dropped.
@@ -171,7 +176,8 @@ def jacobian_inverse(jac, damping: float = 0.0, method: str = 'svd') -> Jacobian
 
 
 def manipulability(jac) -> Union[float, np.ndarray]:
-    """Yoshikawa's manipulability measure ``sqrt(det(J Jᵀ))`` (product of singular values).
+    """
+    Yoshikawa's manipulability measure ``sqrt(det(J Jᵀ))`` (product of singular values).
 
     It is 0 at a singular configuration (and whenever ``J`` has more rows than columns).
 
@@ -188,7 +194,8 @@ def manipulability(jac) -> Union[float, np.ndarray]:
 
 
 def is_singular(jac, threshold: float = SINGULARITY_THRESHOLD) -> Union[bool, np.ndarray]:
-    """Whether the Jacobian has lost rank: its smallest singular value is below ``threshold``.
+    """
+    Whether the Jacobian has lost rank: its smallest singular value is below ``threshold``.
 
     A Jacobian with more rows than columns counts all ``m`` rows: it is singular, since some
     task directions can never be reached.
@@ -207,7 +214,8 @@ def is_singular(jac, threshold: float = SINGULARITY_THRESHOLD) -> Union[bool, np
 def forward_velocity(state: KinematicsState, tips: Tips, qdot,
                      expressed_in: Union[ExpressedIn, str] = ExpressedIn.LOCAL_WORLD_ALIGNED
                      ) -> np.ndarray:
-    """Tip twists from joint velocities: ``xdot = J qdot``.
+    """
+    Tip twists from joint velocities: ``xdot = J qdot``.
 
     :param state: the kinematic state.
     :param tips: a link name or a list of them (twists stacked).
@@ -223,7 +231,8 @@ def forward_velocity(state: KinematicsState, tips: Tips, qdot,
 def inverse_velocity(state: KinematicsState, tips: Tips, xdot,
                      expressed_in: Union[ExpressedIn, str] = ExpressedIn.LOCAL_WORLD_ALIGNED,
                      damping: float = 0.0, method: str = 'svd') -> np.ndarray:
-    """Joint velocities for tip twists: ``qdot = J⁺ xdot`` (least-squares, minimum norm).
+    """
+    Joint velocities for tip twists: ``qdot = J⁺ xdot`` (least-squares, minimum norm).
 
     :param state: the kinematic state.
     :param tips: a link name or a list of them.
@@ -242,7 +251,8 @@ def inverse_velocity(state: KinematicsState, tips: Tips, xdot,
 def inverse_force(state: KinematicsState, tips: Tips, wrench,
                   expressed_in: Union[ExpressedIn, str] = ExpressedIn.LOCAL_WORLD_ALIGNED
                   ) -> np.ndarray:
-    """Joint torques that balance tip wrenches: ``tau = Jᵀ F``.
+    """
+    Joint torques that balance tip wrenches: ``tau = Jᵀ F``.
 
     :param state: the kinematic state.
     :param tips: a link name or a list of them.
@@ -259,7 +269,8 @@ def inverse_force(state: KinematicsState, tips: Tips, wrench,
 def forward_force(state: KinematicsState, tips: Tips, tau,
                   expressed_in: Union[ExpressedIn, str] = ExpressedIn.LOCAL_WORLD_ALIGNED,
                   damping: float = 0.0, method: str = 'svd') -> np.ndarray:
-    """Tip wrenches produced by joint torques: ``F = J⁺ᵀ tau`` (``J⁻ᵀ tau`` if square).
+    """
+    Tip wrenches produced by joint torques: ``F = J⁺ᵀ tau`` (``J⁻ᵀ tau`` if square).
 
     :param state: the kinematic state.
     :param tips: a link name or a list of them.
@@ -279,7 +290,8 @@ def forward_force(state: KinematicsState, tips: Tips, tau,
 def tip_manipulability(state: KinematicsState, tips: Tips,
                        expressed_in: Union[ExpressedIn, str] = ExpressedIn.LOCAL_WORLD_ALIGNED,
                        joints: Optional[Sequence[str]] = None) -> Union[float, np.ndarray]:
-    """Return the manipulability of tips at the state, optionally over a subset of joints.
+    """
+    Return the manipulability of tips at the state, optionally over a subset of joints.
 
     :param state: the kinematic state.
     :param tips: a link name or a list of them.

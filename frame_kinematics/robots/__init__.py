@@ -11,7 +11,8 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Robot descriptions shipped with the package (written for it, Apache-2.0).
+"""
+Robot descriptions shipped with the package (written for it, Apache-2.0).
 
 * ``fk_arm``: a 6-DOF arm with a parallel gripper (one mimic finger) and a ``tool0`` frame.
 * ``fk_quadruped``: a 12-DOF quadruped with inertials, foot frames and an IMU frame.
@@ -32,7 +33,8 @@ def names() -> Tuple[str, ...]:
 
 
 def path(name: str = DEFAULT_ROBOT) -> str:
-    """Path of a bundled robot's URDF file.
+    """
+    Path of a bundled robot's URDF file.
 
     :param name: robot name (see :func:`names`).
     :return: absolute path of its URDF.
