@@ -133,7 +133,7 @@ def bench(name, path, repeat, number):
 
 def main():
     """Run the benchmark and print the markdown table."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     parser.add_argument('--repeat', type=int, default=5)
     parser.add_argument('--number', type=int, default=300)
     args = parser.parse_args()

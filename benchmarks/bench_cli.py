@@ -69,7 +69,7 @@ def _targets(model, count, path):
 
 def main() -> None:
     """Run the benchmark and print the table."""
-    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     parser.add_argument('--targets', type=int, default=1000)
     parser.add_argument('--repeat', type=int, default=3)
     args = parser.parse_args()

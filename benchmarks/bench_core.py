@@ -100,7 +100,7 @@ def main(argv=None) -> int:
     :param argv: command-line arguments.
     :return: exit status.
     """
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     parser.add_argument('--batch', type=int, default=1000)
     parser.add_argument('--repeat', type=int, default=5)
     args = parser.parse_args(argv)

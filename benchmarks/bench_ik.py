@@ -228,7 +228,7 @@ def summarise(times, success):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     parser.add_argument('--quick', action='store_true', help='100 targets per robot')
     parser.add_argument('--targets', type=int, help='targets per robot (overrides)')
     parser.add_argument('--ikpy-targets', type=int, help='targets per robot for ikpy')

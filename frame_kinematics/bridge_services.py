@@ -203,24 +203,6 @@ class RelativeMotionResponse:
     matrix: Optional[MatrixOut] = None
 
 
-def velocity_names(bridge: Bridge) -> Tuple[str, ...]:
-    """
-    Name each velocity entry (column of a Jacobian).
-
-    :param bridge: the bridge.
-    :return: joint names, ``joint/vx``... for floating and ``joint/x``... for planar joints.
-    """
-    names = []
-    for joint in bridge.model.actuated_joints:
-        if joint.type == 'floating':
-            names += [f'{joint.name}/{c}' for c in ('vx', 'vy', 'vz', 'wx', 'wy', 'wz')]
-        elif joint.type == 'planar':
-            names += [f'{joint.name}/{c}' for c in ('x', 'y', 'theta')]
-        else:
-            names.append(joint.name)
-    return tuple(names)
-
-
 def get_jacobian(bridge: Bridge, request: JacobianRequest) -> JacobianResponse:
     """
     Answer a ``GetJacobian`` request.
@@ -254,7 +236,7 @@ def get_jacobian(bridge: Bridge, request: JacobianRequest) -> JacobianResponse:
     singular = smallest < bridge.settings.singularity_threshold
     return JacobianResponse(True, f'jacobian of {link} expressed in {expressed_in.value}'
                             + (f' (smallest singular value {smallest:.3g})' if singular else ''),
-                            velocity_names(bridge),
+                            bridge.model.velocity_names,
                             MatrixOut.from_array(jacobian, 'rows', 'columns'),
                             manipulability, singular)
 
@@ -372,5 +354,4 @@ __all__ = [
     'IKRequest', 'IKResponse', 'JacobianRequest', 'JacobianResponse', 'JointValues',
     'LockedJointIn', 'MatrixOut', 'RelativeMotionRequest', 'RelativeMotionResponse',
     'RelativeTransformationIn', 'compute_ik', 'get_jacobian', 'get_relative_motion',
-    'velocity_names',
 ]

@@ -106,21 +106,9 @@ def _parse_pairs(tokens: Sequence[str], what: str) -> Dict[str, str]:
     return pairs
 
 
-def _velocity_names(model: RobotModel) -> Tuple[str, ...]:
-    names: List[str] = []
-    for joint in model.actuated_joints:
-        if joint.type == 'floating':
-            names += [f'{joint.name}/{c}' for c in ('vx', 'vy', 'vz', 'wx', 'wy', 'wz')]
-        elif joint.type == 'planar':
-            names += [f'{joint.name}/{c}' for c in ('vx', 'vy', 'wz')]
-        else:
-            names.append(joint.name)
-    return tuple(names)
-
-
 def _vector(model: RobotModel, values: Dict[str, object], velocity: bool) -> np.ndarray:
     """Build a ``q`` (or ``v``) from ``{entry: number}``; a multi-dof joint takes a list."""
-    names = _velocity_names(model) if velocity else model.configuration_names
+    names = model.velocity_names if velocity else model.configuration_names
     index = {name: i for i, name in enumerate(names)}
     groups = {j.name: [n for n in names if n.startswith(j.name + '/')]
               for j in model.actuated_joints if j.type in ('floating', 'planar')}
@@ -387,7 +375,7 @@ def _info_json(model: RobotModel) -> dict:
         'robot': model.name, 'root_link': model.root_link, 'nq': model.nq, 'nv': model.nv,
         'total_mass': model.total_mass,
         'configuration_names': list(model.configuration_names),
-        'velocity_names': list(_velocity_names(model)),
+        'velocity_names': list(model.velocity_names),
         'links': [{'name': link.name, 'parent_joint': link.parent_joint,
                    'mass': link.mass if link.has_inertial else None,
                    'link_p_com': link.link_p_com.tolist() if link.has_inertial else None}
@@ -479,7 +467,7 @@ def _cmd_jacobian(args: argparse.Namespace) -> int:
     rank_tol = max(jac.shape) * np.finfo(float).eps * (singular[0] if len(singular) else 0.0)
     condition = float(singular[0] / singular[-1]) if len(singular) and \
         singular[-1] > rank_tol else math.inf
-    columns = list(_velocity_names(model))
+    columns = list(model.velocity_names)
     rows = ['vx', 'vy', 'vz', 'wx', 'wy', 'wz']
     point_list = [0.0, 0.0, 0.0] if point is None else point
     if args.format == 'json':
@@ -507,7 +495,7 @@ def _cmd_com(args: argparse.Namespace) -> int:
     q, v = _read_states(model, args.pairs, args.config)
     if args.velocity:
         given = _parse_pairs(args.velocity, 'joint velocity')
-        base = {} if v is None else dict(zip(_velocity_names(model), v))
+        base = {} if v is None else dict(zip(model.velocity_names, v))
         v = _vector(model, {**base, **given}, velocity=True)
     state = model.forward_kinematics(q, v)
     root_p_com = state.center_of_mass()
@@ -517,7 +505,7 @@ def _cmd_com(args: argparse.Namespace) -> int:
     if v is not None:
         momentum = state.centroidal_momentum()
         com_velocity = state.center_of_mass_velocity()
-        result.update({'velocity': dict(zip(_velocity_names(model), v.tolist())),
+        result.update({'velocity': dict(zip(model.velocity_names, v.tolist())),
                        'center_of_mass_velocity': com_velocity.tolist(),
                        'linear_momentum': momentum[:3].tolist(),
                        'angular_momentum': momentum[3:].tolist()})

@@ -19,7 +19,7 @@ from frame_kinematics.bridge import Bridge, BridgeSettings, JointStateInput, Use
 from frame_kinematics.bridge_services import (compute_ik, get_jacobian, get_relative_motion,
                                               IKRequest, JacobianRequest, JointValues,
                                               LockedJointIn, MatrixOut, RelativeMotionRequest,
-                                              RelativeTransformationIn, velocity_names)
+                                              RelativeTransformationIn)
 from frame_kinematics.core.relative_motion import RelativeMotion
 from frame_kinematics.core.spatial import inverse, quaternion_from_rotation
 import numpy as np
@@ -126,7 +126,7 @@ def test_jacobian_before_every_joint_was_received_names_the_missing_joints():
 def test_velocity_names_of_multi_dof_joints():
     model = all_joint_types_model()
     bridge = Bridge(model.urdf, logger=QuietLogger())
-    names = velocity_names(bridge)
+    names = bridge.model.velocity_names
     assert len(names) == model.nv
     assert names[:6] == tuple(f'j_free/{c}' for c in ('vx', 'vy', 'vz', 'wx', 'wy', 'wz'))
 

@@ -40,6 +40,9 @@ def test_every_joint_type_and_layout():
     assert model.joint('fix').idx_q == -1
     np.testing.assert_allclose(model.lower[:3], [-2, -np.inf, -2])
     np.testing.assert_allclose(model.neutral_configuration()[3:10], [0, 0, 0, 0, 0, 0, 1])
+    assert model.velocity_names[3:] == ('free/vx', 'free/vy', 'free/vz', 'free/wx', 'free/wy',
+                                        'free/wz', 'plane/vx', 'plane/vy', 'plane/wz')
+    assert model.configuration_names[-3:] == ('plane/x', 'plane/y', 'plane/theta')
 
 
 def test_origin_axis_limits_inertial_and_mimic_are_read():

@@ -55,6 +55,9 @@ _LOG = logging.getLogger(__name__)
 NQ = {'revolute': 1, 'continuous': 1, 'prismatic': 1, 'fixed': 0, 'floating': 7, 'planar': 3}
 NV = {'revolute': 1, 'continuous': 1, 'prismatic': 1, 'fixed': 0, 'floating': 6, 'planar': 3}
 
+_Q_ENTRIES = {'floating': ('x', 'y', 'z', 'qx', 'qy', 'qz', 'qw'), 'planar': ('x', 'y', 'theta')}
+_V_ENTRIES = {'floating': ('vx', 'vy', 'vz', 'wx', 'wy', 'wz'), 'planar': ('vx', 'vy', 'wz')}
+
 #: Tolerance on the norm of a floating joint's quaternion before it is refused.
 QUATERNION_NORM_TOLERANCE = 1e-4
 
@@ -326,12 +329,18 @@ class RobotModel:
     @property
     def configuration_names(self) -> Tuple[str, ...]:
         """Return a name per entry of ``q``: the joint name, or ``joint/x`` for multi-dof."""
-        names = []
+        return self._entry_names(_Q_ENTRIES)
+
+    @property
+    def velocity_names(self) -> Tuple[str, ...]:
+        """Return a name per entry of ``v`` (Jacobian column): ``joint/vx`` for multi-dof."""
+        return self._entry_names(_V_ENTRIES)
+
+    def _entry_names(self, entries: Dict[str, Tuple[str, ...]]) -> Tuple[str, ...]:
+        names: List[str] = []
         for joint in self.actuated_joints:
-            if joint.type == 'floating':
-                names += [f'{joint.name}/{c}' for c in ('x', 'y', 'z', 'qx', 'qy', 'qz', 'qw')]
-            elif joint.type == 'planar':
-                names += [f'{joint.name}/{c}' for c in ('x', 'y', 'theta')]
+            if joint.type in entries:
+                names += [f'{joint.name}/{c}' for c in entries[joint.type]]
             else:
                 names.append(joint.name)
         return tuple(names)
@@ -431,12 +440,7 @@ class RobotModel:
         return arr
 
     def _entry_name(self, index: int, quaternions: bool) -> str:
-        if quaternions:
-            return self.configuration_names[index]
-        for joint in self.actuated_joints:
-            if joint.idx_v <= index < joint.idx_v + joint.nv:
-                return joint.name
-        return str(index)
+        return (self.configuration_names if quaternions else self.velocity_names)[index]
 
     # -- kinematics shortcuts -------------------------------------------------------------
     def forward_kinematics(self, q, v=None, a=None):
