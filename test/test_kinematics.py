@@ -334,7 +334,7 @@ def test_bad_configurations_are_refused(bad, message):
 
 def test_bad_velocities_and_points_are_refused():
     model = bundled('fk_arm')
-    with pytest.raises(ConfigurationError, match='v must have shape'):
+    with pytest.raises(ConfigurationError, match="v for robot 'fk_arm' must have shape"):
         model.forward_kinematics(np.zeros(7), np.zeros(3))
     with pytest.raises(ConfigurationError, match='needs a velocity'):
         model.forward_kinematics(np.zeros(7), None, np.zeros(7))

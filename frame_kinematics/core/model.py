@@ -191,6 +191,31 @@ def _floating_root(description: RobotDescription, world: str) -> RobotDescriptio
                             (joint,) + description.joints)
 
 
+def check_vector(x, size: int, name: str, entries: Optional[Sequence[str]] = None
+                 ) -> np.ndarray:
+    """
+    Validate a vector of ``size`` numbers, or a batch of them, and return it as floats.
+
+    :param x: array-like of shape ``(size,)`` or ``(B, size)``.
+    :param name: what it is called in error messages.
+    :param entries: a name per entry, to say which entries are NaN or inf.
+    :return: the float array.
+    :raises ConfigurationError: for a wrong shape, NaN or inf.
+    """
+    try:
+        arr = np.asarray(x, dtype=float)
+    except (TypeError, ValueError):
+        raise ConfigurationError(f'{name} must be an array of numbers') from None
+    if arr.ndim not in (1, 2) or arr.shape[-1] != size:
+        raise ConfigurationError(f'{name} must have shape ({size},) or (B, {size}), got '
+                                 f'{arr.shape}')
+    if not math.isfinite(float(arr.sum())) and not np.all(np.isfinite(arr)):
+        bad = np.unique(np.nonzero(~np.isfinite(arr))[-1])
+        where = ', '.join(entries[i] for i in bad) if entries else f'entries {bad.tolist()}'
+        raise ConfigurationError(f'{name} has NaN or inf for {where}')
+    return arr
+
+
 class RobotModel:
     """
     Immutable kinematic and inertial model of a robot (Pinocchio's ``Model``).
@@ -415,18 +440,8 @@ class RobotModel:
         return self._check_vector(v, self.nv, name, quaternions=False)
 
     def _check_vector(self, x, size: int, name: str, quaternions: bool) -> np.ndarray:
-        try:
-            arr = np.asarray(x, dtype=float)
-        except (TypeError, ValueError):
-            raise ConfigurationError(f'{name} must be an array of numbers') from None
-        if arr.ndim not in (1, 2) or arr.shape[-1] != size:
-            raise ConfigurationError(f'{name} must have shape ({size},) or (B, {size}) for '
-                                     f"robot '{self.name}', got {arr.shape}")
-        total = float(arr.sum())
-        if not math.isfinite(total) and not np.all(np.isfinite(arr)):
-            bad = sorted({self._entry_name(i, quaternions)
-                          for i in np.nonzero(~np.isfinite(arr))[-1]})
-            raise ConfigurationError(f"{name} has NaN or inf for {', '.join(bad)}")
+        entries = self.configuration_names if quaternions else self.velocity_names
+        arr = check_vector(x, size, f"{name} for robot '{self.name}'", entries)
         if quaternions:
             for joint in self._floating_joints:
                 sl = slice(joint.idx_q + 3, joint.idx_q + 7)
@@ -438,9 +453,6 @@ class RobotModel:
                 arr = arr.copy()
                 arr[..., sl] /= norm[..., None]
         return arr
-
-    def _entry_name(self, index: int, quaternions: bool) -> str:
-        return (self.configuration_names if quaternions else self.velocity_names)[index]
 
     # -- kinematics shortcuts -------------------------------------------------------------
     def forward_kinematics(self, q, v=None, a=None):

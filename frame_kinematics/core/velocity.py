@@ -41,6 +41,7 @@ import numpy as np
 
 from .errors import ConfigurationError
 from .kinematics import ExpressedIn, KinematicsState
+from .model import check_vector
 
 #: A configuration is singular when the smallest singular value of the Jacobian is below this
 #: (units of the Jacobian: m/rad or m/m for linear rows, rad/rad for angular rows).
@@ -88,19 +89,6 @@ def stacked_jacobian(state: KinematicsState, tips: Tips,
     """
     blocks = [state.jacobian(name, expressed_in=expressed_in) for name in _tips(tips)]
     return np.concatenate(blocks, axis=-2)
-
-
-def _vector(x, size: int, name: str) -> np.ndarray:
-    try:
-        arr = np.asarray(x, dtype=float)
-    except (TypeError, ValueError):
-        raise ConfigurationError(f'{name} must be an array of numbers') from None
-    if arr.ndim not in (1, 2) or arr.shape[-1] != size:
-        raise ConfigurationError(f'{name} must have shape ({size},) or (B, {size}), got '
-                                 f'{arr.shape}')
-    if not np.all(np.isfinite(arr)):
-        raise ConfigurationError(f'{name} has NaN or inf')
-    return arr
 
 
 def _apply(matrix: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -224,7 +212,7 @@ def forward_velocity(state: KinematicsState, tips: Tips, qdot,
     :return: ``(6 k,)`` or ``(B, 6 k)``.
     :raises ConfigurationError: for a wrong ``qdot``.
     """
-    qdot = _vector(qdot, state.model.nv, 'qdot')
+    qdot = check_vector(qdot, state.model.nv, 'qdot')
     return _apply(stacked_jacobian(state, tips, expressed_in), qdot)
 
 
@@ -244,7 +232,7 @@ def inverse_velocity(state: KinematicsState, tips: Tips, xdot,
     :raises ConfigurationError: for a wrong ``xdot``.
     """
     jac = stacked_jacobian(state, tips, expressed_in)
-    xdot = _vector(xdot, jac.shape[-2], 'xdot')
+    xdot = check_vector(xdot, jac.shape[-2], 'xdot')
     return _apply(jacobian_inverse(jac, damping, method).matrix, xdot)
 
 
@@ -262,7 +250,7 @@ def inverse_force(state: KinematicsState, tips: Tips, wrench,
     :raises ConfigurationError: for a wrong ``wrench``.
     """
     jac = stacked_jacobian(state, tips, expressed_in)
-    wrench = _vector(wrench, jac.shape[-2], 'wrench')
+    wrench = check_vector(wrench, jac.shape[-2], 'wrench')
     return _apply(np.swapaxes(jac, -1, -2), wrench)
 
 
@@ -281,7 +269,7 @@ def forward_force(state: KinematicsState, tips: Tips, tau,
     :return: ``(6 k,)`` or ``(B, 6 k)``.
     :raises ConfigurationError: for a wrong ``tau``.
     """
-    tau = _vector(tau, state.model.nv, 'tau')
+    tau = check_vector(tau, state.model.nv, 'tau')
     jac = stacked_jacobian(state, tips, expressed_in)
     inverse = jacobian_inverse(jac, damping, method).matrix
     return _apply(np.swapaxes(inverse, -1, -2), tau)
