@@ -80,53 +80,39 @@ def main(args=None) -> int:
     :param args: command-line arguments for rclpy.
     :return: the process exit code.
     """
+    from .core.errors import FrameKinematicsError
+    from .node import run
+
+    return run(_make_node, args, (FrameKinematicsError, ValueError, TypeError))
+
+
+def _make_node():
+    """Create the demo node: parameters, publisher and the timer that publishes the sweep."""
     import rclpy
-    from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
     from sensor_msgs.msg import JointState
 
-    from .core.errors import FrameKinematicsError
-    from .node import shutdown
+    node = rclpy.create_node('demo_joint_states')
+    urdf = node.declare_parameter('robot_description', '').value
+    rate = float(node.declare_parameter('rate', 30.0).value)
+    sweep = Sweep(RobotModel.from_urdf_string(urdf),
+                  float(node.declare_parameter('period', 10.0).value))
+    if not (math.isfinite(rate) and rate > 0):
+        raise ValueError(f'rate must be a positive number of Hz, got {rate}')
+    publisher = node.create_publisher(JointState, 'joint_states', 10)
+    start = node.get_clock().now()
 
-    rclpy.init(args=args)
-    executor = SingleThreadedExecutor()
-    node = None
-    try:
-        node = rclpy.create_node('demo_joint_states')
-        try:
-            urdf = node.declare_parameter('robot_description', '').value
-            rate = float(node.declare_parameter('rate', 30.0).value)
-            sweep = Sweep(RobotModel.from_urdf_string(urdf),
-                          float(node.declare_parameter('period', 10.0).value))
-            if not (math.isfinite(rate) and rate > 0):
-                raise ValueError(f'rate must be a positive number of Hz, got {rate}')
-        except (FrameKinematicsError, ValueError, TypeError) as exc:
-            node.get_logger().fatal(f'cannot start: {exc}')
-            return 1
-        publisher = node.create_publisher(JointState, 'joint_states', 10)
-        start = node.get_clock().now()
+    def tick() -> None:
+        now = node.get_clock().now()
+        positions, velocities = sweep((now - start).nanoseconds * 1e-9)
+        msg = JointState()
+        msg.header.stamp = now.to_msg()
+        msg.name = list(sweep.names)
+        msg.position = positions.tolist()
+        msg.velocity = velocities.tolist()
+        publisher.publish(msg)
 
-        def tick() -> None:
-            now = node.get_clock().now()
-            positions, velocities = sweep((now - start).nanoseconds * 1e-9)
-            msg = JointState()
-            msg.header.stamp = now.to_msg()
-            msg.name = list(sweep.names)
-            msg.position = positions.tolist()
-            msg.velocity = velocities.tolist()
-            publisher.publish(msg)
-
-        node.create_timer(1.0 / rate, tick)
-        executor.add_node(node)
-        executor.spin()
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    except Exception:
-        if rclpy.ok():
-            raise
-        # A signal shut the context down while the node was starting: a normal exit.
-    finally:
-        shutdown(node, executor)
-    return 0
+    node.create_timer(1.0 / rate, tick)
+    return node
 
 
 if __name__ == '__main__':

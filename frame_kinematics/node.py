@@ -25,7 +25,7 @@ Services (with ``frame_kinematics_interfaces``): ``compute_ik``, ``get_jacobian`
 """
 
 import sys
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from builtin_interfaces.msg import Time
 from geometry_msgs.msg import PointStamped, TransformStamped, Vector3Stamped
@@ -260,18 +260,32 @@ def main(args=None) -> int:
     :param args: command-line arguments for rclpy.
     :return: the process exit code.
     """
+    return run(FrameKinematicsNode, args)
+
+
+def run(make_node: Callable[[], Node], args=None,
+        startup_errors: Tuple[type, ...] = (FrameKinematicsError,)) -> int:
+    """
+    Start rclpy, make a node, spin it until Ctrl-C or SIGTERM, and shut down cleanly.
+
+    :param make_node: builds the node (after ``rclpy.init``).
+    :param args: command-line arguments for rclpy.
+    :param startup_errors: errors of ``make_node`` that mean a bad configuration: logged as
+        fatal, exit code 1.
+    :return: the process exit code.
+    """
     rclpy.init(args=args)
     # The executor exists before the node: a signal that arrives while the node starts then
     # ends the spin below instead of breaking the executor's construction.
     executor = SingleThreadedExecutor()
     node = None
     try:
-        node = FrameKinematicsNode()
+        node = make_node()
         executor.add_node(node)
         executor.spin()
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
-    except FrameKinematicsError as exc:
+    except startup_errors as exc:
         get_logger('frame_kinematics').fatal(f'cannot start: {exc}')
         return 1
     except Exception:
