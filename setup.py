@@ -36,7 +36,9 @@ setup(
     extras_require={
         'render': ['matplotlib'],
         'yaml': ['pyyaml'],
-        'test': ['pytest', 'hypothesis', 'pin', 'example-robot-data', 'matplotlib', 'pyyaml'],
+        'test': ['pytest', 'hypothesis', 'pin', 'example-robot-data', 'pybullet', 'matplotlib',
+                 'pyyaml'],
+        'bench': ['pin', 'example-robot-data', 'pybullet', 'ikpy'],
     },
     zip_safe=True,
     maintainer='frame_kinematics developers',
