@@ -26,9 +26,6 @@ table: median over the repeats of the mean time per message.
 """
 
 import argparse
-import glob
-import os
-import site
 import statistics
 import sys
 import time
@@ -38,16 +35,6 @@ from frame_kinematics.bridge import Bridge, BridgeSettings, JointStateInput
 import numpy as np
 
 TARGETS_US = {'fk_arm': 100.0, 'talos': 500.0}
-
-
-def talos_path():
-    """Path of Talos (example-robot-data), or None when it is not installed."""
-    for prefix in site.getsitepackages() + [sys.prefix]:
-        hits = glob.glob(os.path.join(prefix, 'cmeel.prefix', 'share', 'example-robot-data',
-                                      'robots', 'talos_data', 'robots', 'talos_reduced.urdf'))
-        if hits:
-            return hits[0]
-    return None
 
 
 class QuietLogger:
@@ -138,7 +125,7 @@ def main():
     parser.add_argument('--number', type=int, default=300)
     args = parser.parse_args()
     rows = [bench('fk_arm', robots.path('fk_arm'), args.repeat, args.number)]
-    path = talos_path()
+    path = robots.example_robot_data('talos_data/robots/talos_reduced.urdf')
     if path is None:
         print('talos_reduced.urdf (example-robot-data) not found: humanoid skipped',
               file=sys.stderr)

@@ -23,25 +23,13 @@ Usage: ``python3 benchmarks/bench_core.py [--batch 1000] [--repeat 5]``
 """
 
 import argparse
-import glob
 import logging
-import os
-import site
 import sys
 import timeit
 
 from frame_kinematics import robots
 from frame_kinematics.core import ExpressedIn, RobotModel
 import numpy as np
-
-
-def _erd(relative):
-    for prefix in site.getsitepackages() + [sys.prefix]:
-        hits = glob.glob(os.path.join(prefix, 'cmeel.prefix', 'share', 'example-robot-data',
-                                      'robots', relative))
-        if hits:
-            return hits[0]
-    return None
 
 
 def _best(function, number, repeat):
@@ -110,7 +98,7 @@ def main(argv=None) -> int:
         print('pinocchio is needed for the comparison: pip install pin', file=sys.stderr)
         return 1
     robots_to_run = [('fk_arm (bundled)', robots.path('fk_arm'), 'tool0')]
-    talos = _erd('talos_data/robots/talos_reduced.urdf')
+    talos = robots.example_robot_data('talos_data/robots/talos_reduced.urdf')
     if talos:
         robots_to_run.append(('talos_reduced (humanoid)', talos, 'gripper_left_base_link'))
     print(f'| robot | quantity | ours 1 cfg (us) | Pinocchio 1 cfg (us) | ratio | '

@@ -41,8 +41,6 @@ Usage::
 
 import argparse
 import os
-import site
-import sys
 import time
 import warnings
 
@@ -56,15 +54,6 @@ BUDGETS = (0.005, 0.02)
 RESTART_EVERY = 200
 
 
-def _erd(relative):
-    for prefix in site.getsitepackages() + [site.getusersitepackages(), sys.prefix]:
-        path = os.path.join(prefix, 'cmeel.prefix', 'share', 'example-robot-data', 'robots',
-                            relative)
-        if os.path.exists(path):
-            return path
-    return None
-
-
 def _iiwa():
     try:
         import pybullet_data
@@ -75,10 +64,11 @@ def _iiwa():
 
 def robot_cases():
     """(label, urdf path, tip link) of every benchmarked robot that is installed."""
-    cases = [('UR5', _erd('ur_description/urdf/ur5_robot.urdf'), 'tool0'),
-             ('Panda', _erd('panda_description/urdf/panda.urdf'), 'panda_link8'),
+    erd = robots.example_robot_data
+    cases = [('UR5', erd('ur_description/urdf/ur5_robot.urdf'), 'tool0'),
+             ('Panda', erd('panda_description/urdf/panda.urdf'), 'panda_link8'),
              ('KUKA iiwa', _iiwa(), 'lbr_iiwa_link_7'),
-             ('Talos left leg', _erd('talos_data/robots/talos_reduced.urdf'), 'leg_left_6_link'),
+             ('Talos left leg', erd('talos_data/robots/talos_reduced.urdf'), 'leg_left_6_link'),
              ('fk_arm (bundled)', robots.path('fk_arm'), 'tool0')]
     return [case for case in cases if case[1] is not None and os.path.exists(case[1])]
 

@@ -13,10 +13,7 @@
 # limitations under the License.
 """Shared test helpers: robot files and small inline URDFs."""
 
-import glob
 import os
-import site
-import sys
 
 from frame_kinematics import robots
 from frame_kinematics.core import RobotModel
@@ -24,23 +21,12 @@ import numpy as np
 import pytest
 
 
-def example_robot_data_dir():
-    """Folder of example-robot-data's robots, or None when the package is missing."""
-    prefixes = site.getsitepackages() + [site.getusersitepackages(), sys.prefix]
-    for prefix in prefixes:
-        hits = glob.glob(os.path.join(prefix, 'cmeel.prefix', 'share', 'example-robot-data',
-                                      'robots'))
-        if hits:
-            return hits[0]
-    return None
-
-
 def erd_urdf(relative):
-    """Path of an example-robot-data URDF; skip the test when it is not installed."""
-    folder = example_robot_data_dir()
-    if folder is None or not os.path.exists(os.path.join(folder, relative)):
+    """Return the path of an example-robot-data URDF; skip the test when it is missing."""
+    path = robots.example_robot_data(relative)
+    if path is None:
         pytest.skip('example-robot-data is not installed')
-    return os.path.join(folder, relative)
+    return path
 
 
 def iiwa_urdf():

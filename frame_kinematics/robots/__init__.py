@@ -19,7 +19,9 @@ Robot descriptions shipped with the package (written for it, Apache-2.0).
 """
 
 import os
-from typing import Tuple
+import site
+import sys
+from typing import Optional, Tuple
 
 from ..core.errors import UnknownFrameError
 
@@ -43,3 +45,20 @@ def path(name: str = DEFAULT_ROBOT) -> str:
     if name not in names():
         raise UnknownFrameError(name, names(), 'bundled robot')
     return os.path.join(_HERE, name + '.urdf')
+
+
+def example_robot_data(relative: str) -> Optional[str]:
+    """
+    Find a file of the ``example-robot-data`` package (PyPI), used by tests and benchmarks.
+
+    :param relative: path below its ``robots`` folder, e.g.
+        ``'panda_description/urdf/panda.urdf'``.
+    :return: the absolute path, or None when the package or the file is not installed.
+    """
+    prefixes = site.getsitepackages() + [site.getusersitepackages(), sys.prefix]
+    for prefix in prefixes:
+        candidate = os.path.join(prefix, 'cmeel.prefix', 'share', 'example-robot-data', 'robots',
+                                 relative)
+        if os.path.exists(candidate):
+            return candidate
+    return None
