@@ -37,19 +37,6 @@ import numpy as np
 TARGETS_US = {'fk_arm': 100.0, 'talos': 500.0}
 
 
-class QuietLogger:
-    """Drops the log lines (the benchmark sends only good messages)."""
-
-    def info(self, text):
-        pass
-
-    def warning(self, text):
-        pass
-
-    def error(self, text):
-        pass
-
-
 def messages(model, count, rng):
     """Messages naming every one-dof actuated joint, with random values within limits."""
     joints = [j for j in model.actuated_joints if j.nq == 1]
@@ -82,7 +69,7 @@ def bench(name, path, repeat, number):
     for com_topics in (False, True):
         bridge = Bridge(urdf, BridgeSettings(publish_frequency=0.0,
                                              publish_com_topics=com_topics),
-                        logger=QuietLogger())
+                        )
         batch = messages(bridge.model, number, rng)
         out = bridge.on_joint_state(batch[0], 2_000_000_000)
         assert out.accepted and out.tf[-1].child == 'com'

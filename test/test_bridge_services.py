@@ -29,21 +29,8 @@ ARM = open(robots.path('fk_arm')).read()
 SEC = 1_000_000_000
 
 
-class QuietLogger:
-    """Drops log lines (the handlers are checked through their answers)."""
-
-    def info(self, text):
-        pass
-
-    def warning(self, text):
-        pass
-
-    def error(self, text):
-        pass
-
-
 def arm(received=True, **kwargs):
-    bridge = Bridge(ARM, BridgeSettings(**kwargs), logger=QuietLogger())
+    bridge = Bridge(ARM, BridgeSettings(**kwargs))
     q = random_configuration(bridge.model, np.random.default_rng(21))
     if received:
         names = list(bridge.model.joint_names)
@@ -125,7 +112,7 @@ def test_jacobian_before_every_joint_was_received_names_the_missing_joints():
 
 def test_velocity_names_of_multi_dof_joints():
     model = all_joint_types_model()
-    bridge = Bridge(model.urdf, logger=QuietLogger())
+    bridge = Bridge(model.urdf)
     names = bridge.model.velocity_names
     assert len(names) == model.nv
     assert names[:6] == tuple(f'j_free/{c}' for c in ('vx', 'vy', 'vz', 'wx', 'wy', 'wz'))
