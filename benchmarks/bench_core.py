@@ -19,6 +19,11 @@ of every link, one Jacobian and the center of mass, for one configuration and fo
 1000, and prints a Markdown table of the time per configuration and the ratio to Pinocchio.
 Pinocchio's batch is a Python loop calling it once per configuration.
 
+Pinocchio is imported only after the core's timings: importing it changes glibc malloc's
+thresholds for the whole process, after which numpy's large temporary arrays page-fault on
+every call (about 10 minor faults per batched Jacobian before, 790 after, by getrusage), which
+would slow the numpy side up to 3x for a reason that is not the library's.
+
 Usage: ``python3 benchmarks/bench_core.py [--batch 1000] [--repeat 5]``
 """
 
@@ -31,37 +36,47 @@ from frame_kinematics import robots
 from frame_kinematics.core import ExpressedIn, RobotModel
 import numpy as np
 
+QUANTITIES = ('forward kinematics, all links', 'Jacobian of {tip}', 'center of mass')
+
 
 def _best(function, number, repeat):
     return min(timeit.repeat(function, number=number, repeat=repeat)) / number
 
 
-def _cases(pin, path, tip, batch):
-    logging.disable(logging.WARNING)
-    model = RobotModel.from_urdf_file(path)
-    logging.disable(logging.NOTSET)
-    pmodel = pin.buildModelFromUrdf(path)
-    pdata = pmodel.createData()
+def _configurations(model, batch):
     rng = np.random.default_rng(0)
     lower = np.where(np.isfinite(model.lower), model.lower, -np.pi)
     upper = np.where(np.isfinite(model.upper), model.upper, np.pi)
-    qs = rng.uniform(lower, upper, size=(batch, model.nq))
-    qps = np.zeros((batch, pmodel.nq))
-    for joint in model.actuated_joints:
-        pj = pmodel.joints[pmodel.getJointId(joint.name)]
-        qps[:, pj.idx_q] = qs[:, joint.idx_q]
-    fid = pmodel.getFrameId(tip)
-    q, qp = qs[0], qps[0]
-    lwa = ExpressedIn.LOCAL_WORLD_ALIGNED
+    return rng.uniform(lower, upper, size=(batch, model.nq))
 
-    def pin_fk(x):
+
+def _ours(model, qs, tip):
+    """(single call, batched call) for each quantity."""
+    q = qs[0]
+    lwa = ExpressedIn.LOCAL_WORLD_ALIGNED
+    return [(lambda: model.forward_kinematics(q), lambda: model.forward_kinematics(qs)),
+            (lambda: model.jacobian(q, tip, expressed_in=lwa),
+             lambda: model.jacobian(qs, tip, expressed_in=lwa)),
+            (lambda: model.center_of_mass(q), lambda: model.center_of_mass(qs))]
+
+
+def _pinocchio(pin, path, model, qs, tip):
+    """(single call, Python loop over the batch) for each quantity, same configurations."""
+    pmodel = pin.buildModelFromUrdf(path)
+    pdata = pmodel.createData()
+    qps = np.zeros((len(qs), pmodel.nq))
+    for joint in model.actuated_joints:
+        qps[:, pmodel.joints[pmodel.getJointId(joint.name)].idx_q] = qs[:, joint.idx_q]
+    fid = pmodel.getFrameId(tip)
+
+    def fk(x):
         pin.forwardKinematics(pmodel, pdata, x)
         pin.updateFramePlacements(pmodel, pdata)
 
-    def pin_jac(x):
+    def jac(x):
         pin.computeFrameJacobian(pmodel, pdata, x, fid, pin.LOCAL_WORLD_ALIGNED)
 
-    def pin_com(x):
+    def com(x):
         pin.centerOfMass(pmodel, pdata, x)
 
     def loop(function):
@@ -70,15 +85,12 @@ def _cases(pin, path, tip, batch):
                 function(x)
         return run
 
-    return model, [
-        ('forward kinematics, all links', lambda: model.forward_kinematics(q),
-         lambda: pin_fk(qp), lambda: model.forward_kinematics(qs), loop(pin_fk)),
-        (f'Jacobian of {tip}', lambda: model.jacobian(q, tip, expressed_in=lwa),
-         lambda: pin_jac(qp), lambda: model.jacobian(qs, tip, expressed_in=lwa),
-         loop(pin_jac)),
-        ('center of mass', lambda: model.center_of_mass(q), lambda: pin_com(qp),
-         lambda: model.center_of_mass(qs), loop(pin_com)),
-    ]
+    return [((lambda f=f: f(qps[0])), loop(f)) for f in (fk, jac, com)]
+
+
+def _measure(calls, batch, repeat):
+    return [(_best(one, 2000, repeat) * 1e6, _best(many, 3, repeat) * 1e6 / batch)
+            for one, many in calls]
 
 
 def main(argv=None) -> int:
@@ -92,28 +104,32 @@ def main(argv=None) -> int:
     parser.add_argument('--batch', type=int, default=1000)
     parser.add_argument('--repeat', type=int, default=5)
     args = parser.parse_args(argv)
+    cases = [('fk_arm (bundled)', robots.path('fk_arm'), 'tool0')]
+    talos = robots.example_robot_data('talos_data/robots/talos_reduced.urdf')
+    if talos:
+        cases.append(('talos_reduced (humanoid)', talos, 'gripper_left_base_link'))
+    logging.disable(logging.WARNING)
+    loaded = []
+    for label, path, tip in cases:
+        model = RobotModel.from_urdf_file(path)
+        qs = _configurations(model, args.batch)
+        loaded.append((label, path, tip, model, qs, _measure(_ours(model, qs, tip),
+                                                             args.batch, args.repeat)))
+    logging.disable(logging.NOTSET)
     try:
         import pinocchio as pin
     except ImportError:
         print('pinocchio is needed for the comparison: pip install pin', file=sys.stderr)
         return 1
-    robots_to_run = [('fk_arm (bundled)', robots.path('fk_arm'), 'tool0')]
-    talos = robots.example_robot_data('talos_data/robots/talos_reduced.urdf')
-    if talos:
-        robots_to_run.append(('talos_reduced (humanoid)', talos, 'gripper_left_base_link'))
     print(f'| robot | quantity | ours 1 cfg (us) | Pinocchio 1 cfg (us) | ratio | '
           f'ours batch {args.batch} (us/cfg) | Pinocchio loop (us/cfg) | ratio |')
     print('|---|---|---:|---:|---:|---:|---:|---:|')
-    for label, path, tip in robots_to_run:
-        model, cases = _cases(pin, path, tip, args.batch)
-        for name, ours, theirs, ours_batch, theirs_batch in cases:
-            one = _best(ours, 2000, args.repeat) * 1e6
-            one_pin = _best(theirs, 2000, args.repeat) * 1e6
-            many = _best(ours_batch, 3, args.repeat) * 1e6 / args.batch
-            many_pin = _best(theirs_batch, 3, args.repeat) * 1e6 / args.batch
-            print(f'| {label} ({model.nq} dof, {len(model.links)} links) | {name} | '
-                  f'{one:.1f} | {one_pin:.2f} | {one / one_pin:.1f}x | {many:.2f} | '
-                  f'{many_pin:.2f} | {many / many_pin:.2f}x |')
+    for label, path, tip, model, qs, ours in loaded:
+        theirs = _measure(_pinocchio(pin, path, model, qs, tip), args.batch, args.repeat)
+        for name, (one, many), (one_pin, many_pin) in zip(QUANTITIES, ours, theirs):
+            print(f'| {label} ({model.nq} dof, {len(model.links)} links) | '
+                  f'{name.format(tip=tip)} | {one:.1f} | {one_pin:.2f} | {one / one_pin:.1f}x | '
+                  f'{many:.2f} | {many_pin:.2f} | {many / many_pin:.2f}x |')
     return 0
 
 

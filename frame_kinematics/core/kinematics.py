@@ -305,6 +305,23 @@ def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return a[..., _NEXT] * b[..., _PREV] - a[..., _PREV] * b[..., _NEXT]
 
 
+def _rotate_last(rot: np.ndarray, vectors: np.ndarray) -> np.ndarray:
+    """``rot @ vectors`` for batch-last rotations ``(n, 3, 3, B)`` and vectors ``(n, 3)``."""
+    out = rot[:, :, 0] * vectors[:, 0, None, None]
+    out += rot[:, :, 1] * vectors[:, 1, None, None]
+    out += rot[:, :, 2] * vectors[:, 2, None, None]
+    return out
+
+
+def _cross_first(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Cross product of ``(n, 3, B)`` arrays along their second axis."""
+    out = np.empty(a.shape)
+    out[:, 0] = a[:, 1] * b[:, 2] - a[:, 2] * b[:, 1]
+    out[:, 1] = a[:, 2] * b[:, 0] - a[:, 0] * b[:, 2]
+    out[:, 2] = a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]
+    return out
+
+
 def _contract(weights: np.ndarray, stack: np.ndarray) -> np.ndarray:
     """Sum ``stack`` over its first axis with ``weights`` (a vector or a matrix of rows)."""
     flat = weights @ stack.reshape(stack.shape[0], -1)
@@ -353,8 +370,11 @@ class KinematicsState:
         self.batch_shape = batch
         self._tables = model.tables
         self._local: Optional[np.ndarray] = None
+        # Large batches keep their poses batch-last, (n_links, 4, 4, B): `poses` is a view.
+        self._batch_last: Optional[np.ndarray] = None
         if len(batch) == 1 and batch[0] >= BATCH_THRESHOLD:
-            poses = self._forward_batch(q)
+            self._batch_last = _readonly(self._forward_batch(q))
+            poses = self._batch_last.transpose(0, 3, 1, 2)
         else:
             poses = self._forward(q)
         #: ``root_T_link`` of every link, ``(n_links, *B, 4, 4)``.
@@ -363,6 +383,7 @@ class KinematicsState:
         self._twists: Optional[np.ndarray] = None
         self._accelerations: Optional[np.ndarray] = None
         self._com: Optional[np.ndarray] = None
+        self._com_last: Optional[np.ndarray] = None
 
     # -- forward kinematics -----------------------------------------------------------------
     def _forward(self, q: np.ndarray) -> np.ndarray:
@@ -433,7 +454,7 @@ class KinematicsState:
             elif kind != 'fixed':
                 motion = _joint_motion(data, q)
                 pose[:] = np.einsum('ijb,bjk->ikb', pose.copy(), motion)
-        return frames.transpose(0, 3, 1, 2)
+        return frames
 
     @property
     def local_poses(self) -> np.ndarray:
@@ -484,6 +505,8 @@ class KinematicsState:
     def _columns(self, which, point: Optional[np.ndarray]) -> np.ndarray:
         """Twists of motion columns ``which`` taken at ``point`` (world origin if None)."""
         t = self._tables
+        if self._batch_last is not None:
+            return self._columns_batch_last(which, point)
         nb = len(self.batch_shape)
         pose = self.poses[t.col_links[which]]
         both = pose[..., :3, :3] @ t.col_motion[which].reshape((-1,) + (1,) * nb + (3, 2))
@@ -491,6 +514,20 @@ class KinematicsState:
         cols[..., 3:] = both[..., 1]
         lever = -pose[..., :3, 3] if point is None else point - pose[..., :3, 3]
         cols[..., :3] = both[..., 0] + _cross(both[..., 1], lever)
+        return cols
+
+    def _columns_batch_last(self, which, point: Optional[np.ndarray]) -> np.ndarray:
+        """:meth:`_columns` on batch-last poses: elementwise products over the batch axis."""
+        t = self._tables
+        frames = self._batch_last[t.col_links[which]]
+        rot = frames[:, :3, :3]
+        motion = t.col_motion[which]
+        lin = _rotate_last(rot, motion[..., 0])
+        ang = _rotate_last(rot, motion[..., 1])
+        lever = -frames[:, :3, 3] if point is None else point.T - frames[:, :3, 3]
+        cols = np.empty((len(frames), frames.shape[-1], 6))
+        cols[..., :3] = (lin + _cross_first(ang, lever)).transpose(0, 2, 1)
+        cols[..., 3:] = ang.transpose(0, 2, 1)
         return cols
 
     def _point(self, index: int, point) -> np.ndarray:
@@ -633,6 +670,11 @@ class KinematicsState:
     # -- center of mass -----------------------------------------------------------------------
     def link_centers_of_mass(self) -> np.ndarray:
         """Center of mass of every link in the root frame, ``(n_links, *B, 3)``."""
+        if self._com is None and self._batch_last is not None:
+            frames = self._batch_last
+            centers = _rotate_last(frames[:, :3, :3], self._tables.link_p_com) + frames[:, :3, 3]
+            self._com_last = _readonly(centers)
+            self._com = centers.transpose(0, 2, 1)
         if self._com is None:
             t = self._tables
             nb = len(self.batch_shape)
@@ -649,7 +691,10 @@ class KinematicsState:
         """
         masses = self._tables.mass
         total = self._total_mass()
-        return _contract(masses, self.link_centers_of_mass()) / total
+        centers = self.link_centers_of_mass()
+        if self._com_last is not None:  # batch-last copy: contiguous, sums faster
+            return _contract(masses, self._com_last).T / total
+        return _contract(masses, centers) / total
 
     def _total_mass(self) -> float:
         total = self.model.total_mass
