@@ -84,10 +84,11 @@ def bench(name, path, repeat, number):
             q[model.joint(joint).idx_q] = value
         configurations.append(q)
     core_s = time_per_call(model.forward_kinematics, configurations, repeat)
-    try:
-        import pinocchio as pin
-    except ImportError:
-        return name, len(model.joint_names), n_tf, timings, core_s, None
+    return name, len(model.joint_names), n_tf, timings, core_s, batch
+
+
+def bench_pinocchio(pin, path, batch, repeat):
+    """Time Pinocchio's forward kinematics and frame placements on the same joint values."""
     pin_model = pin.buildModelFromUrdf(path)
     pin_data = pin_model.createData()
     order = [pin_model.joints[pin_model.getJointId(joint)].idx_q for joint in batch[0].names]
@@ -101,8 +102,7 @@ def bench(name, path, repeat, number):
         pin.forwardKinematics(pin_model, pin_data, q)
         pin.updateFramePlacements(pin_model, pin_data)
 
-    pin_s = time_per_call(pin_fk, pin_qs, repeat)
-    return name, len(model.joint_names), n_tf, timings, core_s, pin_s
+    return time_per_call(pin_fk, pin_qs, repeat)
 
 
 def main():
@@ -111,18 +111,26 @@ def main():
     parser.add_argument('--repeat', type=int, default=5)
     parser.add_argument('--number', type=int, default=300)
     args = parser.parse_args()
-    rows = [bench('fk_arm', robots.path('fk_arm'), args.repeat, args.number)]
+    cases = [('fk_arm', robots.path('fk_arm'))]
     path = robots.example_robot_data('talos_data/robots/talos_reduced.urdf')
     if path is None:
         print('talos_reduced.urdf (example-robot-data) not found: humanoid skipped',
               file=sys.stderr)
     else:
-        rows.append(bench('talos', path, args.repeat, args.number))
+        cases.append(('talos', path))
+    # All of ours first: importing Pinocchio changes glibc malloc's thresholds for the whole
+    # process (numpy's big arrays then page-fault on every call), see bench_core.py.
+    rows = [bench(name, path, args.repeat, args.number) for name, path in cases]
+    try:
+        import pinocchio as pin
+    except ImportError:
+        pin = None
     print('| robot | actuated joints | transforms per message | message -> transforms (us) '
           '| target (us) | + CoM velocity and momentum topics (us) | core FK alone (us) '
           '| Pinocchio FK + frame placements (us) | transforms / Pinocchio |')
     print('|---|---|---|---|---|---|---|---|---|')
-    for name, joints, n_tf, (tf_s, full_s), core_s, pin_s in rows:
+    for (name, path), (_, joints, n_tf, (tf_s, full_s), core_s, batch) in zip(cases, rows):
+        pin_s = None if pin is None else bench_pinocchio(pin, path, batch, args.repeat)
         pin_text = 'n/a' if pin_s is None else f'{pin_s * 1e6:.1f}'
         ratio = 'n/a' if pin_s is None else f'{tf_s / pin_s:.0f}x'
         print(f'| {name} | {joints} | {n_tf} | {tf_s * 1e6:.1f} | {TARGETS_US[name]:.0f} | '

@@ -226,7 +226,9 @@ def main(argv=None):
     args = parser.parse_args(argv)
     count = args.targets or (100 if args.quick else 1000)
     ikpy_count = args.ikpy_targets or (20 if args.quick else 100)
-    rows = []
+    # All of ours first: importing Pinocchio (the CLIK peer) changes glibc malloc's
+    # thresholds for the whole process, which slows numpy's big arrays (see bench_core.py).
+    solved = []
     for label, path, tip in robot_cases():
         model = RobotModel.from_urdf_file(path)
         evaluator = ik.evaluator_for(model, tip)
@@ -247,9 +249,13 @@ def main(argv=None):
                 'rates': rates, 'median': median, 'p95': p95,
                 'throughput': count / batch_time,
                 'batch_success': float(np.mean(batch_ok)), 'batch': True}
+        solved.append((label, path, tip, model, evaluator, targets, seeds, ours))
+    rows = []
+    for label, path, tip, model, evaluator, targets, seeds, ours in solved:
         rows.append(ours)
         if args.no_peers:
             continue
+        dof = ours['dof']
         try:
             clik = PinocchioClik(path, model, evaluator, tip)
         except ImportError:
