@@ -104,6 +104,14 @@ def test_frame_errors_name_the_frames(tree):
     with pytest.raises(UnknownFrameError, match="unknown frame 'nowhere'") as info:
         tree.transform('base_link', 'nowhere')
     assert 'tool0' in info.value.available
+    # Unknown frames are reference-frame errors too, and name both frames.
+    with pytest.raises(ReferenceFrameError,
+                       match="cannot relate 'nowhere' and 'tool0'|cannot relate 'tool0' and "
+                             "'nowhere'") as info:
+        tree.transform('nowhere', 'tool0')
+    assert {info.value.frame_a, info.value.frame_b} == {'nowhere', 'tool0'}
+    with pytest.raises(ReferenceFrameError, match="unknown frame 'ghost'"):
+        tree.frame('ghost')
     with pytest.raises(ReferenceFrameError, match='already exists'):
         tree.add_frame('tool0', 'base_link', np.eye(4))
     with pytest.raises(ConfigurationError, match="offset of frame 'bad'"):

@@ -34,7 +34,7 @@ Conventions (used everywhere in this package)
 
 from . import configuration, ik, velocity
 from .errors import (ConfigurationError, FrameKinematicsError, ReferenceFrameError,
-                     UnknownFrameError, URDFError)
+                     UnknownFrameError, UnknownReferenceFrameError, URDFError)
 from .frames import FrameKind, FrameTree, ReferenceFrame
 from .ik import ChainEvaluator, IKBatchResult, IKResult, solve_batch
 from .kinematics import ExpressedIn, KinematicsState
@@ -77,6 +77,7 @@ __all__ = [
     'SpatialMotion',
     'solve_batch',
     'UnknownFrameError',
+    'UnknownReferenceFrameError',
     'URDFError',
     'velocity',
 ]

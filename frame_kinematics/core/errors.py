@@ -86,3 +86,24 @@ class ConfigurationError(FrameKinematicsError, ValueError):
 
     Wrong length, NaN or inf, a non-unit quaternion, a non-rigid transform.
     """
+
+
+class UnknownReferenceFrameError(UnknownFrameError, ReferenceFrameError):
+    """
+    A frame name that a frame tree does not know.
+
+    Both an :class:`UnknownFrameError` and a :class:`ReferenceFrameError`, so either handler
+    catches it.
+
+    :param name: the unknown frame.
+    :param available: the frames of the tree.
+    :param other: the other frame of the operation, named in the message.
+    """
+
+    def __init__(self, name: str, available: Iterable[str] = (),
+                 other: Optional[str] = None) -> None:
+        UnknownFrameError.__init__(self, name, available, 'frame')
+        self.frame_a = other
+        self.frame_b = name
+        if other is not None:
+            self.args = (f"cannot relate '{other}' and '{name}': {self.args[0]}",)

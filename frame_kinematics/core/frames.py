@@ -40,7 +40,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .errors import ReferenceFrameError, UnknownFrameError
+from .errors import ReferenceFrameError, UnknownReferenceFrameError
 from .kinematics import KinematicsState
 from .model import RobotModel
 from .spatial import (check_transform, inverse, rotation_from_quaternion, rotation_from_rpy,
@@ -229,7 +229,7 @@ class FrameTree:
 
         :param name: frame name.
         :return: the frame.
-        :raises UnknownFrameError: if there is no such frame.
+        :raises UnknownReferenceFrameError: if there is no such frame.
         """
         if isinstance(name, ReferenceFrame):
             if name.tree is not self or self._frames.get(name.name) is not name:
@@ -239,7 +239,7 @@ class FrameTree:
         try:
             return self._frames[name]
         except KeyError:
-            raise UnknownFrameError(name, self._frames, 'frame') from None
+            raise UnknownReferenceFrameError(name, self._frames) from None
 
     def __contains__(self, name: str) -> bool:
         return name in self._frames
@@ -319,10 +319,10 @@ class FrameTree:
         :param a: frame (name or :class:`ReferenceFrame`) the result is expressed in.
         :param b: frame whose pose is wanted.
         :return: a 4x4 transform (``(B, 4, 4)`` for a batched state).
-        :raises UnknownFrameError: for an unknown frame.
+        :raises UnknownReferenceFrameError: for an unknown frame (names both frames).
         :raises ReferenceFrameError: if the frames belong to different roots.
         """
-        frame_a, frame_b = self.frame(a), self.frame(b)
+        frame_a, frame_b = self._lookup(a, b), self._lookup(b, a)
         if frame_a.root is not frame_b.root:
             raise ReferenceFrameError(
                 f"frames '{frame_a.name}' and '{frame_b.name}' have different roots "
@@ -331,6 +331,12 @@ class FrameTree:
         if frame_a is frame_a.root:
             return frame_b.root_T_frame.copy()
         return inverse(frame_a.root_T_frame) @ frame_b.root_T_frame
+
+    def _lookup(self, name, other) -> ReferenceFrame:
+        if isinstance(name, ReferenceFrame) or name in self._frames:
+            return self.frame(name)
+        raise UnknownReferenceFrameError(
+            name, self._frames, other.name if isinstance(other, ReferenceFrame) else other)
 
     def _compute_root_T(self, frame: ReferenceFrame) -> np.ndarray:
         if frame.parent is None and frame._link is None:
