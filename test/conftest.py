@@ -13,6 +13,7 @@
 # limitations under the License.
 """Shared test helpers: robot files and small inline URDFs."""
 
+import logging
 import os
 
 from frame_kinematics import robots
@@ -110,3 +111,45 @@ def all_joint_types_model():
         joint_xml('j_planar', 'planar', 'base', 'plane', '0 0.5 0', '0 0 0', '0 0.6 0.8'),
     ])
     return RobotModel.from_urdf_string(urdf(body, 'all_types'))
+
+
+class LogLines(logging.Handler):
+    """Collects the messages of one logger, whatever the logger class in use."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.lines = []
+
+    def emit(self, record) -> None:
+        self.lines.append(record.getMessage())
+
+    @property
+    def text(self) -> str:
+        """Return every collected message, one per line."""
+        return '\n'.join(self.lines)
+
+
+@pytest.fixture
+def core_log():
+    """
+    Collect the log lines of the loggers named in the test, through a returned function.
+
+    Usage: ``log = core_log('frame_kinematics.core.ik')``, then ``log.text``.
+
+    Not pytest's caplog: in a sourced ROS 2 environment the launch_pytest plugin installs a
+    logger class that does not propagate to the root logger, where caplog listens.
+    """
+    attached = []
+
+    def attach(name: str) -> LogLines:
+        logger = logging.getLogger(name)
+        handler = LogLines()
+        attached.append((logger, handler, logger.level))
+        logger.addHandler(handler)
+        logger.setLevel(logging.DEBUG)
+        return handler
+
+    yield attach
+    for logger, handler, level in attached:
+        logger.removeHandler(handler)
+        logger.setLevel(level)

@@ -303,14 +303,14 @@ def test_invalid_input_raises_and_changes_nothing():
     assert np.array_equal(seed, kept)
 
 
-def test_seed_outside_the_limits_is_projected_with_a_warning(caplog):
+def test_seed_outside_the_limits_is_projected_with_a_warning(core_log):
     rng = np.random.default_rng(14)
     _, root_T_target = _reachable(ARM, 'tool0', rng)
     seed = ARM.neutral_configuration()
     seed[2] = 5.0
-    with caplog.at_level('WARNING', logger='frame_kinematics.core.ik'):
-        result = ik.solve(ARM, 'tool0', root_T_target, seed=seed, time_budget=0.5)
-    assert 'elbow_joint' in caplog.text
+    log = core_log('frame_kinematics.core.ik')
+    result = ik.solve(ARM, 'tool0', root_T_target, seed=seed, time_budget=0.5)
+    assert 'elbow_joint' in log.text
     assert result.success and _within_limits(ARM, result.q)
     assert seed[2] == 5.0
 

@@ -14,7 +14,6 @@
 """Tests of the relative-motion matrix (frame_kinematics.core.relative_motion)."""
 
 import itertools
-import logging
 
 from conftest import bundled, real_robot_path, REAL_ROBOTS
 from frame_kinematics.core import ConfigurationError, RobotModel, UnknownFrameError
@@ -225,14 +224,14 @@ def test_environment_of_a_floating_base_robot():
     assert motion.value('base') == P
 
 
-def test_lower_dimension_constraint_leaves_the_pair_unconstrained(caplog):
+def test_lower_dimension_constraint_leaves_the_pair_unconstrained(core_log):
     motion = RelativeMotion(chain_model(3))
     before = motion.matrix
-    with caplog.at_level(logging.DEBUG, logger='frame_kinematics.core.relative_motion'):
-        motion.add_relative_transformation('l3', None, mask=[True] * 5 + [False])
-        motion.add_relative_transformation('l1', 'l3', mask=np.zeros(6, dtype=bool))
+    log = core_log('frame_kinematics.core.relative_motion')
+    motion.add_relative_transformation('l3', None, mask=[True] * 5 + [False])
+    motion.add_relative_transformation('l1', 'l3', mask=np.zeros(6, dtype=bool))
     np.testing.assert_array_equal(motion.matrix, before)
-    assert 'l3' in caplog.text and '5 of 6' in caplog.text
+    assert 'l3' in log.text and '5 of 6' in log.text
     motion.add_relative_transformation('l3', None, mask=[1] * 6)
     assert motion.value('l3') == C
 

@@ -77,12 +77,13 @@ def test_mimic_chains_are_resolved_to_the_actuated_master():
     assert model.joint('j3').mimic == ('j1', 6.0, 3.5)
 
 
-def test_fixed_joint_with_mimic_is_kept_fixed_and_logged(caplog):
+def test_fixed_joint_with_mimic_is_kept_fixed_and_logged(core_log):
+    log = core_log('frame_kinematics.core.model')
     body = ''.join(link_xml(n) for n in 'abc') + joint_xml('j1', 'revolute', 'a', 'b') + \
         joint_xml('f', 'fixed', 'b', 'c', extra='<mimic joint="j1"/>')
     model = RobotModel.from_urdf_string(urdf(body))
     assert model.joint('f').mimic is None
-    assert "joint 'f' is fixed" in caplog.text
+    assert "joint 'f' is fixed" in log.text
 
 
 @pytest.mark.parametrize('body, message', [
