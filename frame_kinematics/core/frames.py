@@ -122,16 +122,6 @@ class ReferenceFrame:
         """
         return self._tree.transform(other, self)
 
-    def check_same(self, other: 'ReferenceFrame') -> None:
-        """
-        Raise :class:`ReferenceFrameError` unless ``other`` is this very frame.
-
-        :param other: the frame to compare with.
-        """
-        if other is not self:
-            raise ReferenceFrameError(
-                f"frames do not match: '{self.name}' and '{other.name}'", self.name, other.name)
-
     def __repr__(self) -> str:
         parent = None if self.parent is None else self.parent.name
         return f"ReferenceFrame('{self.name}', {self.kind.value}, parent={parent!r})"

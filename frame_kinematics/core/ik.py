@@ -329,7 +329,6 @@ class ChainEvaluator:
                                  @ poses[index])
         self._tip_constant = np.array(tip_constants)
         self._node_of_link = node_of_link
-        self._nodes = nodes
         self._compile_motion(nodes)
         self._compile_columns(model, nodes, tip_index)
 
