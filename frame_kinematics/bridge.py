@@ -54,6 +54,7 @@ import numpy as np
 
 from .core.errors import ConfigurationError, FrameKinematicsError, UnknownFrameError
 from .core.frames import COM_ORIENTATION_MODES, FrameKind, FrameTree
+from .core.joints import JointType
 from .core.kinematics import KinematicsState
 from .core.model import RobotModel
 from .core.spatial import (quaternion_from_rotation, quaternion_multiply,
@@ -317,7 +318,7 @@ class _ModelTables:
             if name not in self.entry:
                 self.entry[name] = i
                 self.multi_entries.add(name)
-        movable = [j for j in model.joints if j.type != 'fixed']
+        movable = [j for j in model.joints if j.type.moves]
         self.movable_index = {j.name: i for i, j in enumerate(movable)}
         #: joint whose transform a message entry moves (``base/x`` -> ``base``, mimics too).
         self.joint_of_entry: Dict[str, str] = {name: name.split('/')[0]
@@ -327,7 +328,7 @@ class _ModelTables:
         for joint in model.mimic_joints:
             self.joint_of_entry[joint.name] = joint.name
             self.followers.setdefault(joint.mimic[0], []).append(joint.name)
-        self.fixed_names = {j.name for j in model.joints if j.type == 'fixed'}
+        self.fixed_names = {j.name for j in model.joints if j.type is JointType.FIXED}
         self.child_index = np.array([model.link_index(j.child) for j in movable], dtype=int)
         self.parents = [j.parent for j in movable]
         self.children = [j.child for j in movable]
@@ -335,7 +336,7 @@ class _ModelTables:
             np.array([j.parent_T_joint[:3, :3] for j in movable]).reshape(-1, 3, 3))
         pure_axis = np.zeros((len(movable), 4))
         pure_axis[:, :3] = [j.axis for j in movable]
-        revolute = np.array([j.type in ('revolute', 'continuous') for j in movable], dtype=bool)
+        revolute = np.array([j.type.rotates for j in movable], dtype=bool)
         src, mult, off = [], [], []
         for joint in movable:
             if joint.mimic is not None:
@@ -353,7 +354,7 @@ class _ModelTables:
         self.src = np.array(src, dtype=int)
         self.half_mult = np.where(revolute, mult, 0.0) / 2.0
         self.half_off = np.where(revolute, off, 0.0) / 2.0
-        self.multi_dof = np.array([j.type in ('floating', 'planar') for j in movable],
+        self.multi_dof = np.array([not j.type.one_dof for j in movable],
                                   dtype=bool)
         self.any_multi_dof = bool(self.multi_dof.any())
         self.support_joints: Dict[str, Tuple[str, ...]] = {}

@@ -36,6 +36,7 @@ import numpy as np
 from . import __version__, robots
 from .core.errors import (ConfigurationError, FrameKinematicsError, UnknownFrameError,
                           URDFError)
+from .core.joints import JointType
 from .core.kinematics import ExpressedIn
 from .core.model import RobotModel
 from .core.spatial import (quaternion_from_rotation, rpy_from_rotation,
@@ -111,7 +112,7 @@ def _vector(model: RobotModel, values: Dict[str, object], velocity: bool) -> np.
     names = model.velocity_names if velocity else model.configuration_names
     index = {name: i for i, name in enumerate(names)}
     groups = {j.name: [n for n in names if n.startswith(j.name + '/')]
-              for j in model.actuated_joints if j.type in ('floating', 'planar')}
+              for j in model.actuated_joints if not j.type.one_dof}
     unknown = [name for name in values if name not in index and name not in groups]
     if unknown:
         raise UnknownFrameError(', '.join(map(str, unknown)), list(index) + list(groups),
@@ -315,13 +316,13 @@ class _Progress:
 
 # -- info -----------------------------------------------------------------------------------
 def _limits_text(joint) -> str:
-    unit = 'm' if joint.type == 'prismatic' else 'rad'
+    unit = 'm' if joint.type is JointType.PRISMATIC else 'rad'
     parts = []
-    if joint.type in ('revolute', 'prismatic'):
+    if joint.type.bounded:
         parts.append(f'[{joint.lower:g}, {joint.upper:g}] {unit}')
-    elif joint.type == 'continuous':
+    elif joint.type is JointType.CONTINUOUS:
         parts.append('unbounded')
-    if joint.type in ('revolute', 'prismatic', 'continuous'):
+    if joint.type.one_dof:
         if math.isfinite(joint.velocity):
             parts.append(f'vmax {joint.velocity:g} {unit}/s')
         if math.isfinite(joint.effort):
@@ -330,8 +331,8 @@ def _limits_text(joint) -> str:
 
 
 def _joint_text(joint) -> str:
-    parts = [joint.type]
-    if joint.type not in ('fixed', 'floating'):
+    parts = [joint.type.value]
+    if joint.type not in (JointType.FIXED, JointType.FLOATING):
         parts.append('axis ' + ' '.join(f'{a:g}' for a in joint.axis + 0.0))
     limits = _limits_text(joint)
     if limits:
@@ -347,7 +348,7 @@ def _mass_text(link) -> str:
 
 
 def _info_tree(model: RobotModel) -> str:
-    n_fixed = sum(j.type == 'fixed' for j in model.joints)
+    n_fixed = sum(j.type is JointType.FIXED for j in model.joints)
     lines = [f'robot {model.name}: {len(model.links)} links, {len(model.joints)} joints '
              f'({len(model.actuated_joints)} actuated, {len(model.mimic_joints)} mimic, '
              f'{n_fixed} fixed), nq={model.nq}, nv={model.nv}',
@@ -380,7 +381,7 @@ def _info_json(model: RobotModel) -> dict:
                    'mass': link.mass if link.has_inertial else None,
                    'link_p_com': link.link_p_com.tolist() if link.has_inertial else None}
                   for link in model.links],
-        'joints': [{'name': j.name, 'type': j.type, 'parent': j.parent, 'child': j.child,
+        'joints': [{'name': j.name, 'type': j.type.value, 'parent': j.parent, 'child': j.child,
                     'axis': j.axis.tolist(), 'lower': _finite(j.lower),
                     'upper': _finite(j.upper), 'velocity': _finite(j.velocity),
                     'effort': _finite(j.effort),

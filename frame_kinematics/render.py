@@ -36,6 +36,7 @@ import numpy as np
 
 from .core.configuration import interpolate
 from .core.errors import ConfigurationError, FrameKinematicsError
+from .core.joints import JointType
 from .core.model import RobotModel
 
 #: Default picture size in pixels (width, height).
@@ -158,12 +159,12 @@ class _Scene:
         half = 0.5 * extent + self.axis_length
         center = 0.5 * (low + high)
         self.limits = np.stack([center - half, center + half], axis=1)
-        masses = model.tables.mass
+        masses = model.link_masses
         self.massive = np.nonzero(masses > 0)[0]
         self.marker_size = 15.0 + 250.0 * masses[self.massive] / max(masses.max(initial=0), 1e-12)
-        self.parent = model.tables.parent
+        self.parent = model.topology.parent
         # a floating joint is no body: no segment from the world to the floating base
-        floating = {j.child for j in model.joints if j.type == 'floating'}
+        floating = {j.child for j in model.joints if j.type is JointType.FLOATING}
         self.children = np.array([link.index for link in model.links
                                   if link.parent is not None and link.name not in floating],
                                  dtype=int)

@@ -18,6 +18,7 @@ import os
 
 from frame_kinematics import robots
 from frame_kinematics.core import RobotModel
+from frame_kinematics.core.joints import JointType
 import numpy as np
 import pytest
 
@@ -63,7 +64,7 @@ def random_configuration(model, rng, batch=None):
     upper = np.where(np.isfinite(model.upper), model.upper, np.pi)
     q = rng.uniform(lower, upper, size=shape)
     for joint in model.actuated_joints:
-        if joint.type == 'floating':
+        if joint.type is JointType.FLOATING:
             quat = rng.normal(size=shape[:-1] + (4,))
             q[..., joint.idx_q + 3:joint.idx_q + 7] = quat / np.linalg.norm(
                 quat, axis=-1, keepdims=True)

@@ -23,6 +23,7 @@ from frame_kinematics.bridge import (Bridge, BridgeSettings, JointStateInput,
                                      PARAMETER_DEFAULTS, settings_from_parameters,
                                      ThrottledLog, UserFrame)
 from frame_kinematics.core import ConfigurationError, FrameKinematicsError, RobotModel
+from frame_kinematics.core.joints import JointType
 from frame_kinematics.core.spatial import (inverse, rotation_from_quaternion,
                                            transform_from_xyz_quaternion,
                                            transform_from_xyz_rpy)
@@ -209,11 +210,11 @@ def test_static_and_dynamic_split_follows_robot_state_publisher():
     bridge, _, _ = make(publish_link_com_frames=False)
     static = bridge.initial_output(5).tf_static
     model = bridge.model
-    fixed = {(j.parent, j.child) for j in model.joints if j.type == 'fixed'}
+    fixed = {(j.parent, j.child) for j in model.joints if j.type is JointType.FIXED}
     assert {(t.parent, t.child) for t in static} == fixed
     assert all(t.stamp_ns == 5 for t in static)
     out = bridge.on_joint_state(full_state(bridge, model.neutral_configuration()), SEC)
-    movable = {(j.parent, j.child) for j in model.joints if j.type != 'fixed'}
+    movable = {(j.parent, j.child) for j in model.joints if j.type.moves}
     dynamic = {(t.parent, t.child) for t in out.tf if t.child != 'com'}
     assert dynamic == movable
     assert not dynamic & {(t.parent, t.child) for t in static}

@@ -45,8 +45,17 @@ def test_joint_limits_per_type():
     assert lower[Q['j_rev']] == -2 and upper[Q['j_rev']] == 2
     assert lower[Q['j_pri']] == -2 and upper[Q['j_pri']] == 2
     assert lower[Q['j_cont']] == -np.inf and upper[Q['j_cont']] == np.inf
-    assert np.all(np.isinf(lower[:7])) and np.all(np.isinf(upper[:7]))
+    assert np.all(np.isinf(lower[:3])) and np.all(np.isinf(upper[:3]))
+    assert np.all(lower[3:7] == -1.0) and np.all(upper[3:7] == 1.0)
     assert np.all(np.isinf(lower[-3:]))
+
+
+def test_one_limit_table():
+    """configuration.joint_limits is the model's table (they disagreed on quaternions)."""
+    lower, upper = cfg.joint_limits(MODEL)
+    assert np.array_equal(lower, MODEL.lower) and np.array_equal(upper, MODEL.upper)
+    lower[:] = 0.0
+    assert MODEL.lower[Q['j_rev']] == -2
 
 
 def test_clip_projects_wraps_and_leaves_input_alone():

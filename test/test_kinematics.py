@@ -25,6 +25,7 @@ from conftest import (all_joint_types_model, bundled, random_configuration, real
                       REAL_ROBOTS)
 from frame_kinematics.core import ConfigurationError, ExpressedIn, RobotModel, UnknownFrameError
 from frame_kinematics.core.kinematics import BATCH_THRESHOLD
+from frame_kinematics.core.joints import JointType
 from frame_kinematics.core.spatial import exp_se3, log_so3, quaternion_from_rotation, \
     rotation_from_quaternion
 import numpy as np
@@ -39,14 +40,14 @@ def _integrate(model, q, v, dt):
     q = q.copy()
     for joint in model.actuated_joints:
         iq, iv = joint.idx_q, joint.idx_v
-        if joint.type == 'floating':
+        if joint.type is JointType.FLOATING:
             pose = np.eye(4)
             pose[:3, :3] = rotation_from_quaternion(q[iq + 3:iq + 7])
             pose[:3, 3] = q[iq:iq + 3]
             pose = pose @ exp_se3(v[iv:iv + 6] * dt)
             q[iq:iq + 3] = pose[:3, 3]
             q[iq + 3:iq + 7] = quaternion_from_rotation(pose[:3, :3])
-        elif joint.type == 'planar':
+        elif joint.type is JointType.PLANAR:
             x, y, theta = q[iq:iq + 3]
             pose = np.eye(4)
             pose[:2, :2] = [[np.cos(theta), -np.sin(theta)], [np.sin(theta), np.cos(theta)]]
@@ -78,7 +79,7 @@ def _to_pinocchio(model, pmodel, q, v, a):
     qp, vp, ap = np.zeros(pmodel.nq), np.zeros(pmodel.nv), np.zeros(pmodel.nv)
     expand = np.zeros((pmodel.nv, model.nv))
     for joint in model.joints:
-        if joint.type == 'fixed':
+        if joint.type is JointType.FIXED:
             continue
         pj = pmodel.joints[pmodel.getJointId(joint.name)]
         if joint.mimic is not None:
@@ -102,7 +103,7 @@ def test_matches_pinocchio_on_real_robots(name):
     pin, model, pmodel = _pinocchio_setup(name)
     pdata = pmodel.createData()
     rng = np.random.default_rng(7)
-    skip_root = model.joints[0].type == 'floating'
+    skip_root = model.joints[0].type is JointType.FLOATING
     for _ in range(3):
         q = random_configuration(model, rng)
         v, a = rng.normal(size=model.nv), rng.normal(size=model.nv)

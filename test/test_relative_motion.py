@@ -17,6 +17,7 @@ import itertools
 
 from conftest import bundled, real_robot_path, REAL_ROBOTS
 from frame_kinematics.core import ConfigurationError, RobotModel, UnknownFrameError
+from frame_kinematics.core.joints import JointType
 from frame_kinematics.core.relative_motion import (ENVIRONMENT, RelativeMotion,
                                                    RelativeMotionError, RelativeMotionType)
 from hypothesis import given, HealthCheck, settings, strategies as st
@@ -440,7 +441,7 @@ def brute_force(model, constraints):
     parent = {k + 1: index[j.parent] for k, j in enumerate(model.joints)}
     edges, couplings = [], []
     for k, joint in enumerate(model.joints):
-        if joint.type == 'fixed' or (joint.mimic and joint.mimic[1] == 0):
+        if joint.type is JointType.FIXED or (joint.mimic and joint.mimic[1] == 0):
             edges.append((k + 1, parent[k + 1], C))
         elif joint.mimic:
             master = index[joint.mimic[0]]

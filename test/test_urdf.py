@@ -78,7 +78,7 @@ def test_mimic_chains_are_resolved_to_the_actuated_master():
 
 
 def test_fixed_joint_with_mimic_is_kept_fixed_and_logged(core_log):
-    log = core_log('frame_kinematics.core.model')
+    log = core_log('frame_kinematics.core.assembly')
     body = ''.join(link_xml(n) for n in 'abc') + joint_xml('j1', 'revolute', 'a', 'b') + \
         joint_xml('f', 'fixed', 'b', 'c', extra='<mimic joint="j1"/>')
     model = RobotModel.from_urdf_string(urdf(body))

@@ -28,118 +28,33 @@ Every function accepts one configuration ``(nq,)`` or a batch ``(B, nq)`` and re
 arrays; nothing is modified in place.
 """
 
-from typing import List, Optional, Sequence, Tuple, TYPE_CHECKING, Union
-import weakref
+from typing import Optional, Tuple, TYPE_CHECKING, Union
 
 import numpy as np
 
+from .checks import as_float_array, as_vectors, check_count, check_finite, check_vector
 from .errors import ConfigurationError
-from .spatial import exp_se3, log_se3, quaternion_from_rotation, rotation_from_quaternion, \
-    transform
+from .joints import wrap_angle
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .model import Joint, RobotModel
+    from .model import RobotModel
 
-_TWO_PI = 2.0 * np.pi
-
-_LAYOUTS: 'weakref.WeakKeyDictionary' = weakref.WeakKeyDictionary()
-
-
-class ConfigurationLayout:
-    """
-    Index tables of a configuration vector, grouped by joint type.
-
-    :ivar one_q: ``q`` index of every one-dof joint (revolute, continuous, prismatic).
-    :ivar one_v: the matching ``v`` index.
-    :ivar wrap_q: ``q`` indices of continuous joints.
-    :ivar wrap_v: the matching ``v`` indices.
-    :ivar floating: ``(idx_q, idx_v, name)`` of every floating joint.
-    :ivar planar: ``(idx_q, idx_v, name)`` of every planar joint.
-    :ivar lower: lower limit of every ``q`` entry (``-inf`` where unbounded).
-    :ivar upper: upper limit of every ``q`` entry (``inf`` where unbounded).
-    """
-
-    def __init__(self, joints: Sequence['Joint']) -> None:
-        """
-        Build the tables of a sequence of actuated joints laid out one after the other.
-
-        With ``model.actuated_joints`` this is the model's own layout; with a subset it is
-        the layout of the reduced vector made of those joints' coordinates.
-
-        :param joints: actuated joints, in the order of their coordinates.
-        """
-        one_q, one_v, wrap_q, wrap_v = [], [], [], []
-        self.floating: List[Tuple[int, int, str]] = []
-        self.planar: List[Tuple[int, int, str]] = []
-        lower: List[float] = []
-        upper: List[float] = []
-        iq = iv = 0
-        for joint in joints:
-            if joint.nq == 1:
-                one_q.append(iq)
-                one_v.append(iv)
-                if joint.type == 'continuous':
-                    wrap_q.append(iq)
-                    wrap_v.append(iv)
-                    lower.append(-np.inf)
-                    upper.append(np.inf)
-                else:
-                    lower.append(joint.lower)
-                    upper.append(joint.upper)
-            else:
-                group = self.floating if joint.type == 'floating' else self.planar
-                group.append((iq, iv, joint.name))
-                lower += [-np.inf] * joint.nq
-                upper += [np.inf] * joint.nq
-            iq += joint.nq
-            iv += joint.nv
-        self.one_q = np.array(one_q, dtype=int)
-        self.one_v = np.array(one_v, dtype=int)
-        self.wrap_q = np.array(wrap_q, dtype=int)
-        self.wrap_v = np.array(wrap_v, dtype=int)
-        self.lower = np.array(lower, dtype=float)
-        self.upper = np.array(upper, dtype=float)
-        self.nq = iq
-        self.nv = iv
-        self.simple = not self.floating and not self.planar
-
-
-def layout(model: 'RobotModel') -> ConfigurationLayout:
-    """
-    Return the (cached) :class:`ConfigurationLayout` of a model.
-
-    :param model: the robot model.
-    :return: its layout.
-    """
-    try:
-        return _LAYOUTS[model]
-    except KeyError:
-        result = _LAYOUTS[model] = ConfigurationLayout(model.actuated_joints)
-        return result
-
-
-def wrap_angle(angle: np.ndarray) -> np.ndarray:
-    """
-    Wrap angles into ``[-pi, pi)``.
-
-    :param angle: angles in radians, any shape.
-    :return: the wrapped angles.
-    """
-    return np.mod(np.asarray(angle, dtype=float) + np.pi, _TWO_PI) - np.pi
+__all__ = ['clip', 'difference', 'distance', 'integrate', 'interpolate', 'is_valid',
+           'joint_limits', 'random_gaussian', 'random_uniform', 'step', 'wrap_angle']
 
 
 def joint_limits(model: 'RobotModel') -> Tuple[np.ndarray, np.ndarray]:
     """
-    Lower and upper limits of every ``q`` entry.
+    Lower and upper limits of every ``q`` entry (the model's one limit table).
 
-    Continuous joints and the translations of floating and planar joints are unbounded
-    (``-inf``/``inf``); quaternion entries are unbounded too (they are kept unit instead).
+    Continuous joints and the translations and angle of floating and planar joints are
+    unbounded (``-inf``/``inf``); the quaternion entries of a floating joint lie in
+    ``[-1, 1]`` (see :meth:`JointType.limits <frame_kinematics.core.joints.JointType.limits>`).
 
     :param model: the robot model.
-    :return: ``(lower, upper)``, each of shape ``(nq,)``.
+    :return: ``(lower, upper)``, new arrays of shape ``(nq,)``.
     """
-    table = layout(model)
-    return table.lower.copy(), table.upper.copy()
+    return model.lower.copy(), model.upper.copy()
 
 
 def clip(model: 'RobotModel', q) -> np.ndarray:
@@ -154,12 +69,7 @@ def clip(model: 'RobotModel', q) -> np.ndarray:
     :return: the projected configuration (a new array).
     :raises ConfigurationError: for a wrong shape or non-finite values.
     """
-    q = model.check_configuration(q)
-    table = layout(model)
-    out = np.clip(q, table.lower, table.upper)
-    if len(table.wrap_q):
-        out[..., table.wrap_q] = wrap_angle(out[..., table.wrap_q])
-    return out
+    return model.layout.clip(model.check_configuration(q))
 
 
 def is_valid(model: 'RobotModel', q, tolerance: float = 0.0) -> Union[bool, np.ndarray]:
@@ -168,36 +78,19 @@ def is_valid(model: 'RobotModel', q, tolerance: float = 0.0) -> Union[bool, np.n
 
     :param model: the robot model.
     :param q: ``(nq,)`` or ``(B, nq)``.
-    :param tolerance: slack allowed on each limit.
+    :param tolerance: slack allowed on each limit (and on quaternion norms).
     :return: a bool, or a ``(B,)`` bool array for a batch.
-    :raises ConfigurationError: for a wrong shape.
+    :raises ConfigurationError: for a wrong type or shape.
     """
-    arr = np.asarray(q, dtype=float)
-    if arr.ndim not in (1, 2) or arr.shape[-1] != model.nq:
-        raise ConfigurationError(f'q must have shape ({model.nq},) or (B, {model.nq}) for '
-                                 f"robot '{model.name}', got {arr.shape}")
-    table = layout(model)
+    arr = as_vectors(q, model.nq, f"q for robot '{model.name}'")
+    tolerance = float(check_vector([tolerance], 1, 'tolerance')[0])
+    layout = model.layout
     with np.errstate(invalid='ignore'):
         ok = np.all(np.isfinite(arr), axis=-1)
-        ok &= np.all((arr >= table.lower - tolerance) & (arr <= table.upper + tolerance),
+        ok &= np.all((arr >= layout.lower - tolerance) & (arr <= layout.upper + tolerance),
                      axis=-1)
-        for iq, _, _ in table.floating:
-            norm = np.linalg.norm(arr[..., iq + 3:iq + 7], axis=-1)
-            ok &= np.abs(norm - 1.0) <= 1e-6 + tolerance
+        ok &= layout.quaternions_unit(arr, tolerance)
     return bool(ok) if arr.ndim == 1 else ok
-
-
-def _planar_exp(theta: np.ndarray, v: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    """Displacement (in the starting frame) and rotation of a local SE(2) twist ``v``."""
-    w = v[..., 2]
-    small = np.abs(w) < 1e-9
-    safe = np.where(small, 1.0, w)
-    a = np.where(small, 1.0 - w * w / 6.0, np.sin(safe) / safe)
-    b = np.where(small, w / 2.0, (1.0 - np.cos(safe)) / safe)
-    dx = a * v[..., 0] - b * v[..., 1]
-    dy = b * v[..., 0] + a * v[..., 1]
-    c, s = np.cos(theta), np.sin(theta)
-    return np.stack([c * dx - s * dy, s * dx + c * dy], axis=-1), w
 
 
 def integrate(model: 'RobotModel', q, v) -> np.ndarray:
@@ -213,29 +106,7 @@ def integrate(model: 'RobotModel', q, v) -> np.ndarray:
     :return: the new configuration.
     :raises ConfigurationError: for wrong shapes or non-finite values.
     """
-    q = model.check_configuration(q)
-    v = model.check_velocity(v)
-    return _integrate(layout(model), q, v)
-
-
-def _integrate(table: ConfigurationLayout, q: np.ndarray, v: np.ndarray) -> np.ndarray:
-    shape = np.broadcast_shapes(q.shape[:-1], v.shape[:-1])
-    out = np.array(np.broadcast_to(q, shape + (table.nq,)), dtype=float)
-    if len(table.one_q):
-        out[..., table.one_q] += v[..., table.one_v]
-    if len(table.wrap_q):
-        out[..., table.wrap_q] = wrap_angle(out[..., table.wrap_q])
-    for iq, iv, _ in table.floating:
-        start = transform(rotation_from_quaternion(out[..., iq + 3:iq + 7]), out[..., iq:iq + 3])
-        end = start @ exp_se3(v[..., iv:iv + 6])
-        out[..., iq:iq + 3] = end[..., :3, 3]
-        out[..., iq + 3:iq + 7] = quaternion_from_rotation(end[..., :3, :3])
-    for iq, iv, _ in table.planar:
-        theta = out[..., iq + 2]
-        dp, w = _planar_exp(theta, v[..., iv:iv + 3])
-        out[..., iq:iq + 2] += dp
-        out[..., iq + 2] = theta + w
-    return out
+    return model.layout.integrate(model.check_configuration(q), model.check_velocity(v))
 
 
 def step(model: 'RobotModel', q, qdot, dt: float = 1.0) -> np.ndarray:
@@ -250,7 +121,7 @@ def step(model: 'RobotModel', q, qdot, dt: float = 1.0) -> np.ndarray:
     :raises ConfigurationError: for wrong shapes or non-finite values.
     """
     v = model.check_velocity(qdot, 'qdot')
-    return integrate(model, q, v * float(dt))
+    return integrate(model, q, v * float(check_vector([dt], 1, 'dt')[0]))
 
 
 def difference(model: 'RobotModel', q0, q1) -> np.ndarray:
@@ -266,43 +137,8 @@ def difference(model: 'RobotModel', q0, q1) -> np.ndarray:
     :return: ``v`` of shape ``(nv,)`` or ``(B, nv)``.
     :raises ConfigurationError: for wrong shapes or non-finite values.
     """
-    q0 = model.check_configuration(q0, 'q0')
-    q1 = model.check_configuration(q1, 'q1')
-    return _difference(layout(model), q0, q1)
-
-
-def _difference(table: ConfigurationLayout, q0: np.ndarray, q1: np.ndarray) -> np.ndarray:
-    shape = np.broadcast_shapes(q0.shape[:-1], q1.shape[:-1])
-    out = np.zeros(shape + (table.nv,))
-    if len(table.one_q):
-        out[..., table.one_v] = q1[..., table.one_q] - q0[..., table.one_q]
-    if len(table.wrap_q):
-        out[..., table.wrap_v] = wrap_angle(out[..., table.wrap_v])
-    for iq, iv, _ in table.floating:
-        start = transform(rotation_from_quaternion(q0[..., iq + 3:iq + 7]), q0[..., iq:iq + 3])
-        end = transform(rotation_from_quaternion(q1[..., iq + 3:iq + 7]), q1[..., iq:iq + 3])
-        r_t = np.swapaxes(start[..., :3, :3], -1, -2)
-        relative = np.zeros(shape + (4, 4))
-        relative[..., :3, :3] = r_t @ end[..., :3, :3]
-        relative[..., :3, 3] = (r_t @ (end[..., :3, 3] - start[..., :3, 3])[..., None])[..., 0]
-        relative[..., 3, 3] = 1.0
-        out[..., iv:iv + 6] = log_se3(relative)
-    for iq, iv, _ in table.planar:
-        theta0 = q0[..., iq + 2]
-        w = wrap_angle(q1[..., iq + 2] - theta0)
-        c, s = np.cos(theta0), np.sin(theta0)
-        dpx = q1[..., iq] - q0[..., iq]
-        dpy = q1[..., iq + 1] - q0[..., iq + 1]
-        lx, ly = c * dpx + s * dpy, -s * dpx + c * dpy
-        small = np.abs(w) < 1e-9
-        safe = np.where(small, 1.0, w)
-        a = np.where(small, 1.0 - w * w / 6.0, np.sin(safe) / safe)
-        b = np.where(small, w / 2.0, (1.0 - np.cos(safe)) / safe)
-        det = a * a + b * b
-        out[..., iv] = (a * lx + b * ly) / det
-        out[..., iv + 1] = (-b * lx + a * ly) / det
-        out[..., iv + 2] = w
-    return out
+    return model.layout.difference(model.check_configuration(q0, 'q0'),
+                                   model.check_configuration(q1, 'q1'))
 
 
 def distance(model: 'RobotModel', q0, q1) -> Union[float, np.ndarray]:
@@ -338,33 +174,9 @@ def interpolate(model: 'RobotModel', q0, q1, alpha) -> np.ndarray:
     """
     q0 = model.check_configuration(q0, 'q0')
     q1 = model.check_configuration(q1, 'q1')
-    alpha = np.asarray(alpha, dtype=float)
-    if not np.all(np.isfinite(alpha)):
-        raise ConfigurationError('alpha must be finite')
-    table = layout(model)
-    v = _difference(table, q0, q1)
-    return _integrate(table, q0, v * alpha[..., None])
-
-
-def _sampling_bounds(model: 'RobotModel', translation_range: float
-                     ) -> Tuple[np.ndarray, np.ndarray]:
-    table = layout(model)
-    lower, upper = table.lower.copy(), table.upper.copy()
-    if len(table.wrap_q):
-        lower[table.wrap_q], upper[table.wrap_q] = -np.pi, np.pi
-    unbounded = ~np.isfinite(lower) | ~np.isfinite(upper)
-    lower[unbounded] = -abs(float(translation_range))
-    upper[unbounded] = abs(float(translation_range))
-    return lower, upper
-
-
-def _fix_orientations(model: 'RobotModel', q: np.ndarray, rng: np.random.Generator) -> None:
-    table = layout(model)
-    for iq, _, _ in table.floating:
-        quat = rng.normal(size=q.shape[:-1] + (4,))
-        q[..., iq + 3:iq + 7] = quat / np.linalg.norm(quat, axis=-1, keepdims=True)
-    for iq, _, _ in table.planar:
-        q[..., iq + 2] = rng.uniform(-np.pi, np.pi, size=q.shape[:-1])
+    alpha = check_finite(as_float_array(alpha, 'alpha'), 'alpha')
+    layout = model.layout
+    return layout.integrate(q0, layout.difference(q0, q1) * alpha[..., None])
 
 
 def random_uniform(model: 'RobotModel', rng: np.random.Generator, size: Optional[int] = None,
@@ -382,11 +194,9 @@ def random_uniform(model: 'RobotModel', rng: np.random.Generator, size: Optional
     :param translation_range: half-width in metres for unbounded linear coordinates.
     :return: ``(nq,)`` or ``(size, nq)``.
     """
-    lower, upper = _sampling_bounds(model, translation_range)
-    shape = (model.nq,) if size is None else (int(size), model.nq)
-    q = lower + rng.random(shape) * (upper - lower)
-    _fix_orientations(model, q, rng)
-    return q
+    size = None if size is None else check_count(size, 'size')
+    translation_range = float(check_vector([translation_range], 1, 'translation_range')[0])
+    return model.layout.sample_uniform(rng, size, translation_range)
 
 
 def random_gaussian(model: 'RobotModel', rng: np.random.Generator, mean, sigma,
@@ -409,9 +219,9 @@ def random_gaussian(model: 'RobotModel', rng: np.random.Generator, mean, sigma,
     mean = model.check_configuration(mean, 'mean')
     if mean.ndim != 1:
         raise ConfigurationError(f'mean must have shape ({model.nq},), got {mean.shape}')
-    sigma = np.broadcast_to(np.asarray(sigma, dtype=float), (model.nv,))
-    if not np.all(np.isfinite(sigma)) or np.any(sigma < 0):
-        raise ConfigurationError('sigma must be finite and non-negative')
-    shape = (model.nv,) if size is None else (int(size), model.nv)
+    sigma = check_finite(as_float_array(sigma, 'sigma'), 'sigma')
+    if sigma.shape not in ((), (model.nv,)) or np.any(sigma < 0):
+        raise ConfigurationError(f'sigma must be one or {model.nv} non-negative numbers')
+    shape = (model.nv,) if size is None else (check_count(size, 'size'), model.nv)
     v = rng.normal(size=shape) * sigma
-    return clip(model, _integrate(layout(model), mean, v))
+    return clip(model, model.layout.integrate(mean, v))

@@ -41,6 +41,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from .errors import ReferenceFrameError, UnknownReferenceFrameError
+from .joints import JointType
 from .kinematics import KinematicsState
 from .model import RobotModel
 from .spatial import (check_transform, inverse, rotation_from_quaternion, rotation_from_rpy,
@@ -150,7 +151,7 @@ class FrameTree:
             if link.parent is None:
                 frame = ReferenceFrame(self, link.name, FrameKind.WORLD, None, link.index)
             else:
-                kind = FrameKind.FIXED if joints[link.name].type == 'fixed' else FrameKind.BODY
+                kind = FrameKind.FIXED if joints[link.name].type is JointType.FIXED else FrameKind.BODY
                 frame = ReferenceFrame(self, link.name, kind, self._frames[link.parent],
                                        link.index)
             self._frames[link.name] = frame
@@ -172,7 +173,7 @@ class FrameTree:
                                       'frame of the tree', com_frame)
         self.com_frame = ReferenceFrame(self, com_frame, FrameKind.ROBOT_COM, self.world)
         self._frames[com_frame] = self.com_frame
-        floating = [j for j in model.joints if j.type == 'floating' and j.parent ==
+        floating = [j for j in model.joints if j.type is JointType.FLOATING and j.parent ==
                     model.root_link]
         self._base_link = floating[0].child if floating else model.root_link
         self._com_mode = 'root'

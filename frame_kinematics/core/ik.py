@@ -48,9 +48,8 @@ import weakref
 
 import numpy as np
 
-from .configuration import _difference, _integrate, ConfigurationLayout
 from .errors import ConfigurationError, ReferenceFrameError
-from .kinematics import plane_basis, unit_twists
+from .joints import ConfigurationLayout, JointType, plane_basis
 from .spatial import check_transform, inverse, log_so3, rotation_from_quaternion, skew
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -248,7 +247,8 @@ class ChainEvaluator:
                           list(self.tips))
             chosen = [j for j in model.actuated_joints if j.name in names and j.name in on_path]
         self.active_joints: Tuple[str, ...] = tuple(j.name for j in chosen)
-        self.layout = ConfigurationLayout(chosen)
+        self.layout = ConfigurationLayout([(j.name, j.type, j.lower, j.upper)
+                                           for j in chosen])
         self.q_index = np.concatenate([np.arange(j.idx_q, j.idx_q + j.nq) for j in chosen]
                                       + [np.zeros(0, dtype=int)]).astype(int)
         self.v_index = np.concatenate([np.arange(j.idx_v, j.idx_v + j.nv) for j in chosen]
@@ -345,8 +345,8 @@ class ChainEvaluator:
             name = link.parent
 
     def _compile_motion(self, nodes) -> None:
-        rev = [k for k, n in enumerate(nodes) if n[0].type in ('revolute', 'continuous')]
-        pri = [k for k, n in enumerate(nodes) if n[0].type == 'prismatic']
+        rev = [k for k, n in enumerate(nodes) if n[0].type.rotates]
+        pri = [k for k, n in enumerate(nodes) if n[0].type is JointType.PRISMATIC]
         self._rev = np.array(rev, dtype=int)
         self._rev_all = len(rev) == len(nodes)
         self._rev_src = np.array([nodes[k][1] for k in rev], dtype=int)
@@ -365,13 +365,13 @@ class ChainEvaluator:
         self._pri_axis = np.array([self._constant[k, :3, :3] @ nodes[k][0].axis
                                    for k in pri]).reshape(-1, 3)[:, None]
         self._other = [(k, nodes[k][0].type, nodes[k][1],
-                        plane_basis(nodes[k][0].axis) if nodes[k][0].type == 'planar' else None)
-                       for k, n in enumerate(nodes) if n[0].type in ('floating', 'planar')]
+                        plane_basis(nodes[k][0].axis) if nodes[k][0].type is JointType.PLANAR else None)
+                       for k, n in enumerate(nodes) if n[0].type in (JointType.FLOATING, JointType.PLANAR)]
 
     def _compile_columns(self, model, nodes, tip_index) -> None:
         col_node, col_var, col_mult, motion = [], [], [], []
         for k, (joint, _, iv, multiplier, _) in enumerate(nodes):
-            for i, s in enumerate(unit_twists(joint)):
+            for i, s in enumerate(joint.type.motion_subspace(joint.axis).T):
                 col_node.append(k)
                 col_var.append(iv + i)
                 col_mult.append(multiplier)
@@ -461,7 +461,7 @@ class ChainEvaluator:
         for k, kind, iq, basis in self._other:
             motion = np.zeros((count, 4, 4))
             motion[:, 3, 3] = 1.0
-            if kind == 'floating':
+            if kind is JointType.FLOATING:
                 motion[:, :3, :3] = rotation_from_quaternion(q_reduced[:, iq + 3:iq + 7])
                 motion[:, :3, 3] = q_reduced[:, iq:iq + 3]
             else:
@@ -778,7 +778,7 @@ class _Engine:
             gram = jac @ jac_t
             gram += lam[:, None, None] * self._eye(m)
             if self.rest is not None:
-                bias = self.rest_gain * _difference(self.ev.layout, q, self.rest)
+                bias = self.rest_gain * self.ev.layout.difference(q, self.rest)
                 rhs = np.stack([residual, (jac @ bias[..., None])[..., 0]], axis=-1)
                 sol = jac_t @ np.linalg.solve(gram, rhs)
                 return sol[..., 0] + bias - sol[..., 1]
@@ -788,7 +788,7 @@ class _Engine:
         return np.linalg.solve(gram, (jac_t @ residual[..., None]))[..., 0]
 
     def _move(self, q, dq):
-        moved = q + dq if self.ev.layout.simple else _integrate(self.ev.layout, q, dq)
+        moved = q + dq if self.ev.layout.simple else self.ev.layout.integrate(q, dq)
         np.maximum(moved, self.lower, out=moved)
         return np.minimum(moved, self.upper, out=moved)
 
@@ -1035,7 +1035,7 @@ def _seeds(model: 'RobotModel', seed, batch: bool) -> np.ndarray:
     outside = (q < lower) | (q > model.upper)
     outside_any = np.any(outside.reshape(-1, model.nq), axis=0)
     for joint in model.actuated_joints:
-        if joint.type == 'floating':
+        if joint.type is JointType.FLOATING:
             outside_any[joint.idx_q + 3:joint.idx_q + 7] = False
     if seed is not None and np.any(outside_any):
         names = [model.configuration_names[i] for i in np.nonzero(outside_any)[0]]

@@ -261,6 +261,39 @@ def _joint(element: _Element) -> JointDescription:
                             where), axis, lower, upper, velocity, effort, mimic)
 
 
+def urdf_text(text) -> str:
+    """
+    Return a URDF document as text.
+
+    :param text: str or UTF-8 bytes.
+    :return: the text.
+    :raises URDFError: for undecodable bytes or another type.
+    """
+    if isinstance(text, str):
+        return text
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            return bytes(text).decode('utf-8')
+        except UnicodeDecodeError as exc:
+            raise URDFError(f'not UTF-8 at byte {exc.start}') from None
+    raise URDFError(f'a URDF is text, got {type(text).__name__}')
+
+
+def read_urdf_file(path) -> bytes:
+    """
+    Read a URDF file.
+
+    :param path: its path.
+    :return: its bytes.
+    :raises URDFError: if it cannot be read.
+    """
+    try:
+        with open(path, 'rb') as handle:
+            return handle.read(MAX_DOCUMENT_BYTES + 1)
+    except (OSError, TypeError) as exc:
+        raise URDFError(f'cannot read {path}: {exc}') from None
+
+
 def parse_urdf(text: str) -> RobotDescription:
     """
     Parse a URDF document into a :class:`RobotDescription`.

@@ -41,7 +41,7 @@ import numpy as np
 
 from .errors import ConfigurationError
 from .kinematics import ExpressedIn, KinematicsState
-from .model import check_vector
+from .checks import check_vector
 
 #: A configuration is singular when the smallest singular value of the Jacobian is below this
 #: (units of the Jacobian: m/rad or m/m for linear rows, rad/rad for angular rows).

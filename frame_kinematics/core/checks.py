@@ -1,0 +1,148 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+Validation of numeric inputs: the one check every public entry point uses.
+
+A checked array is always a new float array owned by the library: the caller's array is
+never kept, frozen or written.
+"""
+
+import math
+from typing import Optional, Sequence
+
+import numpy as np
+
+from .errors import ConfigurationError
+
+#: Largest magnitude accepted for a coordinate, velocity, point or URDF number: n links times
+#: this, and products of two such numbers, stay far from overflow.
+MAX_MAGNITUDE = 1e9
+
+
+def as_float_array(x, name: str) -> np.ndarray:
+    """
+    Convert real numbers (bools, integers, floats) to a new float array.
+
+    :param x: array-like.
+    :param name: what it is called in error messages.
+    :return: a new float array.
+    :raises ConfigurationError: for complex numbers, strings, bytes, objects or ragged lists.
+    """
+    if isinstance(x, (str, bytes, bytearray, memoryview)):
+        raise ConfigurationError(f'{name} must be numbers, got {type(x).__name__}')
+    try:
+        raw = np.asarray(x)
+    except (TypeError, ValueError, OverflowError):
+        raise ConfigurationError(f'{name} must be an array of numbers') from None
+    if raw.dtype.kind not in 'biuf':
+        what = 'complex numbers' if raw.dtype.kind == 'c' else f'{raw.dtype.kind!r}-kind data'
+        if raw.dtype.kind == 'O':
+            what = 'objects that are not real numbers'
+        raise ConfigurationError(f'{name} must be real numbers, got {what}')
+    return np.array(raw, dtype=float)
+
+
+def check_finite(arr: np.ndarray, name: str, entries: Optional[Sequence[str]] = None,
+                 bound: float = MAX_MAGNITUDE) -> np.ndarray:
+    """
+    Refuse NaN, inf and magnitudes beyond ``bound``, naming the entries at fault.
+
+    :param arr: a float array whose last axis has one entry per name.
+    :param name: what it is called in error messages.
+    :param entries: a name per entry of the last axis.
+    :param bound: the largest accepted magnitude.
+    :return: ``arr``.
+    :raises ConfigurationError: for a bad entry.
+    """
+    with np.errstate(invalid='ignore'):
+        bad = ~(np.abs(arr) <= bound)
+    if np.any(bad):
+        columns = np.unique(np.nonzero(bad)[-1]) if arr.ndim else np.zeros(1, dtype=int)
+        shown = [entries[i] for i in columns[:6]] if entries else columns[:6].tolist()
+        where = ', '.join(str(s) for s in shown) + (', ...' if len(columns) > 6 else '')
+        raise ConfigurationError(f'{name} has NaN or inf or a magnitude above {bound:g} for '
+                                 f'{where if entries else "entries " + where}')
+    return arr
+
+
+def check_vector(x, size: int, name: str, entries: Optional[Sequence[str]] = None,
+                 bound: float = MAX_MAGNITUDE) -> np.ndarray:
+    """
+    Validate a vector of ``size`` numbers, or a batch of them, and return a float copy.
+
+    :param x: array-like of shape ``(size,)`` or ``(B, size)``.
+    :param name: what it is called in error messages.
+    :param entries: a name per entry, to say which entries are bad.
+    :param bound: the largest accepted magnitude.
+    :return: a new float array.
+    :raises ConfigurationError: for a wrong type or shape, NaN, inf or a huge value.
+    """
+    return check_finite(as_vectors(x, size, name), name, entries, bound)
+
+
+def as_vectors(x, size: int, name: str) -> np.ndarray:
+    """
+    Convert a vector of ``size`` real numbers, or a batch of them, to a new float array.
+
+    :param x: array-like of shape ``(size,)`` or ``(B, size)``.
+    :param name: what it is called in error messages.
+    :return: a new float array (NaN and inf are left for the caller to judge).
+    :raises ConfigurationError: for a wrong type or shape.
+    """
+    arr = as_float_array(x, name)
+    if arr.ndim not in (1, 2) or arr.shape[-1] != size:
+        raise ConfigurationError(f'{name} must have shape ({size},) or (B, {size}), got '
+                                 f'{arr.shape}')
+    return arr
+
+
+def check_point(point, name: str = 'point') -> np.ndarray:
+    """
+    Validate a 3D point or vector.
+
+    :param point: three numbers.
+    :param name: what it is called in error messages.
+    :return: a new float array of shape ``(3,)``.
+    :raises ConfigurationError: for anything else.
+    """
+    arr = as_float_array(point, name)
+    if arr.shape != (3,):
+        raise ConfigurationError(f'{name} must be 3 numbers, got shape {arr.shape}')
+    return check_finite(arr, name, ('x', 'y', 'z'))
+
+
+def check_count(value, name: str, minimum: int = 0, maximum: int = 10 ** 9) -> int:
+    """
+    Validate a whole number (a count, a number of iterations or restarts).
+
+    :param value: an int, or a float with an integral value (``5.0``).
+    :param name: what it is called in error messages.
+    :param minimum: the smallest accepted value.
+    :param maximum: the largest accepted value.
+    :return: the int.
+    :raises ConfigurationError: for anything else (bool, NaN, inf, fractions, out of range).
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
+                                                                     np.floating)):
+        raise ConfigurationError(f'{name} must be a whole number, got {type(value).__name__}')
+    if isinstance(value, (int, np.integer)):
+        number = int(value)
+    elif math.isfinite(value) and value == math.floor(value):
+        number = int(value)
+    else:
+        raise ConfigurationError(f'{name} must be a whole number, got {float(value)!r}')
+    if not minimum <= number <= maximum:
+        shown = str(number) if len(str(number)) <= 20 else f'{float(number):.3g}'
+        raise ConfigurationError(f'{name} must be between {minimum} and {maximum}, got {shown}')
+    return number

@@ -1,0 +1,293 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+The joint kernel: the joints of a tree as flat arrays, and their motion.
+
+A :class:`JointKernel` holds one row per body of a tree: the joint that carries the body
+(its type, axis, constant origin ``parent_T_joint``, where its value comes from in ``q``,
+and which velocity entries its motion columns feed). Forward kinematics, Jacobians, the
+center of mass, inverse kinematics and the bridge's TF all evaluate joints through it; no
+other module computes a joint's motion.
+
+Row ``i`` gives ``parent_T_body_i = parent_T_joint_i @ joint_T_child_i(q)``. A one-dof
+joint's value is ``q[q_index] * multiplier + offset`` (a mimic joint reads its master's entry;
+a plain joint has multiplier 1 and offset 0); multi-dof joints read ``q[q_index:q_index+nq]``.
+
+The tables (:attr:`JointKernel.type_code`, :attr:`~JointKernel.axis`,
+:attr:`~JointKernel.origin`, :attr:`~JointKernel.q_index`, ...) are read-only numpy arrays of
+plain dtypes, laid out so that a compiled backend can read them as they are.
+"""
+
+from typing import Sequence, Tuple
+
+import numpy as np
+
+from ..spatial import quaternion_from_rotation, quaternion_multiply, skew
+from .types import JointType, plane_basis
+
+#: Integer code of every joint type in :attr:`JointKernel.type_code`.
+TYPE_CODES = {jtype: code for code, jtype in enumerate(JointType)}
+
+
+def frozen(array) -> np.ndarray:
+    """
+    Return a read-only copy of ``array`` that no view can make writable again.
+
+    :param array: array-like.
+    :return: the copy (backed by immutable bytes).
+    """
+    arr = np.ascontiguousarray(array)
+    return np.frombuffer(arr.tobytes(), dtype=arr.dtype).reshape(arr.shape)
+
+
+class JointKernel:
+    """
+    Flat tables of the joints of a tree (one row per body) and their evaluation.
+
+    :ivar types: the :class:`JointType` of every row.
+    :ivar type_code: ``(n,)`` int8 codes of :data:`TYPE_CODES`.
+    :ivar axis: ``(n, 3)`` unit axes in the joint frame.
+    :ivar origin: ``(n, 4, 4)`` constant ``parent_T_joint``.
+    :ivar q_index: ``(n,)`` first configuration entry read (-1 for fixed rows).
+    :ivar multiplier: ``(n,)`` factor on a one-dof value (mimic multiplier, else 1).
+    :ivar offset: ``(n,)`` offset of a one-dof value (mimic offset, else 0).
+    :ivar column_row: ``(n_columns,)`` row of every motion column.
+    :ivar column_v: ``(n_columns,)`` velocity entry a column feeds (a mimic feeds its master).
+    :ivar column_multiplier: ``(n_columns,)`` factor of that entry (mimic multiplier, else 1).
+    :ivar column_twist: ``(n_columns, 6)`` unit twist of the column in the body frame.
+    """
+
+    def __init__(self, types: Sequence[JointType], axis, origin, q_index, v_index,
+                 multiplier, offset) -> None:
+        """
+        Build the tables.
+
+        :param types: one :class:`JointType` per row.
+        :param axis: ``(n, 3)`` unit axes.
+        :param origin: ``(n, 4, 4)`` joint origins in their parent body.
+        :param q_index: ``(n,)`` first configuration entry of each row (-1: none).
+        :param v_index: ``(n,)`` first velocity entry of each row (-1: none).
+        :param multiplier: ``(n,)`` mimic multipliers (1 for plain joints).
+        :param offset: ``(n,)`` mimic offsets (0 for plain joints).
+        """
+        n = len(types)
+        self.types: Tuple[JointType, ...] = tuple(types)
+        self.n_rows = n
+        self.type_code = frozen(np.array([TYPE_CODES[t] for t in types], dtype=np.int8))
+        self.axis = frozen(np.asarray(axis, dtype=float).reshape(n, 3))
+        self.origin = frozen(np.asarray(origin, dtype=float).reshape(n, 4, 4))
+        self.q_index = frozen(np.asarray(q_index, dtype=np.int64).reshape(n))
+        self.multiplier = frozen(np.asarray(multiplier, dtype=float).reshape(n))
+        self.offset = frozen(np.asarray(offset, dtype=float).reshape(n))
+        v_index = np.asarray(v_index, dtype=np.int64).reshape(n)
+        self._group_rows()
+        self._columns(v_index)
+        self._batch_plan()
+
+    # -- construction ---------------------------------------------------------------------------
+    def _group_rows(self) -> None:
+        types = self.types
+        self.rotating = frozen(np.array([i for i, t in enumerate(types) if t.rotates],
+                                        dtype=np.int64))
+        self.sliding = frozen(np.array([i for i, t in enumerate(types)
+                                        if t is JointType.PRISMATIC], dtype=np.int64))
+        self.one_dof = frozen(np.array([i for i, t in enumerate(types) if t.one_dof],
+                                       dtype=np.int64))
+        #: Rows of floating and planar joints (evaluated one by one).
+        self.multi_dof: Tuple[int, ...] = tuple(i for i, t in enumerate(types)
+                                                if t.moves and not t.one_dof)
+        rot = self.origin[self.rotating, :3, :3]
+        k = skew(self.axis[self.rotating])
+        # origin_R @ Rot(axis, t) = [1, sin t, 1 - cos t] @ [R, R K, R K K] (flattened).
+        self._rot_basis = np.stack([rot, rot @ k, rot @ k @ k], axis=1).reshape(-1, 3, 9)
+        self._slide = np.einsum('nij,nj->ni', self.origin[self.sliding, :3, :3],
+                                self.axis[self.sliding])
+        self._plain = bool(np.all(self.multiplier[self.one_dof] == 1.0)
+                           and np.all(self.offset[self.one_dof] == 0.0))
+        self._origin_quat = quaternion_from_rotation(self.origin[:, :3, :3])
+        #: ``origin`` transposed, for products with batch-last poses.
+        self.origin_t = frozen(self.origin.transpose(0, 2, 1))
+        self._plane = {i: plane_basis(self.axis[i]) for i in self.multi_dof
+                       if types[i] is JointType.PLANAR}
+
+    def _columns(self, v_index: np.ndarray) -> None:
+        rows, cols_v, mults, twists = [], [], [], []
+        for i, jtype in enumerate(self.types):
+            if not jtype.moves:
+                continue
+            motion = jtype.motion_subspace(self.axis[i])
+            for k in range(jtype.nv):
+                rows.append(i)
+                cols_v.append(v_index[i] + k)
+                mults.append(self.multiplier[i])
+                twists.append(motion[:, k])
+        self.column_row = frozen(np.array(rows, dtype=np.int64))
+        self.column_v = frozen(np.array(cols_v, dtype=np.int64))
+        self.column_multiplier = frozen(np.array(mults, dtype=float))
+        self.column_twist = frozen(np.array(twists, dtype=float).reshape(-1, 6))
+        self.n_columns = len(rows)
+        #: Whether every velocity entry is fed by exactly one column with factor 1.
+        self.columns_plain = bool(len(set(cols_v)) == len(cols_v)
+                                  and np.all(self.column_multiplier == 1.0))
+
+    def _batch_plan(self) -> None:
+        """Per-row steps of :meth:`move_batch_last` (axis-aligned rotations mix two columns)."""
+        plan = []
+        for i, jtype in enumerate(self.types):
+            axis = self.axis[i]
+            if jtype.rotates:
+                basis = np.nonzero(np.abs(np.abs(axis) - 1.0) < 1e-15)[0]
+                if len(basis) == 1:
+                    k = int(basis[0])
+                    plan.append(('basis', ((k + 1) % 3, (k + 2) % 3), float(np.sign(axis[k]))))
+                else:
+                    plan.append(('axis', (np.outer(axis, axis), skew(axis)), 1.0))
+            elif jtype is JointType.PRISMATIC:
+                plan.append(('slide', axis, 1.0))
+            else:
+                plan.append((jtype.value, None, 1.0))
+        self._plan = tuple(plan)
+
+    # -- joint values ---------------------------------------------------------------------------
+    def row_values(self, q: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """
+        Values of one-dof rows, mimic terms applied.
+
+        :param q: ``(*B, nq)``.
+        :param rows: one-dof rows, ``(m,)`` ints.
+        :return: ``(m, *B)``.
+        """
+        raw = np.moveaxis(q[..., self.q_index[rows]], -1, 0)
+        if self._plain:
+            return raw
+        shape = (-1,) + (1,) * (q.ndim - 1)
+        return raw * self.multiplier[rows].reshape(shape) + self.offset[rows].reshape(shape)
+
+    def joint_transform(self, row: int, q: np.ndarray) -> np.ndarray:
+        """
+        ``joint_T_child`` of one row (batched).
+
+        :param row: the row.
+        :param q: ``(*B, nq)``.
+        :return: ``(*B, 4, 4)``.
+        """
+        jtype = self.types[row]
+        start = int(self.q_index[row])
+        if jtype.one_dof:
+            coords = q[..., start:start + 1] * self.multiplier[row] + self.offset[row]
+        else:
+            coords = q[..., max(start, 0):max(start, 0) + jtype.nq]
+        return jtype.transform(self.axis[row], coords)
+
+    # -- evaluation ---------------------------------------------------------------------------
+    def local_transforms(self, q: np.ndarray) -> np.ndarray:
+        """
+        ``parent_T_body`` of every row.
+
+        :param q: ``(nq,)`` or ``(B, nq)`` (validated by the caller).
+        :return: ``(n, 4, 4)`` or ``(n, B, 4, 4)``.
+        """
+        batch = q.shape[:-1]
+        nb = len(batch)
+        if nb:
+            local = np.empty((self.n_rows,) + batch + (4, 4))
+            local[:] = self.origin.reshape((self.n_rows,) + (1,) * nb + (4, 4))
+        else:
+            local = self.origin.copy()
+        if len(self.rotating):
+            angle = self.row_values(q, self.rotating)
+            coef = np.empty(angle.shape + (3,))
+            coef[..., 0] = 1.0
+            np.sin(angle, out=coef[..., 1])
+            coef[..., 2] = 1.0 - np.cos(angle)
+            basis = self._rot_basis.reshape((-1,) + (1,) * nb + (3, 9)) if nb else \
+                self._rot_basis
+            rot = (coef[..., None, :] @ basis)[..., 0, :]
+            local[self.rotating, ..., :3, :3] = rot.reshape(angle.shape + (3, 3))
+        if len(self.sliding):
+            d = self.row_values(q, self.sliding)
+            local[self.sliding, ..., :3, 3] += d[..., None] * \
+                self._slide.reshape((-1,) + (1,) * nb + (3,))
+        for row in self.multi_dof:
+            local[row] = self.origin[row] @ self.joint_transform(row, q)
+        return local
+
+    def move_batch_last(self, row: int, pose: np.ndarray, q_t: np.ndarray) -> None:
+        """
+        Right-multiply batch-last poses by a row's ``joint_T_child``, in place.
+
+        ``pose`` holds ``world_T_joint`` as ``(3, 4, B)`` (the rows of the top of the
+        matrices, batch last); on return it holds ``world_T_body``. For axes along
+        ``+-x/y/z`` the rotation only mixes two columns, a prismatic joint only moves the
+        translation column.
+
+        :param row: the row (not fixed).
+        :param pose: ``(3, 4, B)``, modified in place.
+        :param q_t: the configurations batch-first transposed, ``(nq, B)``.
+        """
+        kind, data, sign = self._plan[row]
+        jtype = self.types[row]
+        if jtype.one_dof:
+            value = q_t[self.q_index[row]] * (sign * self.multiplier[row]) + \
+                sign * self.offset[row]
+        if kind == 'basis':
+            i, j = data
+            cos, sin = np.cos(value), np.sin(value)
+            col_i, col_j = pose[:, i].copy(), pose[:, j]
+            pose[:, i] = col_i * cos + col_j * sin
+            pose[:, j] = col_j * cos - col_i * sin
+        elif kind == 'slide':
+            pose[:, 3] += value * np.tensordot(data, pose[:, :3], axes=(0, 1))
+        elif kind == 'axis':
+            proj, k = data
+            cos, sin = np.cos(value), np.sin(value)
+            rot = pose[:, :3]
+            along = np.einsum('ikb,kj->ijb', rot, proj)
+            turned = np.einsum('ikb,kj->ijb', rot, k)
+            pose[:, :3] = along + cos * (rot - along) + sin * turned
+        else:
+            motion = self.joint_transform(row, q_t.T)
+            pose[:] = np.einsum('ijb,bjk->ikb', pose.copy(), motion)
+
+    def local_tf(self, q: np.ndarray, rows: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+        """
+        ``parent_T_body`` of some rows as translations and unit quaternions (for TF).
+
+        :param q: ``(nq,)``.
+        :param rows: the rows, ``(m,)`` ints.
+        :return: ``(translations (m, 3), quaternions (m, 4) [x, y, z, w])``.
+        """
+        rows = np.asarray(rows, dtype=np.int64)
+        xyz = self.origin[rows, :3, 3].copy()
+        quat = self._origin_quat[rows].copy()
+        codes = self.type_code[rows]
+        rot = np.nonzero((codes == TYPE_CODES[JointType.REVOLUTE])
+                         | (codes == TYPE_CODES[JointType.CONTINUOUS]))[0]
+        if len(rot):
+            half = 0.5 * self.row_values(q, rows[rot])
+            turn = np.empty((len(rot), 4))
+            turn[:, :3] = self.axis[rows[rot]] * np.sin(half)[:, None]
+            turn[:, 3] = np.cos(half)
+            quat[rot] = quaternion_multiply(quat[rot], turn)
+        slide = np.nonzero(codes == TYPE_CODES[JointType.PRISMATIC])[0]
+        if len(slide):
+            d = self.row_values(q, rows[slide])
+            r = self.origin[rows[slide], :3, :3]
+            xyz[slide] += d[:, None] * np.einsum('nij,nj->ni', r, self.axis[rows[slide]])
+        for k in np.nonzero(np.isin(codes, [TYPE_CODES[JointType.FLOATING],
+                                           TYPE_CODES[JointType.PLANAR]]))[0]:
+            local = self.origin[rows[k]] @ self.joint_transform(int(rows[k]), q)
+            xyz[k] = local[:3, 3]
+            quat[k] = quaternion_from_rotation(local[:3, :3])
+        return xyz, quat

@@ -1,0 +1,53 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Where a Jacobian, twist or acceleration is expressed (Pinocchio's ``ReferenceFrame``)."""
+
+import enum
+from typing import Union
+
+from ..errors import ConfigurationError
+
+
+class ExpressedIn(enum.Enum):
+    """
+    Where a Jacobian, twist or acceleration is expressed (Pinocchio's meanings).
+
+    * ``WORLD``: world axes, taken at the world origin (spatial twist).
+    * ``LOCAL``: the link's (or point's) own axes, at the point.
+    * ``LOCAL_WORLD_ALIGNED``: world axes, at the point.
+    """
+
+    WORLD = 'world'
+    LOCAL = 'local'
+    LOCAL_WORLD_ALIGNED = 'local_world_aligned'
+
+    @classmethod
+    def parse(cls, value: Union['ExpressedIn', str]) -> 'ExpressedIn':
+        """
+        Accept an :class:`ExpressedIn` or its name/value in any case.
+
+        :param value: e.g. ``ExpressedIn.LOCAL`` or ``'local_world_aligned'``.
+        :return: the enum member.
+        :raises ConfigurationError: for an unknown name.
+        """
+        if isinstance(value, cls):
+            return value
+        text = value.strip().lower() if isinstance(value, str) else None
+        for member in cls:
+            if text in (member.value, member.name.lower()):
+                return member
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:40] + '...'
+        raise ConfigurationError(f"unknown 'expressed in' value {shown} (expected one of "
+                                 f"{', '.join(m.value for m in cls)})")
+

@@ -1,0 +1,79 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+Forward kinematics: the pose of every link, ``root_T_link``, from the joint kernel.
+
+Two evaluation orders of the same composition ``root_T_link = root_T_parent @
+parent_T_link``:
+
+* :func:`link_poses`: the kernel's local transforms of every link at once, then one product
+  per depth level (one configuration or a small batch);
+* :func:`link_poses_batch_last`: link by link with the batch axis last, so that the constant
+  joint origin is one BLAS product over the whole batch and the kernel applies the joint
+  motion in place (large batches).
+"""
+
+from typing import Tuple, TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..model import RobotModel
+
+#: Batches at least this large are evaluated link by link with the batch axis last.
+BATCH_THRESHOLD = 16
+
+
+def link_poses(model: 'RobotModel', q: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """
+    ``root_T_link`` and ``parent_T_link`` of every link.
+
+    :param model: the robot model.
+    :param q: validated configuration ``(nq,)`` or ``(B, nq)``.
+    :return: ``(poses, local)``, each ``(n_links, *B, 4, 4)``.
+    """
+    local = model.kernel.local_transforms(q)
+    world = np.empty(local.shape)
+    world[0] = local[0]
+    single = q.ndim == 1
+    for children, parents in model.topology.levels:
+        if single and isinstance(children, int):
+            np.matmul(world[parents], local[children], out=world[children])
+        else:
+            world[children] = world[parents] @ local[children]
+    return world, local
+
+
+def link_poses_batch_last(model: 'RobotModel', q: np.ndarray) -> np.ndarray:
+    """
+    ``root_T_link`` of every link for a batch, batch axis last.
+
+    :param model: the robot model.
+    :param q: validated configurations ``(B, nq)``.
+    :return: ``(n_links, 4, 4, B)``.
+    """
+    kernel = model.kernel
+    parent = model.topology.parent
+    size = q.shape[0]
+    frames = np.empty((kernel.n_rows, 4, 4, size))
+    frames[:, 3, :3] = 0.0
+    frames[:, 3, 3] = 1.0
+    frames[0, :3] = np.eye(4)[:3, :, None]
+    q_t = q.T
+    for row in range(1, kernel.n_rows):
+        pose = frames[row, :3]
+        np.matmul(kernel.origin_t[row], frames[parent[row], :3], out=pose)
+        if kernel.types[row].moves:
+            kernel.move_batch_last(row, pose, q_t)
+    return frames
