@@ -48,7 +48,8 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from .errors import ConfigurationError, UnknownFrameError, URDFError
-from .urdf import Inertial, JointDescription, LinkDescription, parse_urdf, RobotDescription
+from .urdf import (Inertial, JointDescription, LinkDescription, load_urdf, read_urdf_file,
+                   RobotDescription)
 
 _LOG = logging.getLogger(__name__)
 
@@ -293,10 +294,10 @@ class RobotModel:
         :return: the model.
         :raises URDFError: if the document is not a valid robot description.
         """
-        description = parse_urdf(text)
+        description, urdf = load_urdf(text)
         if floating_base:
             description = _floating_root(description, world_frame)
-        return cls(description, text if isinstance(text, str) else text.decode('utf-8'))
+        return cls(description, urdf)
 
     @classmethod
     def from_urdf_file(cls, path: Union[str, os.PathLike], floating_base: bool = False,
@@ -310,12 +311,7 @@ class RobotModel:
         :return: the model.
         :raises URDFError: if the file cannot be read or is not a valid robot description.
         """
-        try:
-            with open(path, 'rb') as handle:
-                text = handle.read().decode('utf-8')
-        except (OSError, UnicodeDecodeError) as exc:
-            raise URDFError(f'cannot read {os.fspath(path)}: {exc}') from None
-        return cls.from_urdf_string(text, floating_base, world_frame)
+        return cls.from_urdf_string(read_urdf_file(path), floating_base, world_frame)
 
     # -- lookup -------------------------------------------------------------------------------
     @property

@@ -18,17 +18,25 @@ The parser is built on :mod:`xml.parsers.expat` directly: a document with a DOCT
 declaration or an external reference is refused before anything is expanded, so entity
 bombs ("billion laughs") and external entity or network access are impossible. Only the
 kinematic and inertial content is read; visuals, collisions, transmissions and extensions are
-ignored.
+skipped without being kept.
+
+Every bound is checked before work proportional to the input: the document size before it is
+decoded or parsed, a number list's length before it is split. Every number the kinematics uses
+is finite and at most :data:`MAX_MAGNITUDE` in magnitude, so a model that loads gives finite
+results for every configuration within its limits.
 """
 
+import codecs
 from dataclasses import dataclass, field
 import math
-from typing import Dict, List, Optional, Tuple
+import os
+import re
+from typing import Dict, List, Optional, Tuple, Union
 import xml.parsers.expat
 
 import numpy as np
 
-from .errors import URDFError
+from .errors import excerpt, URDFError
 from .spatial import transform_from_xyz_rpy
 
 #: URDF joint types understood by the parser.
@@ -37,8 +45,43 @@ JOINT_TYPES = ('revolute', 'continuous', 'prismatic', 'fixed', 'floating', 'plan
 #: Tolerance on ``|axis| - 1`` before an axis is rejected as non-unit (it is then normalised).
 AXIS_UNIT_TOLERANCE = 1e-4
 
-#: Largest document accepted, in bytes.
+#: Largest document accepted, in bytes (a str counts its UTF-8 size).
 MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
+
+#: Largest magnitude of every number the kinematics uses: lengths (m), angles (rad), joint
+#: limits, mimic multipliers and offsets, masses (kg) and inertias (kg m^2). It admits the
+#: +-1e16 limits that SDFormat conversions write for unlimited revolute joints, and it is small
+#: enough that sums over a million links (1e22) and products of up to five such numbers (a
+#: mimic's multiplier times its master's limit, a mass times a squared distance: < 1e100) stay
+#: far from float overflow (1.8e308): poses, Jacobians and centres of mass of a model that
+#: loads are finite for every configuration within its limits.
+MAX_MAGNITUDE = 1e16
+
+#: Longest robot, link or joint name accepted, in characters.
+MAX_NAME_LENGTH = 256
+
+#: The elements read, by parent: anything else is skipped with its subtree. Under ``robot``
+#: every ``link`` and ``joint`` is kept, elsewhere only the first child of each tag.
+_READ = {'robot': ('link', 'joint'), 'link': ('inertial',),
+         'inertial': ('origin', 'mass', 'inertia'),
+         'joint': ('origin', 'parent', 'child', 'axis', 'limit', 'mimic')}
+
+#: Byte order marks and the first bytes of an XML document without one (XML 1.0, appendix F),
+#: longest first, with the codec they imply.
+_SIGNATURES = ((codecs.BOM_UTF32_LE, 'utf-32'), (codecs.BOM_UTF32_BE, 'utf-32'),
+               (codecs.BOM_UTF8, 'utf-8'), (codecs.BOM_UTF16_LE, 'utf-16'),
+               (codecs.BOM_UTF16_BE, 'utf-16'), (b'<\0?\0', 'utf-16-le'),
+               (b'\0<\0?', 'utf-16-be'))
+
+#: ``<?xml ... encoding="name"`` at the start of a document (bounded: it reads the first bytes).
+_DECLARATION = re.compile(
+    rb'<\?xml\s[^>]{0,1000}?encoding\s*=\s*["\']([A-Za-z][\w.-]{0,63})["\']')
+
+#: Codecs that Python knows but that are transforms, not character sets.
+_NOT_CHARSETS = ('idna', 'punycode', 'unicode-escape', 'raw-unicode-escape', 'undefined')
+
+#: Bytes read from a file at a time.
+_CHUNK_BYTES = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -124,17 +167,83 @@ def _refuse(what: str):
     return handler
 
 
-def _parse_xml(text: str) -> _Element:
-    parser = xml.parsers.expat.ParserCreate()
+def _too_large(size: int) -> URDFError:
+    return URDFError(f'document of {size} bytes is larger than the limit of '
+                     f'{MAX_DOCUMENT_BYTES} bytes')
+
+
+def _encoding(data: bytes) -> Tuple[str, str]:
+    for signature, codec in _SIGNATURES:
+        if data.startswith(signature):
+            return codec, codec.upper()
+    declared = _DECLARATION.match(data)
+    if declared is None:
+        return 'utf-8', 'UTF-8 (no encoding is declared)'
+    name = declared.group(1).decode('ascii')
+    try:
+        codec = codecs.lookup(name).name
+    except LookupError:
+        raise URDFError(f"the document declares the unknown encoding '{name}'") from None
+    if codec in _NOT_CHARSETS:
+        raise URDFError(f"the document declares '{name}', which is not a character set")
+    return codec, name
+
+
+def _decode(document) -> Tuple[str, bytes]:
+    """Return the document as text and as the UTF-8 bytes that expat reads."""
+    if isinstance(document, str):
+        text = document
+        if len(text) > MAX_DOCUMENT_BYTES:
+            raise _too_large(len(text))
+    elif isinstance(document, (bytes, bytearray, memoryview)):
+        size = memoryview(document).nbytes
+        if size > MAX_DOCUMENT_BYTES:
+            raise _too_large(size)
+        data = bytes(document)
+        codec, name = _encoding(data)
+        try:
+            text = data.decode(codec).removeprefix('\ufeff')
+        except UnicodeDecodeError as exc:
+            raise URDFError(f'the document is not valid {name}: byte '
+                            f'0x{data[exc.start]:02x} at offset {exc.start} '
+                            f'({exc.reason})') from None
+        except (UnicodeError, LookupError) as exc:
+            raise URDFError(f"the document cannot be decoded as '{name}': "
+                            f'{excerpt(str(exc))}') from None
+    else:
+        raise URDFError('a URDF document must be str or bytes, got '
+                        f'{type(document).__name__}')
+    try:
+        encoded = text.encode('utf-8')
+    except UnicodeEncodeError as exc:
+        raise URDFError(f'the document holds a lone surrogate U+{ord(text[exc.start]):04X} '
+                        f'at character {exc.start}, which is not text') from None
+    if isinstance(document, str) and len(encoded) > MAX_DOCUMENT_BYTES:
+        raise _too_large(len(encoded))
+    return text, encoded
+
+
+def _kept(parent: _Element, tag: str) -> bool:
+    return tag in _READ.get(parent.tag, ()) and (parent.tag == 'robot' or
+                                                  parent.find(tag) is None)
+
+
+def _parse_xml(data: bytes) -> _Element:
+    # The encoding given here overrides the document's declaration: ``data`` is UTF-8.
+    parser = xml.parsers.expat.ParserCreate('utf-8')
     parser.SetParamEntityParsing(xml.parsers.expat.XML_PARAM_ENTITY_PARSING_NEVER)
     parser.StartDoctypeDeclHandler = _refuse('a DOCTYPE declaration')
     parser.EntityDeclHandler = _refuse('an entity declaration')
     parser.ExternalEntityRefHandler = _refuse('an external entity reference')
     stack: List[_Element] = []
     root: List[_Element] = []
+    skipping = [0]
 
     def start(tag, attrib):
-        element = _Element(tag, dict(attrib))
+        if skipping[0] or (stack and not _kept(stack[-1], tag)):
+            skipping[0] += 1
+            return
+        element = _Element(tag, attrib)
         if stack:
             stack[-1].children.append(element)
         else:
@@ -142,36 +251,46 @@ def _parse_xml(text: str) -> _Element:
         stack.append(element)
 
     def end(_tag):
-        stack.pop()
+        if skipping[0]:
+            skipping[0] -= 1
+        else:
+            stack.pop()
 
     parser.StartElementHandler = start
     parser.EndElementHandler = end
     try:
-        parser.Parse(text, True)
+        parser.Parse(data, True)
     except xml.parsers.expat.ExpatError as exc:
         raise URDFError(f'malformed XML: {exc}') from None
     return root[0]
 
 
+def _checked(value: float, text: str, where: str, label: str, bound: bool = True) -> float:
+    if not math.isfinite(value):
+        raise URDFError(f"attribute '{label}' must be finite, got '{excerpt(text)}'", where)
+    if bound and abs(value) > MAX_MAGNITUDE:
+        raise URDFError(f'{label} {value:g} exceeds {MAX_MAGNITUDE:g}', where)
+    return value
+
+
 def _floats(text: Optional[str], count: int, default: Tuple[float, ...], where: str,
-            attribute: str) -> np.ndarray:
+            label: str) -> np.ndarray:
     if text is None:
         return np.array(default, dtype=float)
-    parts = text.split()
+    parts = text.split(maxsplit=count)
     if len(parts) != count:
-        raise URDFError(f"attribute '{attribute}' needs {count} numbers, got '{text}'", where)
+        raise URDFError(f"attribute '{label}' needs {count} numbers, got '{excerpt(text)}'",
+                        where)
     try:
-        values = np.array([float(p) for p in parts])
+        values = [float(part) for part in parts]
     except ValueError:
-        raise URDFError(f"attribute '{attribute}' is not a number list: '{text}'",
+        raise URDFError(f"attribute '{label}' is not a number list: '{excerpt(text)}'",
                         where) from None
-    if not np.all(np.isfinite(values)):
-        raise URDFError(f"attribute '{attribute}' must be finite, got '{text}'", where)
-    return values
+    return np.array([_checked(value, text, where, label) for value in values])
 
 
 def _float(element: Optional[_Element], attribute: str, default: Optional[float], where: str,
-           allow_inf: bool = False) -> float:
+           bound: bool = True) -> float:
     text = None if element is None else element.attrib.get(attribute)
     if text is None:
         if default is None:
@@ -180,10 +299,9 @@ def _float(element: Optional[_Element], attribute: str, default: Optional[float]
     try:
         value = float(text)
     except ValueError:
-        raise URDFError(f"attribute '{attribute}' is not a number: '{text}'", where) from None
-    if math.isnan(value) or (math.isinf(value) and not allow_inf):
-        raise URDFError(f"attribute '{attribute}' must be finite, got '{text}'", where)
-    return value
+        raise URDFError(f"attribute '{attribute}' is not a number: '{excerpt(text)}'",
+                        where) from None
+    return _checked(value, text, where, attribute, bound)
 
 
 def _origin(element: Optional[_Element], where: str) -> np.ndarray:
@@ -207,26 +325,32 @@ def _inertial(element: Optional[_Element], where: str) -> Optional[Inertial]:
     return Inertial(mass, _origin(element.find('origin'), where), inertia)
 
 
+def _checked_name(name: str, what: str) -> str:
+    if len(name) > MAX_NAME_LENGTH:
+        raise URDFError(f"{what} '{excerpt(name)}' is longer than {MAX_NAME_LENGTH} characters")
+    return name
+
+
 def _name(element: _Element, what: str) -> str:
     name = element.attrib.get('name')
     if not name:
         raise URDFError(f'a <{what}> without a name')
-    return name
+    return _checked_name(name, f'<{what}> name')
 
 
 def _joint(element: _Element) -> JointDescription:
     name = _name(element, 'joint')
-    where = f"joint '{name}'"
+    where = f"joint '{excerpt(name)}'"
     jtype = element.attrib.get('type')
     if jtype not in JOINT_TYPES:
-        raise URDFError(f"unknown joint type '{jtype}' (expected one of "
+        raise URDFError(f"unknown joint type '{excerpt(str(jtype))}' (expected one of "
                         f"{', '.join(JOINT_TYPES)})", where)
     links = []
     for tag in ('parent', 'child'):
         sub = element.find(tag)
         if sub is None or not sub.attrib.get('link'):
             raise URDFError(f'missing <{tag} link="..."/>', where)
-        links.append(sub.attrib['link'])
+        links.append(_checked_name(sub.attrib['link'], f'{where}: {tag} link'))
     axis_element = element.find('axis')
     axis = _floats(None if axis_element is None else axis_element.attrib.get('xyz'),
                    3, (1.0, 0.0, 0.0), where, 'axis xyz')
@@ -247,44 +371,100 @@ def _joint(element: _Element) -> JointDescription:
         upper = _float(limit, 'upper', 0.0, where + ' <limit>')
         if lower > upper:
             raise URDFError(f'limit lower {lower} is above upper {upper}', where)
-    velocity = _float(limit, 'velocity', math.inf, where + ' <limit>', allow_inf=True)
-    effort = _float(limit, 'effort', math.inf, where + ' <limit>', allow_inf=True)
+    rates = []
+    for attribute in ('velocity', 'effort'):
+        rate = _float(limit, attribute, math.inf, where + ' <limit>', bound=False)
+        if rate < 0:
+            raise URDFError(f'negative {attribute} limit {rate:g}', where + ' <limit>')
+        rates.append(rate)
     mimic = None
     mimic_element = element.find('mimic')
     if mimic_element is not None:
         master = mimic_element.attrib.get('joint')
         if not master:
             raise URDFError('<mimic> without a joint attribute', where)
-        mimic = Mimic(master, _float(mimic_element, 'multiplier', 1.0, where + ' <mimic>'),
+        mimic = Mimic(_checked_name(master, f'{where}: mimic joint'),
+                      _float(mimic_element, 'multiplier', 1.0, where + ' <mimic>'),
                       _float(mimic_element, 'offset', 0.0, where + ' <mimic>'))
     return JointDescription(name, jtype, links[0], links[1], _origin(element.find('origin'),
-                            where), axis, lower, upper, velocity, effort, mimic)
+                            where), axis, lower, upper, rates[0], rates[1], mimic)
 
 
-def parse_urdf(text: str) -> RobotDescription:
+def load_urdf(document: Union[str, bytes]) -> Tuple[RobotDescription, str]:
     """
-    Parse a URDF document into a :class:`RobotDescription`.
+    Parse a URDF document and return it with its text.
 
-    Structural checks (one root, no cycles, known links) are done by the model builder.
+    Bytes are decoded once, by their byte order mark, else by the encoding their XML
+    declaration names (any character set Python knows), else as UTF-8. A str is parsed as the
+    text it is, whatever encoding its declaration names. Structural checks (one root, no
+    cycles, known links) are done by the model builder.
 
-    :param text: the URDF XML.
-    :return: the description.
-    :raises URDFError: for malformed XML, forbidden constructs or bad elements.
+    :param document: the URDF XML, a str or bytes-like (bytes, bytearray, memoryview).
+    :return: the description, and the document as a str.
+    :raises URDFError: for another type, a document over :data:`MAX_DOCUMENT_BYTES`, bytes
+        that do not decode, malformed XML, forbidden constructs or bad elements.
     """
-    if isinstance(text, bytes):
-        text = text.decode('utf-8')
-    if len(text) > MAX_DOCUMENT_BYTES:
-        raise URDFError(f'document larger than {MAX_DOCUMENT_BYTES} bytes')
-    root = _parse_xml(text)
+    text, data = _decode(document)
+    root = _parse_xml(data)
     if root.tag != 'robot':
-        raise URDFError(f'the root element must be <robot>, got <{root.tag}>')
+        raise URDFError(f'the root element must be <robot>, got <{excerpt(root.tag)}>')
     links = []
     joints = []
     for element in root.children:
         if element.tag == 'link':
             name = _name(element, 'link')
             links.append(LinkDescription(name, _inertial(element.find('inertial'),
-                                                         f"link '{name}'")))
+                                                         f"link '{excerpt(name)}'")))
         elif element.tag == 'joint':
             joints.append(_joint(element))
-    return RobotDescription(root.attrib.get('name', ''), tuple(links), tuple(joints))
+    name = _checked_name(root.attrib.get('name', ''), '<robot> name')
+    return RobotDescription(name, tuple(links), tuple(joints)), text
+
+
+def parse_urdf(document: Union[str, bytes]) -> RobotDescription:
+    """
+    Parse a URDF document into a :class:`RobotDescription` (see :func:`load_urdf`).
+
+    :param document: the URDF XML, a str or bytes-like.
+    :return: the description.
+    :raises URDFError: for a document that :func:`load_urdf` refuses.
+    """
+    return load_urdf(document)[0]
+
+
+def read_urdf_file(path: Union[str, os.PathLike]) -> str:
+    """
+    Read a URDF file, at most :data:`MAX_DOCUMENT_BYTES` of it, and decode it.
+
+    Devices, pipes and files of any size are read in chunks and refused as soon as they pass
+    the limit. The text is decoded as :func:`load_urdf` decodes bytes.
+
+    :param path: path of the file (str, bytes or os.PathLike).
+    :return: the document as a str.
+    :raises URDFError: naming the path, if it is not a path, cannot be read, is larger than
+        the limit or does not decode.
+    """
+    try:
+        name = os.fspath(path)
+    except TypeError:
+        raise URDFError('a URDF path must be str, bytes or os.PathLike, got '
+                        f'{type(path).__name__}') from None
+    shown = os.fsdecode(name)
+    where = f"file '{shown}'"
+    data = bytearray()
+    try:
+        with open(name, 'rb') as handle:
+            while len(data) <= MAX_DOCUMENT_BYTES:
+                chunk = handle.read(min(_CHUNK_BYTES, MAX_DOCUMENT_BYTES + 1 - len(data)))
+                if not chunk:
+                    break
+                data += chunk
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise URDFError(f"cannot read '{shown}': {reason}") from None
+    if len(data) > MAX_DOCUMENT_BYTES:
+        raise URDFError(f'larger than the limit of {MAX_DOCUMENT_BYTES} bytes', where)
+    try:
+        return _decode(data)[0]
+    except URDFError as exc:
+        raise URDFError(str(exc), where) from None
