@@ -224,8 +224,9 @@ def _decode(document) -> Tuple[str, bytes]:
 
 
 def _kept(parent: _Element, tag: str) -> bool:
-    return tag in _READ.get(parent.tag, ()) and (parent.tag == 'robot' or
-                                                  parent.find(tag) is None)
+    if tag not in _READ.get(parent.tag, ()):
+        return False
+    return parent.tag == 'robot' or parent.find(tag) is None
 
 
 def _parse_xml(data: bytes) -> _Element:
