@@ -15,12 +15,20 @@
 
 import time
 
-from conftest import joint_xml, link_xml, urdf
+from conftest import joint_xml, link_xml, random_configuration, urdf
 from frame_kinematics.core import RobotModel, URDFError
+from frame_kinematics.core.checks import MAX_MAGNITUDE
 import numpy as np
 import pytest
 
 TWO_LINKS = link_xml('a') + link_xml('b')
+
+
+def limited(name, jtype, lower='-1', upper='1', velocity='1', effort='1', extra=''):
+    """Write a joint from 'a' to 'b' with the given <limit> attributes."""
+    return (TWO_LINKS + f'<joint name="{name}" type="{jtype}"><parent link="a"/>'
+            f'<child link="b"/><limit lower="{lower}" upper="{upper}" velocity="{velocity}" '
+            f'effort="{effort}"/>{extra}</joint>')
 
 
 def test_every_joint_type_and_layout():
@@ -130,10 +138,64 @@ def test_fixed_joint_with_mimic_is_kept_fixed_and_logged(core_log):
      'mimic chain loops: j -> k -> j'),
     (TWO_LINKS + joint_xml('j', 'floating', 'a', 'b', extra='<mimic joint="j"/>'),
      'a floating joint cannot mimic'),
+    (TWO_LINKS + joint_xml('j', 'revolute', 'a', 'b', xyz='1e308 0 0'),
+     r"joint 'j': origin xyz 1e\+308 exceeds 1e\+16"),
+    (TWO_LINKS + joint_xml('j', 'revolute', 'a', 'b', rpy='0 -2e16 0'),
+     r"joint 'j': origin rpy -2e\+16 exceeds 1e\+16"),
+    (TWO_LINKS + joint_xml('j', 'fixed', 'a', 'b', axis='1e17 0 0'),
+     r"joint 'j': axis xyz 1e\+17 exceeds"),
+    (link_xml('a', 1e308), r"link 'a' <mass>: value 1e\+308 exceeds 1e\+16"),
+    (link_xml('a', 1.0, '0 0 -1e300'), r"link 'a': origin xyz -1e\+300 exceeds"),
+    ('<link name="a"><inertial><mass value="1"/><inertia ixx="1" iyz="1e300"/></inertial>'
+     '</link>', r"link 'a' <inertia>: iyz 1e\+300 exceeds"),
+    (limited('j', 'prismatic', lower='-1e300'), r"joint 'j' <limit>: lower -1e\+300 exceeds"),
+    (limited('j', 'revolute', upper='1e17'), r"joint 'j' <limit>: upper 1e\+17 exceeds"),
+    (limited('j', 'revolute', upper='inf'), "joint 'j' <limit>: attribute 'upper' must be finite"),
+    (limited('j', 'revolute', velocity='-1'), "joint 'j' <limit>: negative velocity limit -1"),
+    (limited('j', 'continuous', effort='-0.5'), "joint 'j' <limit>: negative effort limit -0.5"),
+    (limited('j', 'revolute', effort='inf'),
+     "joint 'j' <limit>: attribute 'effort' must be finite"),
+    (limited('j', 'revolute', velocity='nan'), "attribute 'velocity' must be finite, got 'nan'"),
+    (TWO_LINKS + link_xml('c') + joint_xml('j', 'revolute', 'a', 'b')
+     + joint_xml('m', 'prismatic', 'b', 'c', extra='<mimic joint="j" multiplier="1e300"/>'),
+     r"joint 'm' <mimic>: multiplier 1e\+300 exceeds"),
+    (TWO_LINKS + link_xml('c') + joint_xml('j', 'revolute', 'a', 'b')
+     + joint_xml('m', 'prismatic', 'b', 'c', extra='<mimic joint="j" offset="-1e20"/>'),
+     r"joint 'm' <mimic>: offset -1e\+20 exceeds"),
 ])
 def test_bad_documents_raise_clear_errors(body, message):
     with pytest.raises(URDFError, match=message):
         RobotModel.from_urdf_string(urdf(body))
+
+
+def test_a_model_at_the_bounds_gives_finite_results():
+    # Every number at the bound: offsets, limits, mimic gains, masses and inertias; prismatic
+    # joints mimicking revolute ones multiply two bounded numbers.
+    big = f'{MAX_MAGNITUDE:.17g}'
+    limit = f'<limit lower="-{big}" upper="{big}" effort="{big}" velocity="{big}"/>'
+    inertial = (f'<inertial><origin xyz="{big} -{big} {big}"/><mass value="{big}"/><inertia '
+                f'ixx="{big}" ixy="-{big}" ixz="{big}" iyy="{big}" iyz="{big}" izz="{big}"/>'
+                '</inertial>')
+    n = 300
+    parts = [f'<link name="l{i}">{inertial}</link>' for i in range(n + 1)]
+    for i in range(n):
+        jtype = ('revolute', 'prismatic', 'continuous')[i % 3]
+        mimic = (f'<mimic joint="j{i - 2}" multiplier="-{big}" offset="{big}"/>'
+                 if i % 3 == 2 and i > 2 else '')
+        jtype = 'prismatic' if mimic else jtype
+        parts.append(f'<joint name="j{i}" type="{jtype}"><parent link="l{i}"/>'
+                     f'<child link="l{i + 1}"/><origin xyz="{big} {big} -{big}" '
+                     f'rpy="{big} 1 2"/><axis xyz="0 0.6 0.8"/>{limit}{mimic}</joint>')
+    model = RobotModel.from_urdf_string(urdf(''.join(parts)))
+    rng = np.random.default_rng(7)
+    batch = np.vstack([model.lower, model.upper, random_configuration(model, rng, 5)])
+    batch = np.where(np.isfinite(batch), batch, MAX_MAGNITUDE)
+    state = model.forward_kinematics(batch)
+    assert np.all(np.isfinite(state.poses))
+    for q in batch:
+        assert np.all(np.isfinite(model.jacobian(q, f'l{n}')))
+        mass, com = model.center_of_mass(q)
+        assert np.isfinite(mass) and np.all(np.isfinite(com))
 
 
 @pytest.mark.parametrize('text, message', [
@@ -192,3 +254,15 @@ def test_ignored_elements_do_not_disturb():
             '<ros2_control name="c"><joint name="j"><command_interface name="p"/></joint>'
             '</ros2_control><!-- a comment: with a colon -->')
     assert RobotModel.from_urdf_string(urdf(body)).joint_names == ('j',)
+
+
+def test_mimic_chain_gain_beyond_the_bound_is_refused():
+    """Each multiplier is within the bound, their product along the chain is not."""
+    n = 4
+    body = ''.join(link_xml(f'l{i}') for i in range(n + 1))
+    body += joint_xml('j0', 'prismatic', 'l0', 'l1')
+    for i in range(1, n):
+        body += joint_xml(f'j{i}', 'prismatic', f'l{i}', f'l{i + 1}',
+                          extra=f'<mimic joint="j{i - 1}" multiplier="1e15"/>')
+    with pytest.raises(URDFError, match=r"joint 'j2'.*mimic chain to 'j0'.*1e\+30"):
+        RobotModel.from_urdf_string(urdf(body))

@@ -25,6 +25,7 @@ from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
+from .checks import MAX_MAGNITUDE
 from .errors import URDFError
 from .joints import frozen, JointType
 from .urdf import JointDescription, LinkDescription, RobotDescription
@@ -152,6 +153,10 @@ def _resolve_mimics(joints: Dict[str, JointDescription]) -> Dict[str, Tuple[str,
             current = joints[master]
         if not JointType(current.type).one_dof:
             raise URDFError(f"mimics '{current.name}', a {current.type} joint", where)
+        if not (abs(multiplier) <= MAX_MAGNITUDE and abs(offset) <= MAX_MAGNITUDE):
+            raise URDFError(f"the mimic chain to '{current.name}' has multiplier "
+                            f'{multiplier:g} and offset {offset:g}, beyond {MAX_MAGNITUDE:g}',
+                            where)
         resolved[name] = (current.name, multiplier, offset)
     return resolved
 

@@ -25,9 +25,15 @@ import numpy as np
 
 from .errors import ConfigurationError
 
-#: Largest magnitude accepted for a coordinate, velocity, point or URDF number: n links times
-#: this, and products of two such numbers, stay far from overflow.
-MAX_MAGNITUDE = 1e9
+#: Largest magnitude of every number the kinematics uses (URDF values, configurations,
+#: velocities, points): lengths (m), angles (rad), joint
+#: limits, mimic multipliers and offsets, masses (kg) and inertias (kg m^2). It admits the
+#: +-1e16 limits that SDFormat conversions write for unlimited revolute joints, and it is small
+#: enough that sums over a million links (1e22) and products of up to five such numbers (a
+#: mimic's multiplier times its master's limit, a mass times a squared distance: < 1e100) stay
+#: far from float overflow (1.8e308): poses, Jacobians and centres of mass of a model that
+#: loads are finite for every configuration within its limits.
+MAX_MAGNITUDE = 1e16
 
 
 def as_float_array(x, name: str) -> np.ndarray:

@@ -22,6 +22,22 @@ and name it in their message.
 from typing import Iterable, Optional
 
 
+#: Longest excerpt of a bad input that an error message quotes, in characters.
+EXCERPT_LENGTH = 40
+
+
+def excerpt(text: str) -> str:
+    """
+    Shorten a piece of bad input for an error message.
+
+    :param text: the input at fault (an attribute value, a name).
+    :return: ``text`` itself up to :data:`EXCERPT_LENGTH` characters, else its start and ``...``.
+    """
+    if len(text) <= EXCERPT_LENGTH:
+        return text
+    return text[:EXCERPT_LENGTH] + '...'
+
+
 class FrameKinematicsError(Exception):
     """Base class of every error raised by frame_kinematics."""
 

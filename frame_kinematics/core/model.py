@@ -19,7 +19,7 @@ Configuration layout
 Actuated joints (not fixed, not mimic) are ordered depth-first from the root link, children
 in document order (the order Pinocchio and KDL use). Each joint owns a slice of the
 configuration vector ``q`` (size ``nq``) and of the velocity vector ``v`` (size ``nv``); the
-layout of each joint type is in :mod:`frame_kinematics.core.joints.types`. Mimic joints
+layout of each joint type is in :mod:`frame_kinematics.core.joints.joint_type`. Mimic joints
 (``value = multiplier * master + offset``) have no coordinates of their own. Fixed joints are
 kept, so every URDF link is a named frame.
 
@@ -37,7 +37,8 @@ from .checks import check_vector
 from .errors import UnknownFrameError
 from .joints import ConfigurationLayout, entry_names, frozen, JointKernel, JointType
 from .topology import Topology
-from .urdf import parse_urdf, read_urdf_file, RobotDescription, urdf_text
+from .urdf import load_urdf, RobotDescription
+from .urdf_source import read_urdf_file
 
 __all__ = ['Joint', 'Link', 'RobotModel']
 
@@ -136,8 +137,7 @@ class RobotModel:
         :return: the model.
         :raises URDFError: if the document is not a valid robot description.
         """
-        text = urdf_text(text)
-        description = parse_urdf(text)
+        description, text = load_urdf(text)
         if floating_base:
             description = add_floating_root(description, world_frame)
         return cls(description, text)

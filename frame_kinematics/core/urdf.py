@@ -18,27 +18,38 @@ The parser is built on :mod:`xml.parsers.expat` directly: a document with a DOCT
 declaration or an external reference is refused before anything is expanded, so entity
 bombs ("billion laughs") and external entity or network access are impossible. Only the
 kinematic and inertial content is read; visuals, collisions, transmissions and extensions are
-ignored.
+skipped without being kept.
+
+Every bound is checked before work proportional to the input: the document size before it is
+decoded or parsed, a number list's length before it is split. Every number the kinematics uses
+is finite and at most :data:`MAX_MAGNITUDE` in magnitude, so a model that loads gives finite
+results for every configuration within its limits.
 """
 
 from dataclasses import dataclass, field
 import math
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple, Union
 import xml.parsers.expat
 
 import numpy as np
 
-from .errors import URDFError
+from .checks import MAX_MAGNITUDE
+from .errors import excerpt, URDFError
+from .joints import JointType
 from .spatial import transform_from_xyz_rpy
-
-#: URDF joint types understood by the parser.
-JOINT_TYPES = ('revolute', 'continuous', 'prismatic', 'fixed', 'floating', 'planar')
+from .urdf_source import decode_document
 
 #: Tolerance on ``|axis| - 1`` before an axis is rejected as non-unit (it is then normalised).
 AXIS_UNIT_TOLERANCE = 1e-4
 
-#: Largest document accepted, in bytes.
-MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
+#: Longest robot, link or joint name accepted, in characters.
+MAX_NAME_LENGTH = 256
+
+#: The elements read, by parent: anything else is skipped with its subtree. Under ``robot``
+#: every ``link`` and ``joint`` is kept, elsewhere only the first child of each tag.
+_READ = {'robot': ('link', 'joint'), 'link': ('inertial',),
+         'inertial': ('origin', 'mass', 'inertia'),
+         'joint': ('origin', 'parent', 'child', 'axis', 'limit', 'mimic')}
 
 
 @dataclass(frozen=True)
@@ -124,17 +135,28 @@ def _refuse(what: str):
     return handler
 
 
-def _parse_xml(text: str) -> _Element:
-    parser = xml.parsers.expat.ParserCreate()
+def _kept(parent: _Element, tag: str) -> bool:
+    if tag not in _READ.get(parent.tag, ()):
+        return False
+    return parent.tag == 'robot' or parent.find(tag) is None
+
+
+def _parse_xml(data: bytes) -> _Element:
+    # The encoding given here overrides the document's declaration: ``data`` is UTF-8.
+    parser = xml.parsers.expat.ParserCreate('utf-8')
     parser.SetParamEntityParsing(xml.parsers.expat.XML_PARAM_ENTITY_PARSING_NEVER)
     parser.StartDoctypeDeclHandler = _refuse('a DOCTYPE declaration')
     parser.EntityDeclHandler = _refuse('an entity declaration')
     parser.ExternalEntityRefHandler = _refuse('an external entity reference')
     stack: List[_Element] = []
     root: List[_Element] = []
+    skipping = [0]
 
     def start(tag, attrib):
-        element = _Element(tag, dict(attrib))
+        if skipping[0] or (stack and not _kept(stack[-1], tag)):
+            skipping[0] += 1
+            return
+        element = _Element(tag, attrib)
         if stack:
             stack[-1].children.append(element)
         else:
@@ -142,36 +164,46 @@ def _parse_xml(text: str) -> _Element:
         stack.append(element)
 
     def end(_tag):
-        stack.pop()
+        if skipping[0]:
+            skipping[0] -= 1
+        else:
+            stack.pop()
 
     parser.StartElementHandler = start
     parser.EndElementHandler = end
     try:
-        parser.Parse(text, True)
+        parser.Parse(data, True)
     except xml.parsers.expat.ExpatError as exc:
         raise URDFError(f'malformed XML: {exc}') from None
     return root[0]
 
 
+def _checked(value: float, text: str, where: str, label: str, bound: bool = True) -> float:
+    if not math.isfinite(value):
+        raise URDFError(f"attribute '{label}' must be finite, got '{excerpt(text)}'", where)
+    if bound and abs(value) > MAX_MAGNITUDE:
+        raise URDFError(f'{label} {value:g} exceeds {MAX_MAGNITUDE:g}', where)
+    return value
+
+
 def _floats(text: Optional[str], count: int, default: Tuple[float, ...], where: str,
-            attribute: str) -> np.ndarray:
+            label: str) -> np.ndarray:
     if text is None:
         return np.array(default, dtype=float)
-    parts = text.split()
+    parts = text.split(maxsplit=count)
     if len(parts) != count:
-        raise URDFError(f"attribute '{attribute}' needs {count} numbers, got '{text}'", where)
+        raise URDFError(f"attribute '{label}' needs {count} numbers, got '{excerpt(text)}'",
+                        where)
     try:
-        values = np.array([float(p) for p in parts])
+        values = [float(part) for part in parts]
     except ValueError:
-        raise URDFError(f"attribute '{attribute}' is not a number list: '{text}'",
+        raise URDFError(f"attribute '{label}' is not a number list: '{excerpt(text)}'",
                         where) from None
-    if not np.all(np.isfinite(values)):
-        raise URDFError(f"attribute '{attribute}' must be finite, got '{text}'", where)
-    return values
+    return np.array([_checked(value, text, where, label) for value in values])
 
 
 def _float(element: Optional[_Element], attribute: str, default: Optional[float], where: str,
-           allow_inf: bool = False) -> float:
+           bound: bool = True) -> float:
     text = None if element is None else element.attrib.get(attribute)
     if text is None:
         if default is None:
@@ -180,10 +212,9 @@ def _float(element: Optional[_Element], attribute: str, default: Optional[float]
     try:
         value = float(text)
     except ValueError:
-        raise URDFError(f"attribute '{attribute}' is not a number: '{text}'", where) from None
-    if math.isnan(value) or (math.isinf(value) and not allow_inf):
-        raise URDFError(f"attribute '{attribute}' must be finite, got '{text}'", where)
-    return value
+        raise URDFError(f"attribute '{attribute}' is not a number: '{excerpt(text)}'",
+                        where) from None
+    return _checked(value, text, where, attribute, bound)
 
 
 def _origin(element: Optional[_Element], where: str) -> np.ndarray:
@@ -207,30 +238,33 @@ def _inertial(element: Optional[_Element], where: str) -> Optional[Inertial]:
     return Inertial(mass, _origin(element.find('origin'), where), inertia)
 
 
+def _checked_name(name: str, what: str) -> str:
+    if len(name) > MAX_NAME_LENGTH:
+        raise URDFError(f"{what} '{excerpt(name)}' is longer than {MAX_NAME_LENGTH} characters")
+    return name
+
+
 def _name(element: _Element, what: str) -> str:
     name = element.attrib.get('name')
     if not name:
         raise URDFError(f'a <{what}> without a name')
-    return name
+    return _checked_name(name, f'<{what}> name')
 
 
 def _joint(element: _Element) -> JointDescription:
     name = _name(element, 'joint')
-    where = f"joint '{name}'"
-    jtype = element.attrib.get('type')
-    if jtype not in JOINT_TYPES:
-        raise URDFError(f"unknown joint type '{jtype}' (expected one of "
-                        f"{', '.join(JOINT_TYPES)})", where)
+    where = f"joint '{excerpt(name)}'"
+    jtype = JointType.from_urdf(element.attrib.get('type'), where)
     links = []
     for tag in ('parent', 'child'):
         sub = element.find(tag)
         if sub is None or not sub.attrib.get('link'):
             raise URDFError(f'missing <{tag} link="..."/>', where)
-        links.append(sub.attrib['link'])
+        links.append(_checked_name(sub.attrib['link'], f'{where}: {tag} link'))
     axis_element = element.find('axis')
     axis = _floats(None if axis_element is None else axis_element.attrib.get('xyz'),
                    3, (1.0, 0.0, 0.0), where, 'axis xyz')
-    if jtype not in ('fixed', 'floating'):
+    if jtype not in (JointType.FIXED, JointType.FLOATING):
         norm = float(np.linalg.norm(axis))
         if norm == 0.0:
             raise URDFError('axis is zero', where)
@@ -240,84 +274,69 @@ def _joint(element: _Element) -> JointDescription:
         axis = axis / norm
     limit = element.find('limit')
     lower, upper = -math.inf, math.inf
-    if jtype in ('revolute', 'prismatic'):
+    if jtype.bounded:
         if limit is None:
-            raise URDFError(f'a {jtype} joint needs a <limit>', where)
+            raise URDFError(f'a {jtype.value} joint needs a <limit>', where)
         lower = _float(limit, 'lower', 0.0, where + ' <limit>')
         upper = _float(limit, 'upper', 0.0, where + ' <limit>')
         if lower > upper:
             raise URDFError(f'limit lower {lower} is above upper {upper}', where)
-    velocity = _float(limit, 'velocity', math.inf, where + ' <limit>', allow_inf=True)
-    effort = _float(limit, 'effort', math.inf, where + ' <limit>', allow_inf=True)
+    rates = []
+    for attribute in ('velocity', 'effort'):
+        rate = _float(limit, attribute, math.inf, where + ' <limit>', bound=False)
+        if rate < 0:
+            raise URDFError(f'negative {attribute} limit {rate:g}', where + ' <limit>')
+        rates.append(rate)
     mimic = None
     mimic_element = element.find('mimic')
     if mimic_element is not None:
         master = mimic_element.attrib.get('joint')
         if not master:
             raise URDFError('<mimic> without a joint attribute', where)
-        mimic = Mimic(master, _float(mimic_element, 'multiplier', 1.0, where + ' <mimic>'),
+        mimic = Mimic(_checked_name(master, f'{where}: mimic joint'),
+                      _float(mimic_element, 'multiplier', 1.0, where + ' <mimic>'),
                       _float(mimic_element, 'offset', 0.0, where + ' <mimic>'))
-    return JointDescription(name, jtype, links[0], links[1], _origin(element.find('origin'),
-                            where), axis, lower, upper, velocity, effort, mimic)
+    return JointDescription(name, jtype.value, links[0], links[1], _origin(element.find('origin'),
+                            where), axis, lower, upper, rates[0], rates[1], mimic)
 
 
-def urdf_text(text) -> str:
+def load_urdf(document: Union[str, bytes]) -> Tuple[RobotDescription, str]:
     """
-    Return a URDF document as text.
+    Parse a URDF document and return it with its text.
 
-    :param text: str or UTF-8 bytes.
-    :return: the text.
-    :raises URDFError: for undecodable bytes or another type.
+    Bytes are decoded once, by their byte order mark, else by the encoding their XML
+    declaration names (any character set Python knows), else as UTF-8. A str is parsed as the
+    text it is, whatever encoding its declaration names. Structural checks (one root, no
+    cycles, known links) are done by the model builder.
+
+    :param document: the URDF XML, a str or bytes-like (bytes, bytearray, memoryview).
+    :return: the description, and the document as a str.
+    :raises URDFError: for another type, a document over :data:`MAX_DOCUMENT_BYTES`, bytes
+        that do not decode, malformed XML, forbidden constructs or bad elements.
     """
-    if isinstance(text, str):
-        return text
-    if isinstance(text, (bytes, bytearray)):
-        try:
-            return bytes(text).decode('utf-8')
-        except UnicodeDecodeError as exc:
-            raise URDFError(f'not UTF-8 at byte {exc.start}') from None
-    raise URDFError(f'a URDF is text, got {type(text).__name__}')
-
-
-def read_urdf_file(path) -> bytes:
-    """
-    Read a URDF file.
-
-    :param path: its path.
-    :return: its bytes.
-    :raises URDFError: if it cannot be read.
-    """
-    try:
-        with open(path, 'rb') as handle:
-            return handle.read(MAX_DOCUMENT_BYTES + 1)
-    except (OSError, TypeError) as exc:
-        raise URDFError(f'cannot read {path}: {exc}') from None
-
-
-def parse_urdf(text: str) -> RobotDescription:
-    """
-    Parse a URDF document into a :class:`RobotDescription`.
-
-    Structural checks (one root, no cycles, known links) are done by the model builder.
-
-    :param text: the URDF XML.
-    :return: the description.
-    :raises URDFError: for malformed XML, forbidden constructs or bad elements.
-    """
-    if isinstance(text, bytes):
-        text = text.decode('utf-8')
-    if len(text) > MAX_DOCUMENT_BYTES:
-        raise URDFError(f'document larger than {MAX_DOCUMENT_BYTES} bytes')
-    root = _parse_xml(text)
+    text, data = decode_document(document)
+    root = _parse_xml(data)
     if root.tag != 'robot':
-        raise URDFError(f'the root element must be <robot>, got <{root.tag}>')
+        raise URDFError(f'the root element must be <robot>, got <{excerpt(root.tag)}>')
     links = []
     joints = []
     for element in root.children:
         if element.tag == 'link':
             name = _name(element, 'link')
             links.append(LinkDescription(name, _inertial(element.find('inertial'),
-                                                         f"link '{name}'")))
+                                                         f"link '{excerpt(name)}'")))
         elif element.tag == 'joint':
             joints.append(_joint(element))
-    return RobotDescription(root.attrib.get('name', ''), tuple(links), tuple(joints))
+    name = _checked_name(root.attrib.get('name', ''), '<robot> name')
+    return RobotDescription(name, tuple(links), tuple(joints)), text
+
+
+def parse_urdf(document: Union[str, bytes]) -> RobotDescription:
+    """
+    Parse a URDF document into a :class:`RobotDescription` (see :func:`load_urdf`).
+
+    :param document: the URDF XML, a str or bytes-like.
+    :return: the description.
+    :raises URDFError: for a document that :func:`load_urdf` refuses.
+    """
+    return load_urdf(document)[0]

@@ -39,9 +39,9 @@ from typing import Optional, Sequence, Union
 
 import numpy as np
 
+from .checks import check_vector
 from .errors import ConfigurationError
 from .kinematics import ExpressedIn, KinematicsState
-from .checks import check_vector
 
 #: A configuration is singular when the smallest singular value of the Jacobian is below this
 #: (units of the Jacobian: m/rad or m/m for linear rows, rad/rad for angular rows).

@@ -33,8 +33,8 @@ from typing import Sequence, Tuple
 
 import numpy as np
 
+from .joint_type import JointType, plane_basis
 from ..spatial import quaternion_from_rotation, quaternion_multiply, skew
-from .types import JointType, plane_basis
 
 #: Integer code of every joint type in :attr:`JointKernel.type_code`.
 TYPE_CODES = {jtype: code for code, jtype in enumerate(JointType)}
@@ -285,8 +285,8 @@ class JointKernel:
             d = self.row_values(q, rows[slide])
             r = self.origin[rows[slide], :3, :3]
             xyz[slide] += d[:, None] * np.einsum('nij,nj->ni', r, self.axis[rows[slide]])
-        for k in np.nonzero(np.isin(codes, [TYPE_CODES[JointType.FLOATING],
-                                           TYPE_CODES[JointType.PLANAR]]))[0]:
+        multi = np.isin(codes, [TYPE_CODES[JointType.FLOATING], TYPE_CODES[JointType.PLANAR]])
+        for k in np.nonzero(multi)[0]:
             local = self.origin[rows[k]] @ self.joint_transform(int(rows[k]), q)
             xyz[k] = local[:3, 3]
             quat[k] = quaternion_from_rotation(local[:3, :3])

@@ -25,11 +25,11 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from .joint_type import JointType, QUATERNION_NORM_TOLERANCE
+from .kernel import frozen
 from ..errors import ConfigurationError
 from ..spatial import exp_se3, log_se3, quaternion_from_rotation, rotation_from_quaternion, \
     transform
-from .kernel import frozen
-from .types import JointType, QUATERNION_NORM_TOLERANCE
 
 _TWO_PI = 2.0 * np.pi
 

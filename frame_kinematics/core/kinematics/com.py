@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import ConfigurationError
 from .columns import cross, rotate_last, to_velocity_entries
+from ..errors import ConfigurationError
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import RobotModel

@@ -16,7 +16,7 @@
 import enum
 from typing import Union
 
-from ..errors import ConfigurationError
+from ..errors import ConfigurationError, excerpt
 
 
 class ExpressedIn(enum.Enum):
@@ -47,7 +47,6 @@ class ExpressedIn(enum.Enum):
         for member in cls:
             if text in (member.value, member.name.lower()):
                 return member
-        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:40] + '...'
-        raise ConfigurationError(f"unknown 'expressed in' value {shown} (expected one of "
+        raise ConfigurationError(f"unknown 'expressed in' value {excerpt(repr(value))} "
+                                 "(expected one of "
                                  f"{', '.join(m.value for m in cls)})")
-

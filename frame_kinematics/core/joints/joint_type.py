@@ -42,7 +42,7 @@ from typing import Tuple
 
 import numpy as np
 
-from ..errors import URDFError
+from ..errors import excerpt, URDFError
 from ..spatial import rotation_from_quaternion, skew
 
 #: Largest accepted deviation of a floating joint's quaternion norm from 1 (the quaternion is
@@ -72,7 +72,7 @@ class JointType(enum.Enum):
         try:
             return cls(name)
         except ValueError:
-            shown = name if len(name) <= 40 else name[:40] + '...'
+            shown = excerpt(str(name))
             raise URDFError(f"unknown joint type '{shown}' (expected one of "
                             f"{', '.join(m.value for m in cls)})", where or None) from None
 
@@ -152,7 +152,7 @@ class JointType(enum.Enum):
 
     def motion_subspace(self, axis: np.ndarray) -> np.ndarray:
         """
-        Unit twists ``[linear; angular]`` of the velocity entries, in the child frame.
+        Return the unit twists ``[linear; angular]`` of the velocity entries (child frame).
 
         They are constant in the child frame (Pinocchio's motion subspace ``S``).
 
@@ -173,7 +173,7 @@ class JointType(enum.Enum):
 
     def transform(self, axis: np.ndarray, q: np.ndarray) -> np.ndarray:
         """
-        ``joint_T_child`` for the joint's own coordinates (batched).
+        Return ``joint_T_child`` for the joint's own coordinates (batched).
 
         :param axis: the unit joint axis.
         :param q: ``(*B, nq)``; for one-dof joints the value with mimic terms applied.

@@ -1,0 +1,141 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+Where a URDF document comes from: bytes or text, a file, and how they are decoded.
+
+Every bound is checked before work proportional to the input: a document's size before it is
+decoded, a file's size while it is read (devices, pipes and huge files are refused as soon as
+they pass :data:`MAX_DOCUMENT_BYTES`).
+"""
+
+import codecs
+import os
+import re
+from typing import Tuple, Union
+
+from .errors import excerpt, URDFError
+
+#: Largest document accepted, in bytes (a str counts its UTF-8 size).
+MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
+
+#: Byte order marks and the first bytes of an XML document without one (XML 1.0, appendix F),
+#: longest first, with the codec they imply.
+_SIGNATURES = ((codecs.BOM_UTF32_LE, 'utf-32'), (codecs.BOM_UTF32_BE, 'utf-32'),
+               (codecs.BOM_UTF8, 'utf-8'), (codecs.BOM_UTF16_LE, 'utf-16'),
+               (codecs.BOM_UTF16_BE, 'utf-16'), (b'<\0?\0', 'utf-16-le'),
+               (b'\0<\0?', 'utf-16-be'))
+
+#: ``<?xml ... encoding="name"`` at the start of a document (bounded: it reads the first bytes).
+_DECLARATION = re.compile(
+    rb'<\?xml\s[^>]{0,1000}?encoding\s*=\s*["\']([A-Za-z][\w.-]{0,63})["\']')
+
+#: Codecs that Python knows but that are transforms, not character sets.
+_NOT_CHARSETS = ('idna', 'punycode', 'unicode-escape', 'raw-unicode-escape', 'undefined')
+
+#: Bytes read from a file at a time.
+_CHUNK_BYTES = 1024 * 1024
+
+
+def _too_large(size: int) -> URDFError:
+    return URDFError(f'document of {size} bytes is larger than the limit of '
+                     f'{MAX_DOCUMENT_BYTES} bytes')
+
+
+def _encoding(data: bytes) -> Tuple[str, str]:
+    for signature, codec in _SIGNATURES:
+        if data.startswith(signature):
+            return codec, codec.upper()
+    declared = _DECLARATION.match(data)
+    if declared is None:
+        return 'utf-8', 'UTF-8 (no encoding is declared)'
+    name = declared.group(1).decode('ascii')
+    try:
+        codec = codecs.lookup(name).name
+    except LookupError:
+        raise URDFError(f"the document declares the unknown encoding '{name}'") from None
+    if codec in _NOT_CHARSETS:
+        raise URDFError(f"the document declares '{name}', which is not a character set")
+    return codec, name
+
+
+def decode_document(document) -> Tuple[str, bytes]:
+    """Return the document as text and as the UTF-8 bytes that expat reads."""
+    if isinstance(document, str):
+        text = document
+        if len(text) > MAX_DOCUMENT_BYTES:
+            raise _too_large(len(text))
+    elif isinstance(document, (bytes, bytearray, memoryview)):
+        size = memoryview(document).nbytes
+        if size > MAX_DOCUMENT_BYTES:
+            raise _too_large(size)
+        data = bytes(document)
+        codec, name = _encoding(data)
+        try:
+            text = data.decode(codec).removeprefix('\ufeff')
+        except UnicodeDecodeError as exc:
+            raise URDFError(f'the document is not valid {name}: byte '
+                            f'0x{data[exc.start]:02x} at offset {exc.start} '
+                            f'({exc.reason})') from None
+        except (UnicodeError, LookupError) as exc:
+            raise URDFError(f"the document cannot be decoded as '{name}': "
+                            f'{excerpt(str(exc))}') from None
+    else:
+        raise URDFError('a URDF document must be str or bytes, got '
+                        f'{type(document).__name__}')
+    try:
+        encoded = text.encode('utf-8')
+    except UnicodeEncodeError as exc:
+        raise URDFError(f'the document holds a lone surrogate U+{ord(text[exc.start]):04X} '
+                        f'at character {exc.start}, which is not text') from None
+    if isinstance(document, str) and len(encoded) > MAX_DOCUMENT_BYTES:
+        raise _too_large(len(encoded))
+    return text, encoded
+
+
+def read_urdf_file(path: Union[str, os.PathLike]) -> str:
+    """
+    Read a URDF file, at most :data:`MAX_DOCUMENT_BYTES` of it, and decode it.
+
+    Devices, pipes and files of any size are read in chunks and refused as soon as they pass
+    the limit. The text is decoded as :func:`load_urdf` decodes bytes.
+
+    :param path: path of the file (str, bytes or os.PathLike).
+    :return: the document as a str.
+    :raises URDFError: naming the path, if it is not a path, cannot be read, is larger than
+        the limit or does not decode.
+    """
+    try:
+        name = os.fspath(path)
+    except TypeError:
+        raise URDFError('a URDF path must be str, bytes or os.PathLike, got '
+                        f'{type(path).__name__}') from None
+    shown = os.fsdecode(name)
+    where = f"file '{shown}'"
+    data = bytearray()
+    try:
+        with open(name, 'rb') as handle:
+            while len(data) <= MAX_DOCUMENT_BYTES:
+                chunk = handle.read(min(_CHUNK_BYTES, MAX_DOCUMENT_BYTES + 1 - len(data)))
+                if not chunk:
+                    break
+                data += chunk
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise URDFError(f"cannot read '{shown}': {reason}") from None
+    if len(data) > MAX_DOCUMENT_BYTES:
+        raise URDFError(f'larger than the limit of {MAX_DOCUMENT_BYTES} bytes', where)
+    try:
+        return decode_document(data)[0]
+    except URDFError as exc:
+        raise URDFError(str(exc), where) from None

@@ -1,0 +1,251 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""URDF input: str and bytes in any encoding, files, size bounds, and short error messages."""
+
+import codecs
+import os
+import pathlib
+import threading
+import tracemalloc
+
+from conftest import joint_xml, link_xml, urdf
+from frame_kinematics.core import RobotModel, URDFError
+from frame_kinematics.core import urdf_source as urdf_module
+from frame_kinematics.core.urdf import parse_urdf
+from frame_kinematics.core.urdf_source import MAX_DOCUMENT_BYTES
+import pytest
+
+#: A document whose names are not ASCII, and its declaration for a given encoding.
+NAMES = ('épaule', 'coude')
+BODY = (link_xml(NAMES[0]) + link_xml(NAMES[1])
+        + joint_xml('gelenk_ä', 'revolute', NAMES[0], NAMES[1]))
+
+
+def document(encoding=None):
+    declaration = '<?xml version="1.0"?>' if encoding is None else \
+        f'<?xml version="1.0" encoding="{encoding}"?>'
+    return f'{declaration}\n<robot name="r">{BODY}</robot>\n'
+
+
+@pytest.mark.parametrize('encoding, data', [
+    ('utf-8', document().encode('utf-8')),
+    ('declared utf-8', document('UTF-8').encode('utf-8')),
+    ('utf-8 with BOM', document().encode('utf-8-sig')),
+    ('ISO-8859-1', document('ISO-8859-1').encode('latin-1')),
+    ('latin-1', document('latin-1').encode('latin-1')),
+    ('cp1252', document('windows-1252').encode('cp1252')),
+    ('utf-16 with BOM', document('UTF-16').encode('utf-16')),
+    ('utf-16-be without BOM', document('UTF-16').encode('utf-16-be')),
+    ('utf-16-le, no declaration', document().encode('utf-16-le')),
+    ('utf-32 with BOM', document('UTF-32').encode('utf-32')),
+    ('bytearray', bytearray(document('ISO-8859-1').encode('latin-1'))),
+    ('memoryview', memoryview(document().encode('utf-8'))),
+])
+def test_bytes_in_any_declared_encoding(encoding, data):
+    model = RobotModel.from_urdf_string(data)
+    assert model.link_names == NAMES, encoding
+    assert model.joint_names == ('gelenk_ä',)
+    assert isinstance(model.urdf, str) and NAMES[0] in model.urdf
+
+
+@pytest.mark.parametrize('encoding', ['ISO-8859-1', 'UTF-16', 'koi8-r'])
+def test_str_is_parsed_as_text_whatever_it_declares(encoding):
+    text = document(encoding)
+    model = RobotModel.from_urdf_string(text)
+    assert model.link_names == NAMES
+    assert model.urdf == text
+
+
+@pytest.mark.parametrize('data, message', [
+    (b'<robot name="r"><link name="\xff"/></robot>',
+     r'not valid UTF-8 \(no encoding is declared\): byte 0xff at offset 28'),
+    ('<?xml version="1.0" encoding="utf-8"?><robot name="é"/>'.encode('latin-1'),
+     'not valid utf-8: byte 0xe9 at offset 51'),
+    (b'<?xml version="1.0" encoding="bogus-8"?><robot/>', "unknown encoding 'bogus-8'"),
+    (b'<?xml version="1.0" encoding="hex"?><robot/>', "cannot be decoded as 'hex'"),
+    (b'<?xml version="1.0" encoding="punycode"?><robot/>', 'not a character set'),
+    (b'\xff\xfe<\x00r\x00o', 'not valid UTF-16: byte 0x6f at offset 6'),
+    (codecs.BOM_UTF8 + b'<robot name="\xff"/>', 'not valid UTF-8: byte 0xff at offset 16'),
+])
+def test_undecodable_bytes_name_the_offset(data, message):
+    with pytest.raises(URDFError, match=message):
+        RobotModel.from_urdf_string(data)
+
+
+def test_lone_surrogate_is_a_urdf_error():
+    with pytest.raises(URDFError, match='lone surrogate U\\+D800 at character 28'):
+        RobotModel.from_urdf_string('<robot name="r"><link name="\ud800"/></robot>')
+
+
+@pytest.mark.parametrize('value, name', [
+    (42, 'int'), (None, 'NoneType'), ([urdf(link_xml('a'))], 'list'),
+    (pathlib.Path('robot.urdf'), 'PosixPath' if os.name == 'posix' else 'WindowsPath'),
+])
+def test_other_types_are_refused_by_name(value, name):
+    with pytest.raises(URDFError, match=f'must be str or bytes, got {name}'):
+        RobotModel.from_urdf_string(value)
+    with pytest.raises(URDFError, match=f'must be str or bytes, got {name}'):
+        parse_urdf(value)
+
+
+def test_size_is_checked_before_decoding(monkeypatch):
+    monkeypatch.setattr(urdf_module, 'MAX_DOCUMENT_BYTES', 1000)
+    with pytest.raises(URDFError, match='1001 bytes is larger than the limit of 1000 bytes'):
+        RobotModel.from_urdf_string(b'\xff' * 1001)
+    with pytest.raises(URDFError, match='larger than the limit of 1000 bytes'):
+        RobotModel.from_urdf_string(memoryview(b'\xff' * 1001))
+    with pytest.raises(URDFError, match='1001 bytes is larger than the limit'):
+        RobotModel.from_urdf_string('\ud800' * 1001)
+    # A str counts its UTF-8 size.
+    with pytest.raises(URDFError, match='1200 bytes is larger than the limit'):
+        RobotModel.from_urdf_string('é' * 600)
+
+
+def test_long_attribute_is_refused_before_it_is_split():
+    numbers = '1.5 ' * 1_000_000
+    text = urdf(link_xml('a') + link_xml('b') + joint_xml('j', 'fixed', 'a', 'b', xyz=numbers))
+    tracemalloc.start()
+    try:
+        with pytest.raises(URDFError) as error:
+            RobotModel.from_urdf_string(text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    message = str(error.value)
+    assert message == ("joint 'j': attribute 'origin xyz' needs 3 numbers, got "
+                       f"'{numbers[:40]}...'")
+    # The document, its UTF-8 copy and expat's buffers; splitting it would take ~18 times it.
+    assert peak < 8 * len(text)
+
+
+@pytest.mark.parametrize('body, message', [
+    (link_xml('x' * 1_000_000), f"<link> name '{'x' * 40}...' is longer than 256 characters"),
+    (link_xml('a') + link_xml('b') + joint_xml('j' * 300, 'fixed', 'a', 'b'),
+     f"<joint> name '{'j' * 40}...' is longer than 256"),
+    (link_xml('a') + joint_xml('j', 'fixed', 'a', 'b' * 300),
+     f"joint 'j': child link '{'b' * 40}...' is longer"),
+    (link_xml('a') + link_xml('b') + joint_xml('j', 'revolute', 'a', 'b',
+                                               extra=f'<mimic joint="{"m" * 300}"/>'),
+     f"joint 'j': mimic joint '{'m' * 40}...' is longer"),
+    (link_xml('a') + link_xml('b') + joint_xml('j', 'hinge' * 100, 'a', 'b'),
+     f"joint 'j': unknown joint type '{('hinge' * 8)}...'"),
+    (link_xml('a') + link_xml('b') + joint_xml('j', 'revolute', 'a', 'b', rpy='0 0 ' + '9' * 500),
+     f"attribute 'origin rpy' must be finite, got '0 0 {'9' * 36}...'"),
+    (link_xml('a', '1' * 500 + 'x'), f"attribute 'value' is not a number: '{'1' * 40}...'"),
+])
+def test_messages_quote_a_short_excerpt(body, message):
+    with pytest.raises(URDFError) as error:
+        RobotModel.from_urdf_string(urdf(body))
+    assert message in str(error.value)
+    assert len(str(error.value)) < 200
+
+
+def test_long_robot_name_is_refused():
+    with pytest.raises(URDFError, match=r"<robot> name 'rrrr.*\.\.\.' is longer than 256"):
+        RobotModel.from_urdf_string(urdf(link_xml('a'), name='r' * 257))
+    assert RobotModel.from_urdf_string(urdf(link_xml('a'), name='r' * 256)).name == 'r' * 256
+
+
+def test_file_in_a_declared_encoding(tmp_path):
+    path = tmp_path / 'latin.urdf'
+    path.write_bytes(document('ISO-8859-1').encode('latin-1'))
+    for given in (path, str(path), os.fsencode(path)):
+        model = RobotModel.from_urdf_file(given)
+        assert model.link_names == NAMES
+        assert model.urdf == document('ISO-8859-1')
+
+
+def test_undecodable_file_names_the_file_and_offset(tmp_path):
+    path = tmp_path / 'bad.urdf'
+    path.write_bytes(b'<robot name="\xff"/>')
+    with pytest.raises(URDFError, match=f"file '{path}': the document is not valid UTF-8 .*"
+                       'offset 13'):
+        RobotModel.from_urdf_file(path)
+
+
+@pytest.mark.skipif(not os.path.exists('/dev/zero'), reason='needs /dev/zero')
+def test_endless_device_is_refused_at_the_limit():
+    with pytest.raises(URDFError, match=f"file '/dev/zero': larger than the limit of "
+                       f'{MAX_DOCUMENT_BYTES} bytes'):
+        RobotModel.from_urdf_file('/dev/zero')
+
+
+@pytest.mark.skipif(not hasattr(os, 'mkfifo'), reason='needs FIFOs')
+def test_pipe_is_read_no_further_than_the_limit(tmp_path, monkeypatch):
+    limit = 100_000
+    monkeypatch.setattr(urdf_module, 'MAX_DOCUMENT_BYTES', limit)
+    fifo = tmp_path / 'robot.fifo'
+    os.mkfifo(fifo)
+    written = [0]
+
+    def writer():
+        with open(fifo, 'wb', buffering=0) as pipe:
+            try:
+                while written[0] < 100 * limit:
+                    written[0] += pipe.write(b' ' * 4096)
+            except BrokenPipeError:
+                pass
+
+    thread = threading.Thread(target=writer, daemon=True)
+    thread.start()
+    with pytest.raises(URDFError, match=f'larger than the limit of {limit} bytes'):
+        RobotModel.from_urdf_file(fifo)
+    thread.join(timeout=60)
+    # What the reader took, plus what the pipe buffered before the reader closed it.
+    assert written[0] < 10 * limit
+
+
+def test_pipe_holding_a_document_loads(tmp_path):
+    if not hasattr(os, 'mkfifo'):
+        pytest.skip('needs FIFOs')
+    fifo = tmp_path / 'robot.fifo'
+    os.mkfifo(fifo)
+    text = document()
+
+    def writer():
+        with open(fifo, 'w', encoding='utf-8') as pipe:
+            pipe.write(text)
+
+    thread = threading.Thread(target=writer, daemon=True)
+    thread.start()
+    assert RobotModel.from_urdf_file(fifo).link_names == NAMES
+    thread.join(timeout=60)
+
+
+@pytest.mark.parametrize('path, message', [
+    (42, 'must be str, bytes or os.PathLike, got int'),
+    (None, 'must be str, bytes or os.PathLike, got NoneType'),
+    (['robot.urdf'], 'got list'),
+    ('nul\0in/path', "cannot read 'nul"),
+])
+def test_bad_paths(path, message):
+    with pytest.raises(URDFError, match=message):
+        RobotModel.from_urdf_file(path)
+
+
+def test_directory_and_missing_file(tmp_path):
+    with pytest.raises(URDFError, match=f"cannot read '{tmp_path}': Is a directory"):
+        RobotModel.from_urdf_file(tmp_path)
+    with pytest.raises(URDFError, match='No such file or directory'):
+        RobotModel.from_urdf_file(tmp_path / 'missing.urdf')
+
+
+@pytest.mark.skipif(not hasattr(os, 'geteuid') or os.geteuid() == 0,
+                    reason='root reads every file')
+def test_unreadable_permissions(tmp_path):
+    path = tmp_path / 'secret.urdf'
+    path.write_text(urdf(link_xml('a')))
+    path.chmod(0)
+    with pytest.raises(URDFError, match='Permission denied'):
+        RobotModel.from_urdf_file(path)
