@@ -231,7 +231,7 @@ def main(argv=None):
     solved = []
     for label, path, tip in robot_cases():
         model = RobotModel.from_urdf_file(path)
-        evaluator = ik.evaluator_for(model, tip)
+        evaluator = ik.ChainEvaluator(model, tip)
         rng = np.random.default_rng(2026)
         goals = random_configurations(model, evaluator, rng, count)
         seeds = random_configurations(model, evaluator, rng, count)
