@@ -71,9 +71,8 @@ def column_twists(model: 'RobotModel', poses: np.ndarray, which,
     kernel = model.kernel
     nb = poses.ndim - 3
     pose = poses[kernel.column_row[which]]
-    twist = kernel.column_twist[which]
-    motion = np.stack([twist[:, :3], twist[:, 3:]], axis=-1)
-    both = pose[..., :3, :3] @ motion.reshape((-1,) + (1,) * nb + (3, 2))
+    motion = kernel.column_motion[which]
+    both = pose[..., :3, :3] @ (motion.reshape((-1,) + (1,) * nb + (3, 2)) if nb else motion)
     cols = np.empty(both.shape[:-2] + (6,))
     cols[..., 3:] = both[..., 1]
     lever = -pose[..., :3, 3] if point is None else point - pose[..., :3, 3]
@@ -127,16 +126,25 @@ def to_velocity_entries(model: 'RobotModel', which: np.ndarray, values: np.ndarr
 
     :param model: the robot model.
     :param which: column indices, ``(m,)``.
-    :param values: ``(m, ...)`` per-column values.
-    :return: ``(nv, ...)``: a mimic's value lands, times its multiplier, on its master.
+    :param values: ``(m, *rest)`` per-column values.
+    :return: ``(*rest, nv)``: a mimic's value lands, times its multiplier, on its master.
     """
     kernel = model.kernel
-    out = np.zeros((model.nv,) + values.shape[1:])
+    moved = values.transpose(tuple(range(1, values.ndim)) + (0,))
+    out = np.zeros(moved.shape[:-1] + (model.nv,))
+    entries = kernel.column_v[which]
     if kernel.columns_plain:
-        out[kernel.column_v[which]] = values
-    else:
-        factor = kernel.column_multiplier[which].reshape((-1,) + (1,) * (values.ndim - 1))
-        np.add.at(out, kernel.column_v[which], values * factor)
+        out[..., entries] = moved
+        return out
+    moved = moved * kernel.column_multiplier[which]
+    shared = kernel.column_shared[which]
+    if not shared.any():
+        out[..., entries] = moved
+        return out
+    alone = ~shared
+    out[..., entries[alone]] = moved[..., alone]
+    for position in np.nonzero(shared)[0]:
+        out[..., entries[position]] += moved[..., position]
     return out
 
 

@@ -191,7 +191,7 @@ class KinematicsState:
             root_R_link = self.poses[index][..., :3, :3]
             cols[..., :3] = (cols[..., None, :3] @ root_R_link)[..., 0, :]
             cols[..., 3:] = (cols[..., None, 3:] @ root_R_link)[..., 0, :]
-        return np.moveaxis(to_velocity_entries(self.model, which, cols), 0, -1)
+        return to_velocity_entries(self.model, which, cols)
 
     # -- velocities and accelerations ---------------------------------------------------------
     def _require_velocity(self) -> None:
