@@ -29,6 +29,7 @@ The tables (:attr:`JointKernel.type_code`, :attr:`~JointKernel.axis`,
 plain dtypes, laid out so that a compiled backend can read them as they are.
 """
 
+from types import MappingProxyType
 from typing import Sequence, Tuple
 
 import numpy as np
@@ -37,7 +38,7 @@ from .joint_type import JointType, plane_basis
 from ..spatial import quaternion_from_rotation, quaternion_multiply, skew
 
 #: Integer code of every joint type in :attr:`JointKernel.type_code`.
-TYPE_CODES = {jtype: code for code, jtype in enumerate(JointType)}
+TYPE_CODES = MappingProxyType({jtype: code for code, jtype in enumerate(JointType)})
 
 
 def frozen(array) -> np.ndarray:
