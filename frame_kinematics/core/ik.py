@@ -50,7 +50,8 @@ import numpy as np
 
 from .errors import ConfigurationError, ReferenceFrameError
 from .joints import ConfigurationLayout, JointType, plane_basis
-from .spatial import check_transform, inverse, log_so3, rotation_from_quaternion, skew
+from .spatial import check_transform, cross, inverse, log_so3, rotation_from_quaternion, \
+    skew
 
 if TYPE_CHECKING:  # pragma: no cover
     from .model import RobotModel
@@ -169,14 +170,6 @@ class IKBatchResult:
     def success_rate(self) -> float:
         """Fraction of the targets solved."""
         return float(np.mean(self.success)) if len(self.success) else 1.0
-
-
-_ROLL1 = np.array([1, 2, 0])
-_ROLL2 = np.array([2, 0, 1])
-
-
-def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return a[..., _ROLL1] * b[..., _ROLL2] - a[..., _ROLL2] * b[..., _ROLL1]
 
 
 def _as_tips(tip: Tips) -> Tuple[str, ...]:
@@ -500,14 +493,14 @@ class ChainEvaluator:
         n_tips = len(self.tips)
         if n_tips == 1 and self._expand[0] is None:
             cols = np.empty(ang.shape[:-1] + (6,))
-            cols[..., :3] = _cross(ang, tips[0, None, :, :3, 3] - node_pose[..., :3, 3])
+            cols[..., :3] = cross(ang, tips[0, None, :, :3, 3] - node_pose[..., :3, 3])
             if not self._col_all_revolute:
                 cols[..., :3] += both[..., 0]
             cols[..., 3:] = ang
             return cols.transpose(1, 2, 0)
         out = np.empty((world.shape[1], 6 * n_tips, self.nv))
         for t in range(n_tips):
-            lin = _cross(ang, tips[t, None, :, :3, 3] - node_pose[..., :3, 3])
+            lin = cross(ang, tips[t, None, :, :3, 3] - node_pose[..., :3, 3])
             if not self._col_all_revolute:
                 lin += both[..., 0]
             expand = self._expand[t]
@@ -537,6 +530,7 @@ _VEE_TRACE = np.zeros((9, 4))
 _VEE_TRACE[[7, 2, 3], [0, 1, 2]] = 0.5
 _VEE_TRACE[[5, 6, 1], [0, 1, 2]] = -0.5
 _VEE_TRACE[[0, 4, 8], 3] = 1.0
+_VEE_TRACE.flags.writeable = False
 
 
 def _rotation_error(tip_R: np.ndarray, target_R: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:

@@ -26,18 +26,10 @@ from typing import Optional, TYPE_CHECKING
 
 import numpy as np
 
+from ..spatial import cross
+
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import RobotModel
-
-_NEXT = np.array([1, 2, 0])
-_PREV = np.array([2, 0, 1])
-
-
-def cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Cross product on the last axis: few numpy calls for small arrays, np.cross for big."""
-    if a.size + b.size > 600:
-        return np.cross(a, b)
-    return a[..., _NEXT] * b[..., _PREV] - a[..., _PREV] * b[..., _NEXT]
 
 
 def rotate_last(rot: np.ndarray, vectors: np.ndarray) -> np.ndarray:

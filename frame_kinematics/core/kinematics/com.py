@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .columns import cross, rotate_last, to_velocity_entries
+from .columns import rotate_last, to_velocity_entries
 from ..errors import ConfigurationError
+from ..spatial import cross
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import RobotModel

@@ -29,13 +29,13 @@ from typing import Optional, Sequence, TYPE_CHECKING, Union
 import numpy as np
 
 from . import com
-from .columns import column_rates, column_twists, column_twists_batch_last, cross, \
-    to_links, to_velocity_entries
+from .columns import column_rates, column_twists, column_twists_batch_last, to_links, \
+    to_velocity_entries
 from .expressed import ExpressedIn
 from .forward import BATCH_THRESHOLD, link_poses, link_poses_batch_last
 from ..checks import check_point
 from ..errors import ConfigurationError
-from ..spatial import inverse
+from ..spatial import cross, inverse
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import RobotModel
