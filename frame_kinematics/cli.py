@@ -414,7 +414,7 @@ def _cmd_fk(args: argparse.Namespace) -> int:
     for name in links + [reference]:
         model.link_index(name)
     state = model.forward_kinematics(q)
-    poses = {name: state.transform(name, args.relative_to) for name in links}
+    poses = {name: state.relative_transform(reference, name) for name in links}
     if args.format == 'json':
         _emit(_json({'robot': model.name, 'frame': reference,
                      'configuration': dict(zip(model.configuration_names, q.tolist())),

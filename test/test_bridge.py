@@ -606,4 +606,4 @@ def test_transform_between_frames():
     state = bridge.model.forward_kinematics(q)
     np.testing.assert_allclose(
         inverse(bridge.root_T_frame('wrist_1_link')) @ bridge.root_T_frame('tool0'),
-        state.transform('tool0', 'wrist_1_link'), atol=1e-12)
+        state.relative_transform('wrist_1_link', 'tool0'), atol=1e-12)

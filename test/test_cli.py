@@ -107,7 +107,7 @@ def test_fk_table_and_tf_list_match_core():
     for line, name in zip(lines[2:], ('tool0', 'wrist_2_link')):
         cells = line.split()
         assert cells[0] == name
-        a_T_b = state.transform(name, 'shoulder_link')
+        a_T_b = state.relative_transform('shoulder_link', name)
         expected = np.concatenate([a_T_b[:3, 3], rpy_from_rotation(a_T_b[:3, :3])])
         np.testing.assert_allclose([float(c) for c in cells[1:]], expected, atol=1e-9)
     assert len(lines) == 4
@@ -479,7 +479,7 @@ def test_ik_relative_to_a_frame_and_table(capsys):
     q = model.configuration_from_dict({'shoulder_lift_joint': -1.0, 'elbow_joint': 1.2,
                                        'wrist_2_joint': 0.5})
     state = model.forward_kinematics(q)
-    upper_T_tool = state.transform('tool0', 'upper_arm_link')
+    upper_T_tool = state.relative_transform('upper_arm_link', 'tool0')
     rpy = rpy_from_rotation(upper_T_tool[:3, :3])
     # the shoulder joints are held at the seed, so upper_arm_link is a valid reference frame
     status, out, err = call(capsys, 'ik', '--xyz', *upper_T_tool[:3, 3].tolist(), '--rpy',
@@ -490,7 +490,8 @@ def test_ik_relative_to_a_frame_and_table(capsys):
     assert status == 0, err
     solution = np.array(list(json.loads(out)['q'].values()))
     assert solution[:2].tolist() == [2.0, -1.0]
-    reached = model.forward_kinematics(solution).transform('tool0', 'upper_arm_link')
+    reached = model.forward_kinematics(solution).relative_transform(
+        'upper_arm_link', 'tool0')
     np.testing.assert_allclose(reached, upper_T_tool, atol=2e-5)
 
     root_T_tool = state.transform('tool0')

@@ -59,12 +59,12 @@ def test_transforms_follow_the_configuration_without_stale_reads(tree):
                                    state.transform('tool0'), atol=1e-15)
         assert not np.allclose(cached, state.transform('tool0'))
         np.testing.assert_allclose(tree.transform('forearm_link', 'tool0'),
-                                   state.transform('tool0', relative_to='forearm_link'),
+                                   state.relative_transform('forearm_link', 'tool0'),
                                    atol=1e-14)
         np.testing.assert_allclose(tree.transform('base_link', 'com')[:3, 3],
                                    state.center_of_mass(), atol=1e-15)
         np.testing.assert_allclose(tree.frame('wrist_2_link').parent_T_frame,
-                                   state.transform('wrist_2_link', relative_to='wrist_1_link'),
+                                   state.relative_transform('wrist_1_link', 'wrist_2_link'),
                                    atol=1e-14)
 
 

@@ -24,8 +24,8 @@ import logging
 from conftest import (all_joint_types_model, bundled, random_configuration, real_robot_path,
                       REAL_ROBOTS)
 from frame_kinematics.core import ConfigurationError, ExpressedIn, RobotModel, UnknownFrameError
-from frame_kinematics.core.kinematics import BATCH_THRESHOLD
 from frame_kinematics.core.joints import JointType
+from frame_kinematics.core.kinematics import BATCH_THRESHOLD
 from frame_kinematics.core.spatial import exp_se3, log_so3, quaternion_from_rotation, \
     rotation_from_quaternion
 import numpy as np
@@ -268,7 +268,7 @@ def test_mimic_joint_follows_master():
     angle = -1.5 * q[model.joint('j_rev').idx_q] + 0.2
     from frame_kinematics.core.spatial import rotation_from_axis_angle
     expected = mimic.parent_T_joint[:3, :3] @ rotation_from_axis_angle(mimic.axis, angle)
-    np.testing.assert_allclose(state.transform('d', relative_to='c')[:3, :3], expected,
+    np.testing.assert_allclose(state.relative_transform('c', 'd')[:3, :3], expected,
                                atol=1e-14)
     assert 'j_mimic' not in model.joint_names
 
@@ -307,16 +307,16 @@ def test_minimum_public_api_on_the_bundled_arm():
     q = np.zeros(len(model.joint_names))
     state = model.forward_kinematics(q)
     assert state.transform('tool0').shape == (4, 4)
-    np.testing.assert_allclose(state.transform('tool0', relative_to='base_link'),
+    np.testing.assert_allclose(state.relative_transform('base_link', 'tool0'),
                                state.transform('tool0'), atol=1e-15)
-    np.testing.assert_allclose(state.transform('base_link', relative_to='tool0')
+    np.testing.assert_allclose(state.relative_transform('tool0', 'base_link')
                                @ state.transform('tool0'), np.eye(4), atol=1e-14)
     assert model.jacobian(q, 'tool0').shape == (6, model.nv)
     mass, com = model.center_of_mass(q)
     assert mass == pytest.approx(21.5)
     assert com.shape == (3,)
     # tool0 is 0.1 m past the gripper base along its z axis.
-    np.testing.assert_allclose(state.transform('tool0', relative_to='gripper_base_link')[:3, 3],
+    np.testing.assert_allclose(state.relative_transform('gripper_base_link', 'tool0')[:3, 3],
                                [0, 0, 0.1], atol=1e-15)
 
 

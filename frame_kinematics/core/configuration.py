@@ -84,12 +84,7 @@ def is_valid(model: 'RobotModel', q, tolerance: float = 0.0) -> Union[bool, np.n
     """
     arr = as_vectors(q, model.nq, f"q for robot '{model.name}'")
     tolerance = float(check_vector([tolerance], 1, 'tolerance')[0])
-    layout = model.layout
-    with np.errstate(invalid='ignore'):
-        ok = np.all(np.isfinite(arr), axis=-1)
-        ok &= np.all((arr >= layout.lower - tolerance) & (arr <= layout.upper + tolerance),
-                     axis=-1)
-        ok &= layout.quaternions_unit(arr, tolerance)
+    ok = model.layout.is_valid(arr, tolerance)
     return bool(ok) if arr.ndim == 1 else ok
 
 

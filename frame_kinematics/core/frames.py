@@ -151,7 +151,8 @@ class FrameTree:
             if link.parent is None:
                 frame = ReferenceFrame(self, link.name, FrameKind.WORLD, None, link.index)
             else:
-                kind = FrameKind.FIXED if joints[link.name].type is JointType.FIXED else FrameKind.BODY
+                moves = joints[link.name].type.moves
+                kind = FrameKind.BODY if moves else FrameKind.FIXED
                 frame = ReferenceFrame(self, link.name, kind, self._frames[link.parent],
                                        link.index)
             self._frames[link.name] = frame

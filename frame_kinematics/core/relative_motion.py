@@ -72,7 +72,6 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from .errors import ConfigurationError, FrameKinematicsError, UnknownFrameError
-from .joints import JointType
 from .model import RobotModel
 
 _LOG = logging.getLogger(__name__)
@@ -132,7 +131,7 @@ class RelativeMotion:
         rigid = []
         for joint in model.joints:
             k = self._joint_index[joint.name]
-            if joint.type is JointType.FIXED or (joint.mimic is not None and joint.mimic[1] == 0.0):
+            if not joint.type.moves or (joint.mimic is not None and joint.mimic[1] == 0.0):
                 rigid.append(k)
             elif joint.mimic is not None:
                 master = self._joint_index[joint.mimic[0]]

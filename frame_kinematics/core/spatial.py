@@ -38,6 +38,25 @@ _EPS = 1e-12
 _SERIES = 1e-3
 
 
+_NEXT = np.array([1, 2, 0])
+_NEXT.flags.writeable = False
+_PREV = np.array([2, 0, 1])
+_PREV.flags.writeable = False
+
+
+def cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """
+    Cross product on the last axis (broadcast): few numpy calls for small arrays.
+
+    :param a: vectors of shape ``(..., 3)``.
+    :param b: vectors of shape ``(..., 3)``.
+    :return: ``a x b``.
+    """
+    if a.size + b.size > 600:
+        return np.cross(a, b)
+    return a[..., _NEXT] * b[..., _PREV] - a[..., _PREV] * b[..., _NEXT]
+
+
 def skew(v: np.ndarray) -> np.ndarray:
     """
     Return the cross-product matrix ``[v]`` with ``[v] @ u == cross(v, u)``.

@@ -28,6 +28,7 @@ results for every configuration within its limits.
 
 from dataclasses import dataclass, field
 import math
+from types import MappingProxyType
 from typing import Dict, List, Optional, Tuple, Union
 import xml.parsers.expat
 
@@ -47,9 +48,9 @@ MAX_NAME_LENGTH = 256
 
 #: The elements read, by parent: anything else is skipped with its subtree. Under ``robot``
 #: every ``link`` and ``joint`` is kept, elsewhere only the first child of each tag.
-_READ = {'robot': ('link', 'joint'), 'link': ('inertial',),
-         'inertial': ('origin', 'mass', 'inertia'),
-         'joint': ('origin', 'parent', 'child', 'axis', 'limit', 'mimic')}
+_READ = MappingProxyType({
+    'robot': ('link', 'joint'), 'link': ('inertial',), 'inertial': ('origin', 'mass', 'inertia'),
+    'joint': ('origin', 'parent', 'child', 'axis', 'limit', 'mimic')})
 
 
 @dataclass(frozen=True)

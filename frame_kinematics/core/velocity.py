@@ -39,13 +39,14 @@ from typing import Optional, Sequence, Union
 
 import numpy as np
 
-from .checks import check_vector
+from .checks import as_float_array, check_vector
 from .errors import ConfigurationError
 from .kinematics import ExpressedIn, KinematicsState
 
 #: A configuration is singular when the smallest singular value of the Jacobian is below this
-#: (units of the Jacobian: m/rad or m/m for linear rows, rad/rad for angular rows).
-SINGULARITY_THRESHOLD = 1e-6
+#: (units of the Jacobian: m/rad or m/m for linear rows, rad/rad for angular rows). The one
+#: default of the package: the node's ``singularity_threshold`` and the command line use it.
+SINGULARITY_THRESHOLD = 1e-4
 
 #: Relative cutoff under which singular values are treated as zero by the SVD inverse.
 SVD_CUTOFF = 1e-12
@@ -118,7 +119,7 @@ class JacobianInverse:
 
 
 def _matrix(jac) -> np.ndarray:
-    arr = np.asarray(jac, dtype=float)
+    arr = as_float_array(jac, 'a Jacobian')
     if arr.ndim < 2:
         raise ConfigurationError(f'a Jacobian must have shape (..., m, n), got {arr.shape}')
     if not np.all(np.isfinite(arr)):
@@ -192,10 +193,13 @@ def is_singular(jac, threshold: float = SINGULARITY_THRESHOLD) -> Union[bool, np
     :param threshold: see :data:`SINGULARITY_THRESHOLD`.
     :return: a bool, or one per matrix.
     """
+    threshold = float(check_vector([threshold], 1, 'threshold')[0])
+    if threshold < 0:
+        raise ConfigurationError(f'threshold must be >= 0, got {threshold:g}')
     arr = _matrix(jac)
     s = np.linalg.svd(arr, compute_uv=False)
     smallest = s[..., -1] if arr.shape[-2] <= arr.shape[-1] else np.zeros(arr.shape[:-2])
-    result = smallest < float(threshold)
+    result = smallest < threshold
     return bool(result) if np.ndim(result) == 0 else result
 
 

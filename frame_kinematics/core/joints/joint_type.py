@@ -38,6 +38,7 @@ fixed           0     0    none
 """
 
 import enum
+from types import MappingProxyType
 from typing import Tuple
 
 import numpy as np
@@ -207,22 +208,22 @@ class JointType(enum.Enum):
         return out
 
 
-_Q_ENTRIES = {
+_Q_ENTRIES = MappingProxyType({
     JointType.FIXED: (),
     JointType.REVOLUTE: ('',),
     JointType.CONTINUOUS: ('',),
     JointType.PRISMATIC: ('',),
     JointType.PLANAR: ('x', 'y', 'theta'),
     JointType.FLOATING: ('x', 'y', 'z', 'qx', 'qy', 'qz', 'qw'),
-}
-_V_ENTRIES = {
+})
+_V_ENTRIES = MappingProxyType({
     JointType.FIXED: (),
     JointType.REVOLUTE: ('',),
     JointType.CONTINUOUS: ('',),
     JointType.PRISMATIC: ('',),
     JointType.PLANAR: ('vx', 'vy', 'wz'),
     JointType.FLOATING: ('vx', 'vy', 'vz', 'wx', 'wy', 'wz'),
-}
+})
 
 
 def plane_basis(normal: np.ndarray) -> np.ndarray:

@@ -29,6 +29,7 @@ The tables (:attr:`JointKernel.type_code`, :attr:`~JointKernel.axis`,
 plain dtypes, laid out so that a compiled backend can read them as they are.
 """
 
+from types import MappingProxyType
 from typing import Sequence, Tuple
 
 import numpy as np
@@ -37,7 +38,7 @@ from .joint_type import JointType, plane_basis
 from ..spatial import quaternion_from_rotation, quaternion_multiply, skew
 
 #: Integer code of every joint type in :attr:`JointKernel.type_code`.
-TYPE_CODES = {jtype: code for code, jtype in enumerate(JointType)}
+TYPE_CODES = MappingProxyType({jtype: code for code, jtype in enumerate(JointType)})
 
 
 def frozen(array) -> np.ndarray:
@@ -107,12 +108,23 @@ class JointKernel:
         #: Rows of floating and planar joints (evaluated one by one).
         self.multi_dof: Tuple[int, ...] = tuple(i for i, t in enumerate(types)
                                                 if t.moves and not t.one_dof)
-        rot = self.origin[self.rotating, :3, :3]
-        k = skew(self.axis[self.rotating])
-        # origin_R @ Rot(axis, t) = [1, sin t, 1 - cos t] @ [R, R K, R K K] (flattened).
-        self._rot_basis = np.stack([rot, rot @ k, rot @ k @ k], axis=1).reshape(-1, 3, 9)
-        self._slide = np.einsum('nij,nj->ni', self.origin[self.sliding, :3, :3],
-                                self.axis[self.sliding])
+        # Per row: value = q[value_src] * value_mult + value_offset (zero for rows without one
+        # dof), parent_T_body rotation = origin_R + sin(value) rot_sin + (1 - cos(value))
+        # rot_versine and translation = origin_p + value slide (zero terms where they do not
+        # apply): dense over the rows, so that one configuration costs a few numpy calls.
+        one = np.array([t.one_dof for t in types], dtype=bool)
+        self._value_src = np.where(one, self.q_index, 0)
+        self._value_mult = np.where(one, self.multiplier, 0.0)
+        self._value_offset = np.where(one, self.offset, 0.0)
+        rotates = np.array([t.rotates for t in types], dtype=bool)
+        k = skew(self.axis) * rotates[:, None, None]
+        rot = self.origin[:, :3, :3]
+        self._rot_sin = rot @ k
+        self._rot_versine = rot @ k @ k
+        self._slide = np.einsum('nij,nj->ni', rot, self.axis) * np.array(
+            [t is JointType.PRISMATIC for t in types], dtype=float)[:, None]
+        self._has_rotation = bool(len(self.rotating))
+        self._has_slide = bool(len(self.sliding))
         self._plain = bool(np.all(self.multiplier[self.one_dof] == 1.0)
                            and np.all(self.offset[self.one_dof] == 0.0))
         self._origin_quat = quaternion_from_rotation(self.origin[:, :3, :3])
@@ -137,27 +149,46 @@ class JointKernel:
         self.column_multiplier = frozen(np.array(mults, dtype=float))
         self.column_twist = frozen(np.array(twists, dtype=float).reshape(-1, 6))
         self.n_columns = len(rows)
+        #: ``(n_columns, 3, 2)``: the columns ``[S_lin, S_ang]``, so one product by a rotation
+        #: turns both.
+        self.column_motion = frozen(np.stack([self.column_twist[:, :3],
+                                              self.column_twist[:, 3:]], axis=-1))
+        counts = np.bincount(self.column_v, minlength=1) if rows else np.zeros(1, dtype=int)
+        #: Whether another column feeds the same velocity entry (a mimic and its master).
+        self.column_shared = frozen(counts[self.column_v] > 1 if rows
+                                    else np.zeros(0, dtype=bool))
         #: Whether every velocity entry is fed by exactly one column with factor 1.
-        self.columns_plain = bool(len(set(cols_v)) == len(cols_v)
+        self.columns_plain = bool(not np.any(self.column_shared)
                                   and np.all(self.column_multiplier == 1.0))
 
     def _batch_plan(self) -> None:
         """Per-row steps of :meth:`move_batch_last` (axis-aligned rotations mix two columns)."""
         plan = []
+        sign = np.ones(self.n_rows)
         for i, jtype in enumerate(self.types):
             axis = self.axis[i]
             if jtype.rotates:
                 basis = np.nonzero(np.abs(np.abs(axis) - 1.0) < 1e-15)[0]
                 if len(basis) == 1:
                     k = int(basis[0])
-                    plan.append(('basis', ((k + 1) % 3, (k + 2) % 3), float(np.sign(axis[k]))))
+                    sign[i] = np.sign(axis[k])
+                    plan.append(('basis', ((k + 1) % 3, (k + 2) % 3)))
                 else:
-                    plan.append(('axis', (np.outer(axis, axis), skew(axis)), 1.0))
+                    plan.append(('axis', (np.outer(axis, axis), skew(axis))))
             elif jtype is JointType.PRISMATIC:
-                plan.append(('slide', axis, 1.0))
+                plan.append(('slide', axis))
+            elif jtype.moves:
+                plan.append(('multi', None))
             else:
-                plan.append((jtype.value, None, 1.0))
-        self._plan = tuple(plan)
+                plan.append(('fixed', None))
+        # Each step also carries the row's position among the one-dof rows (its value's row).
+        position = {row: k for k, row in enumerate(self.one_dof.tolist())}
+        self._plan = tuple(step + (position.get(i, -1),) for i, step in enumerate(plan))
+        #: Whether each row moves (the others are their origin alone).
+        self.moves = tuple(t.moves for t in self.types)
+        # Signed values: a rotation about -x/-y/-z is one about +x/+y/+z by minus the angle.
+        self._batch_mult = self._value_mult * sign
+        self._batch_offset = self._value_offset * sign
 
     # -- joint values ---------------------------------------------------------------------------
     def row_values(self, q: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -198,32 +229,41 @@ class JointKernel:
         :param q: ``(nq,)`` or ``(B, nq)`` (validated by the caller).
         :return: ``(n, 4, 4)`` or ``(n, B, 4, 4)``.
         """
-        batch = q.shape[:-1]
-        nb = len(batch)
+        nb = q.ndim - 1
+        n = self.n_rows
         if nb:
-            local = np.empty((self.n_rows,) + batch + (4, 4))
-            local[:] = self.origin.reshape((self.n_rows,) + (1,) * nb + (4, 4))
+            local = np.empty((n,) + q.shape[:-1] + (4, 4))
+            local[:] = self.origin.reshape((n,) + (1,) * nb + (4, 4))
         else:
             local = self.origin.copy()
-        if len(self.rotating):
-            angle = self.row_values(q, self.rotating)
-            coef = np.empty(angle.shape + (3,))
-            coef[..., 0] = 1.0
-            np.sin(angle, out=coef[..., 1])
-            coef[..., 2] = 1.0 - np.cos(angle)
-            basis = self._rot_basis.reshape((-1,) + (1,) * nb + (3, 9)) if nb else \
-                self._rot_basis
-            rot = (coef[..., None, :] @ basis)[..., 0, :]
-            local[self.rotating, ..., :3, :3] = rot.reshape(angle.shape + (3, 3))
-        if len(self.sliding):
-            d = self.row_values(q, self.sliding)
-            local[self.sliding, ..., :3, 3] += d[..., None] * \
-                self._slide.reshape((-1,) + (1,) * nb + (3,))
+        if self._has_rotation or self._has_slide:
+            value = (q[..., self._value_src] * self._value_mult + self._value_offset).T
+        if self._has_rotation:
+            shape = (n,) + (1,) * nb + (3, 3)
+            local[..., :3, :3] += (np.sin(value)[..., None, None] * self._rot_sin.reshape(shape)
+                                   + (1.0 - np.cos(value))[..., None, None]
+                                   * self._rot_versine.reshape(shape))
+        if self._has_slide:
+            local[..., :3, 3] += value[..., None] * self._slide.reshape((n,) + (1,) * nb + (3,))
         for row in self.multi_dof:
             local[row] = self.origin[row] @ self.joint_transform(row, q)
         return local
 
-    def move_batch_last(self, row: int, pose: np.ndarray, q_t: np.ndarray) -> None:
+    def prepare_batch_last(self, q: np.ndarray) -> Tuple[np.ndarray, ...]:
+        """
+        Joint values of a batch for :meth:`move_batch_last`, every row at once.
+
+        :param q: ``(B, nq)`` validated configurations.
+        :return: an opaque tuple (values, their cosines and sines, ``q`` transposed).
+        """
+        q_t = q.T
+        rows = self.one_dof
+        value = q_t[self.q_index[rows]] * self._batch_mult[rows, None] + \
+            self._batch_offset[rows, None]
+        return value, np.cos(value), np.sin(value), q_t
+
+    def move_batch_last(self, row: int, pose: np.ndarray, prepared: Tuple[np.ndarray, ...]
+                        ) -> None:
         """
         Right-multiply batch-last poses by a row's ``joint_T_child``, in place.
 
@@ -232,31 +272,26 @@ class JointKernel:
         ``+-x/y/z`` the rotation only mixes two columns, a prismatic joint only moves the
         translation column.
 
-        :param row: the row (not fixed).
+        :param row: the row.
         :param pose: ``(3, 4, B)``, modified in place.
-        :param q_t: the configurations batch-first transposed, ``(nq, B)``.
+        :param prepared: :meth:`prepare_batch_last` of the batch.
         """
-        kind, data, sign = self._plan[row]
-        jtype = self.types[row]
-        if jtype.one_dof:
-            value = q_t[self.q_index[row]] * (sign * self.multiplier[row]) + \
-                sign * self.offset[row]
+        kind, data, at = self._plan[row]
+        value, cos, sin, q_t = prepared
         if kind == 'basis':
             i, j = data
-            cos, sin = np.cos(value), np.sin(value)
             col_i, col_j = pose[:, i].copy(), pose[:, j]
-            pose[:, i] = col_i * cos + col_j * sin
-            pose[:, j] = col_j * cos - col_i * sin
+            pose[:, i] = col_i * cos[at] + col_j * sin[at]
+            pose[:, j] = col_j * cos[at] - col_i * sin[at]
         elif kind == 'slide':
-            pose[:, 3] += value * np.tensordot(data, pose[:, :3], axes=(0, 1))
+            pose[:, 3] += value[at] * np.tensordot(data, pose[:, :3], axes=(0, 1))
         elif kind == 'axis':
             proj, k = data
-            cos, sin = np.cos(value), np.sin(value)
             rot = pose[:, :3]
             along = np.einsum('ikb,kj->ijb', rot, proj)
             turned = np.einsum('ikb,kj->ijb', rot, k)
-            pose[:, :3] = along + cos * (rot - along) + sin * turned
-        else:
+            pose[:, :3] = along + cos[at] * (rot - along) + sin[at] * turned
+        elif kind == 'multi':
             motion = self.joint_transform(row, q_t.T)
             pose[:] = np.einsum('ijb,bjk->ikb', pose.copy(), motion)
 

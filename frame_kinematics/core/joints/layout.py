@@ -153,6 +153,26 @@ class ConfigurationLayout:
             ok &= np.abs(norm - 1.0) <= QUATERNION_NORM_TOLERANCE + tolerance
         return ok
 
+    def is_valid(self, q: np.ndarray, tolerance: float) -> np.ndarray:
+        """
+        Whether configurations are finite, within the limits and unit-quaternion.
+
+        Quaternion entries are judged by their norm alone (a unit quaternion's entries lie in
+        ``[-1, 1]``; one within :data:`QUATERNION_NORM_TOLERANCE` of unit is valid).
+
+        :param q: ``(*B, nq)`` floats, NaN and inf allowed.
+        :param tolerance: slack on each limit and on the quaternion norms.
+        :return: a bool array of shape ``B``.
+        """
+        with np.errstate(invalid='ignore'):
+            ok = np.all(np.isfinite(q), axis=-1)
+            inside = (q >= self.lower - tolerance) & (q <= self.upper + tolerance)
+            for iq, _, _ in self.floating:
+                inside[..., iq + 3:iq + 7] = True
+            ok &= np.all(inside, axis=-1)
+            ok &= self.quaternions_unit(q, tolerance)
+        return ok
+
     def clip(self, q: np.ndarray) -> np.ndarray:
         """
         Project validated configurations onto the limits (a new array).

@@ -26,18 +26,10 @@ from typing import Optional, TYPE_CHECKING
 
 import numpy as np
 
+from ..spatial import cross
+
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import RobotModel
-
-_NEXT = np.array([1, 2, 0])
-_PREV = np.array([2, 0, 1])
-
-
-def cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Cross product on the last axis: few numpy calls for small arrays, np.cross for big."""
-    if a.size + b.size > 600:
-        return np.cross(a, b)
-    return a[..., _NEXT] * b[..., _PREV] - a[..., _PREV] * b[..., _NEXT]
 
 
 def rotate_last(rot: np.ndarray, vectors: np.ndarray) -> np.ndarray:
@@ -71,9 +63,8 @@ def column_twists(model: 'RobotModel', poses: np.ndarray, which,
     kernel = model.kernel
     nb = poses.ndim - 3
     pose = poses[kernel.column_row[which]]
-    twist = kernel.column_twist[which]
-    motion = np.stack([twist[:, :3], twist[:, 3:]], axis=-1)
-    both = pose[..., :3, :3] @ motion.reshape((-1,) + (1,) * nb + (3, 2))
+    motion = kernel.column_motion[which]
+    both = pose[..., :3, :3] @ (motion.reshape((-1,) + (1,) * nb + (3, 2)) if nb else motion)
     cols = np.empty(both.shape[:-2] + (6,))
     cols[..., 3:] = both[..., 1]
     lever = -pose[..., :3, 3] if point is None else point - pose[..., :3, 3]
@@ -127,16 +118,25 @@ def to_velocity_entries(model: 'RobotModel', which: np.ndarray, values: np.ndarr
 
     :param model: the robot model.
     :param which: column indices, ``(m,)``.
-    :param values: ``(m, ...)`` per-column values.
-    :return: ``(nv, ...)``: a mimic's value lands, times its multiplier, on its master.
+    :param values: ``(m, *rest)`` per-column values.
+    :return: ``(*rest, nv)``: a mimic's value lands, times its multiplier, on its master.
     """
     kernel = model.kernel
-    out = np.zeros((model.nv,) + values.shape[1:])
+    moved = values.transpose(tuple(range(1, values.ndim)) + (0,))
+    out = np.zeros(moved.shape[:-1] + (model.nv,))
+    entries = kernel.column_v[which]
     if kernel.columns_plain:
-        out[kernel.column_v[which]] = values
-    else:
-        factor = kernel.column_multiplier[which].reshape((-1,) + (1,) * (values.ndim - 1))
-        np.add.at(out, kernel.column_v[which], values * factor)
+        out[..., entries] = moved
+        return out
+    moved = moved * kernel.column_multiplier[which]
+    shared = kernel.column_shared[which]
+    if not shared.any():
+        out[..., entries] = moved
+        return out
+    alone = ~shared
+    out[..., entries[alone]] = moved[..., alone]
+    for position in np.nonzero(shared)[0]:
+        out[..., entries[position]] += moved[..., position]
     return out
 
 

@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .columns import cross, rotate_last, to_velocity_entries
+from .columns import rotate_last, to_velocity_entries
 from ..errors import ConfigurationError
+from ..spatial import cross
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import RobotModel
@@ -145,4 +146,4 @@ def center_of_mass_jacobian(model: 'RobotModel', columns: np.ndarray,
         centers * masses.reshape((-1,) + (1,) * (nb + 1)))[rows]
     jc = (columns[..., :3] * sub_mass.reshape((-1,) + (1,) * (nb + 1))
           + cross(columns[..., 3:], sub_moment)) / total_mass(model)
-    return np.moveaxis(to_velocity_entries(model, np.arange(len(rows)), jc), 0, -1)
+    return to_velocity_entries(model, np.arange(len(rows)), jc)

@@ -47,6 +47,6 @@ class ExpressedIn(enum.Enum):
         for member in cls:
             if text in (member.value, member.name.lower()):
                 return member
+        names = ', '.join(m.value for m in cls)
         raise ConfigurationError(f"unknown 'expressed in' value {excerpt(repr(value))} "
-                                 "(expected one of "
-                                 f"{', '.join(m.value for m in cls)})")
+                                 f'(expected one of {names})')

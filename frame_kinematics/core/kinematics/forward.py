@@ -70,10 +70,11 @@ def link_poses_batch_last(model: 'RobotModel', q: np.ndarray) -> np.ndarray:
     frames[:, 3, :3] = 0.0
     frames[:, 3, 3] = 1.0
     frames[0, :3] = np.eye(4)[:3, :, None]
-    q_t = q.T
+    prepared = kernel.prepare_batch_last(q)
+    moves = kernel.moves
     for row in range(1, kernel.n_rows):
         pose = frames[row, :3]
         np.matmul(kernel.origin_t[row], frames[parent[row], :3], out=pose)
-        if kernel.types[row].moves:
-            kernel.move_batch_last(row, pose, q_t)
+        if moves[row]:
+            kernel.move_batch_last(row, pose, prepared)
     return frames

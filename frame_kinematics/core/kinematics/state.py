@@ -29,13 +29,13 @@ from typing import Optional, Sequence, TYPE_CHECKING, Union
 import numpy as np
 
 from . import com
-from .columns import column_rates, column_twists, column_twists_batch_last, cross, \
-    to_links, to_velocity_entries
+from .columns import column_rates, column_twists, column_twists_batch_last, to_links, \
+    to_velocity_entries
 from .expressed import ExpressedIn
 from .forward import BATCH_THRESHOLD, link_poses, link_poses_batch_last
 from ..checks import check_point
 from ..errors import ConfigurationError
-from ..spatial import inverse
+from ..spatial import cross, inverse
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import RobotModel
@@ -112,19 +112,27 @@ class KinematicsState:
         return self._local
 
     # -- poses --------------------------------------------------------------------------------
-    def transform(self, link: str, relative_to: Optional[str] = None) -> np.ndarray:
+    def transform(self, link: str) -> np.ndarray:
         """
-        Pose of a link: ``root_T_link``, or ``relative_to_T_link``.
+        Pose of a link in the root link: ``root_T_link``.
 
         :param link: the link (frame) whose pose is wanted.
-        :param relative_to: the link it is expressed in (default: the root link).
-        :return: ``(4, 4)`` or ``(B, 4, 4)``.
+        :return: ``(4, 4)`` or ``(B, 4, 4)`` (read-only).
         :raises UnknownFrameError: for an unknown link.
         """
-        root_T_link = self.poses[self.model.link_index(link)]
-        if relative_to is None:
-            return root_T_link
-        return inverse(self.poses[self.model.link_index(relative_to)]) @ root_T_link
+        return self.poses[self.model.link_index(link)]
+
+    def relative_transform(self, a: str, b: str) -> np.ndarray:
+        """
+        Pose of link ``b`` in link ``a``: ``a_T_b`` (as :meth:`FrameTree.transform(a, b)`).
+
+        :param a: the link the pose is expressed in.
+        :param b: the link whose pose is wanted.
+        :return: a new ``(4, 4)`` or ``(B, 4, 4)`` array.
+        :raises UnknownFrameError: for an unknown link.
+        """
+        root_T_b = self.poses[self.model.link_index(b)]
+        return inverse(self.poses[self.model.link_index(a)]) @ root_T_b
 
     def _point(self, index: int, point) -> np.ndarray:
         """``root_p_point`` of a point given in a link (its origin if None)."""
@@ -191,7 +199,7 @@ class KinematicsState:
             root_R_link = self.poses[index][..., :3, :3]
             cols[..., :3] = (cols[..., None, :3] @ root_R_link)[..., 0, :]
             cols[..., 3:] = (cols[..., None, 3:] @ root_R_link)[..., 0, :]
-        return np.moveaxis(to_velocity_entries(self.model, which, cols), 0, -1)
+        return to_velocity_entries(self.model, which, cols)
 
     # -- velocities and accelerations ---------------------------------------------------------
     def _require_velocity(self) -> None:

@@ -1,0 +1,144 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+The joint kernel: every evaluation of a joint agrees with the per-type definition.
+
+``JointType.transform`` is the reference; the kernel's vectorised local transforms, its
+batch-last in-place motion and its TF translations/quaternions must equal it for every joint
+type, mimic terms included, and the motion subspace must be the derivative of the transform.
+"""
+
+from conftest import all_joint_types_model, bundled, random_configuration, real_robot_path
+from frame_kinematics.core import RobotModel
+from frame_kinematics.core.joints import (ConfigurationLayout, JointKernel, JointType,
+                                          QUATERNION_NORM_TOLERANCE)
+from frame_kinematics.core.spatial import rotation_from_quaternion
+import numpy as np
+import pytest
+
+RNG_SEED = 7
+
+
+def _models():
+    models = [all_joint_types_model(), bundled('fk_arm'), bundled('fk_quadruped')]
+    for name in ('panda', 'talos'):
+        try:
+            models.append(RobotModel.from_urdf_file(real_robot_path(name),
+                                                    floating_base=(name == 'talos')))
+        except pytest.skip.Exception:
+            pass
+    return models
+
+
+MODELS = _models()
+
+
+def _reference_local(model, q):
+    """``parent_T_link`` of every link from JointType.transform alone."""
+    kernel = model.kernel
+    out = np.empty((kernel.n_rows, 4, 4))
+    out[0] = np.eye(4)
+    for joint in model.joints:
+        row = model.link_index(joint.child)
+        source = joint if joint.mimic is None else model.joint(joint.mimic[0])
+        if joint.type.one_dof:
+            multiplier, offset = (1.0, 0.0) if joint.mimic is None else joint.mimic[1:]
+            coords = q[source.idx_q:source.idx_q + 1] * multiplier + offset
+        else:
+            coords = q[joint.idx_q:joint.idx_q + joint.nq]
+        out[row] = joint.parent_T_joint @ joint.type.transform(joint.axis, coords)
+    return out
+
+
+@pytest.mark.parametrize('model', MODELS, ids=lambda m: m.name)
+def test_every_evaluation_equals_the_type_definition(model):
+    rng = np.random.default_rng(RNG_SEED)
+    qs = random_configuration(model, rng, batch=20)
+    kernel = model.kernel
+    batch_local = kernel.local_transforms(qs)
+    prepared = kernel.prepare_batch_last(qs)
+    for b, q in enumerate(qs):
+        expected = _reference_local(model, q)
+        np.testing.assert_allclose(kernel.local_transforms(q), expected, atol=1e-13)
+        np.testing.assert_allclose(batch_local[:, b], expected, atol=1e-13)
+        xyz, quat = kernel.local_tf(q, np.arange(kernel.n_rows))
+        np.testing.assert_allclose(xyz, expected[:, :3, 3], atol=1e-13)
+        np.testing.assert_allclose(rotation_from_quaternion(quat), expected[:, :3, :3],
+                                   atol=1e-13)
+        np.testing.assert_allclose(np.linalg.norm(quat, axis=-1), 1.0, atol=1e-14)
+    for row in range(1, kernel.n_rows):
+        if not kernel.moves[row]:
+            continue
+        # Start from arbitrary poses: the motion is a right product, whatever the start.
+        start = np.stack([np.eye(4)[:3] @ kernel.origin[row]] * len(qs), axis=-1)
+        start = start + rng.normal(scale=0.1, size=start.shape)
+        pose = start.copy()
+        kernel.move_batch_last(row, pose, prepared)
+        for b in range(len(qs)):
+            full = np.vstack([start[..., b], [0, 0, 0, 1]]) @ np.linalg.inv(kernel.origin[row])
+            expected = full @ batch_local[row, b]
+            np.testing.assert_allclose(pose[..., b], expected[:3], atol=1e-12)
+
+
+@pytest.mark.parametrize('jtype', [t for t in JointType if t.moves])
+def test_motion_subspace_is_the_derivative_of_the_transform(jtype):
+    rng = np.random.default_rng(RNG_SEED)
+    axis = rng.normal(size=3)
+    axis /= np.linalg.norm(axis)
+    layout = ConfigurationLayout([('j', jtype, -3.0, 3.0)])
+    q = layout.sample_uniform(rng, None, 1.0)
+    subspace = jtype.motion_subspace(axis)
+    eps = 1e-7
+    joint_T_child = jtype.transform(axis, q)
+    for k in range(jtype.nv):
+        dv = np.zeros(jtype.nv)
+        dv[k] = eps
+        moved = jtype.transform(axis, layout.integrate(q, dv))
+        delta = np.linalg.inv(joint_T_child) @ moved  # child_T_child' for a small motion
+        twist = np.concatenate([delta[:3, 3], [delta[2, 1], delta[0, 2], delta[1, 0]]]) / eps
+        np.testing.assert_allclose(twist, subspace[:, k], atol=1e-6)
+
+
+def test_type_tables():
+    assert [t.nq for t in JointType] == [0, 1, 1, 1, 3, 7]
+    assert [t.nv for t in JointType] == [0, 1, 1, 1, 3, 6]
+    lower, upper = JointType.FLOATING.limits(-1.0, 1.0)
+    assert np.all(np.isinf(lower[:3])) and np.all(lower[3:] == -1.0) and np.all(upper[3:] == 1)
+    assert JointType.REVOLUTE.limits(-2.0, 3.0) == (np.array([-2.0]), np.array([3.0]))
+    assert np.array_equal(JointType.FLOATING.neutral(), [0, 0, 0, 0, 0, 0, 1])
+    assert JointType.from_urdf('planar') is JointType.PLANAR
+    assert 0 < QUATERNION_NORM_TOLERANCE < 1e-3
+
+
+def test_kernel_tables_cannot_be_written():
+    kernel = bundled('fk_arm').kernel
+    for name in ('type_code', 'axis', 'origin', 'q_index', 'multiplier', 'offset',
+                 'column_row', 'column_v', 'column_multiplier', 'column_twist', 'origin_t'):
+        table = getattr(kernel, name)
+        assert table.dtype.kind in 'if'
+        with pytest.raises(ValueError):
+            table.flags.writeable = True
+        with pytest.raises(ValueError):
+            table[...] = 0
+
+
+def test_kernel_copies_its_inputs():
+    origin = np.stack([np.eye(4)] * 2)
+    axis = np.array([[1.0, 0, 0], [0, 0, 1.0]])
+    kernel = JointKernel([JointType.FIXED, JointType.REVOLUTE], axis, origin, [-1, 0],
+                         [-1, 0], [1.0, 1.0], [0.0, 0.0])
+    origin[1, 0, 3] = 5.0
+    axis[1] = [1.0, 0, 0]
+    assert kernel.origin[1, 0, 3] == 0.0 and np.array_equal(kernel.axis[1], [0, 0, 1.0])
+    assert origin.flags.writeable and axis.flags.writeable
