@@ -30,7 +30,7 @@ plain dtypes, laid out so that a compiled backend can read them as they are.
 """
 
 from types import MappingProxyType
-from typing import Sequence, Tuple
+from typing import Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -121,6 +121,9 @@ class JointKernel:
         rot = self.origin[:, :3, :3]
         self._rot_sin = rot @ k
         self._rot_versine = rot @ k @ k
+        #: ``[R, R K, R K K]`` flattened per row, for :meth:`local_transforms_batch`.
+        self._rot_stack = np.stack([rot, self._rot_sin, self._rot_versine], axis=1).reshape(
+            -1, 3, 9)
         self._slide = np.einsum('nij,nj->ni', rot, self.axis) * np.array(
             [t is JointType.PRISMATIC for t in types], dtype=float)[:, None]
         self._has_rotation = bool(len(self.rotating))
@@ -245,6 +248,38 @@ class JointKernel:
                                    * self._rot_versine.reshape(shape))
         if self._has_slide:
             local[..., :3, 3] += value[..., None] * self._slide.reshape((n,) + (1,) * nb + (3,))
+        for row in self.multi_dof:
+            local[row] = self.origin[row] @ self.joint_transform(row, q)
+        return local
+
+    def local_transforms_batch(self, q: np.ndarray, out: Optional[np.ndarray] = None
+                               ) -> np.ndarray:
+        """
+        :meth:`local_transforms` of a batch, with one matrix product per row over the batch.
+
+        The rotation of every row is ``[1, sin v, 1 - cos v] @ [R, R K, R K K]`` (the tables
+        of :meth:`local_transforms`, stacked): faster than their broadcast sum once a batch
+        has more than a few configurations (inverse kinematics' parallel seeds).
+
+        :param q: ``(B, nq)`` validated configurations.
+        :param out: a ``(n, B, 4, 4)`` array to write into (default: a new one).
+        :return: ``(n, B, 4, 4)``.
+        """
+        n, count = self.n_rows, q.shape[0]
+        local = np.empty((n, count, 4, 4)) if out is None else out
+        local[:] = self.origin[:, None]
+        if self._has_rotation or self._has_slide:
+            value = q.T[self._value_src] * self._value_mult[:, None] + \
+                self._value_offset[:, None]
+        if self._has_rotation:
+            coef = np.empty((n, count, 3))
+            coef[..., 0] = 1.0
+            np.sin(value, out=coef[..., 1])
+            coef[..., 2] = 1.0 - np.cos(value)
+            local[..., :3, :3] = (coef @ self._rot_stack).reshape(n, count, 3, 3)
+        if self._has_slide:
+            rows = self.sliding
+            local[rows, :, :3, 3] += value[rows, :, None] * self._slide[rows, None]
         for row in self.multi_dof:
             local[row] = self.origin[row] @ self.joint_transform(row, q)
         return local
