@@ -208,8 +208,8 @@ def read_targets(tips: Tuple[str, ...], target, batch: Optional[bool]
         raise ConfigurationError(f'target for tips {list(tips)[:4]} must have shape {shown}, '
                                  f'got {arr.shape}')
     name = f'target of {", ".join(tips[:4])}'
+    check_finite(arr, name)
     check_transform(arr, name)
-    check_finite(arr[..., :3, 3], name, ('x', 'y', 'z'))
     return arr.reshape(-1, n_tips, 4, 4), batch
 
 
