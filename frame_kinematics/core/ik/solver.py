@@ -162,7 +162,7 @@ class IKSolver:
         :raises ReferenceFrameError: if the reference frame is moved by the active joints.
         :raises TypeError: for an unknown option.
         """
-        return self.run(time.perf_counter(), target, None, options)
+        return self._run(time.perf_counter(), target, None, options)
 
     def solve_batch(self, targets, **options) -> IKBatchResult:
         """
@@ -172,10 +172,10 @@ class IKSolver:
         :param options: the keyword options of :meth:`solve`; ``seed`` may be ``(B, nq)``.
         :return: the per-target results.
         """
-        return self.run(time.perf_counter(), targets, True, options)
+        return self._run(time.perf_counter(), targets, True, options)
 
-    def run(self, start: float, target, batch: Optional[bool], options: dict
-            ) -> Union[IKResult, IKBatchResult]:
+    def _run(self, start: float, target, batch: Optional[bool], options: dict
+             ) -> Union[IKResult, IKBatchResult]:
         """
         Solve with a time budget counted from ``start`` (:meth:`solve` and :func:`solve`).
 
@@ -245,7 +245,7 @@ def solve(model: 'RobotModel', tip: Tips, target, *,
     :raises ReferenceFrameError: if the reference frame is moved by the active joints.
     """
     start = time.perf_counter()
-    return IKSolver(model, tip, active_joints).run(start, target, None, options)
+    return IKSolver(model, tip, active_joints)._run(start, target, None, options)
 
 
 def solve_batch(model: 'RobotModel', tip: Tips, targets, *,
@@ -262,4 +262,4 @@ def solve_batch(model: 'RobotModel', tip: Tips, targets, *,
     :return: the per-target results.
     """
     start = time.perf_counter()
-    return IKSolver(model, tip, active_joints).run(start, targets, True, options)
+    return IKSolver(model, tip, active_joints)._run(start, targets, True, options)
