@@ -395,6 +395,18 @@ def test_a_finger_moved_only_by_a_mimic_joint_moves_with_its_master():
                       active_joints=['left_finger_joint'], time_budget=0.5)
     assert result.success and result.q[6] == pytest.approx(0.03, abs=TOL)
     assert np.array_equal(result.q[:6], seed[:6])
+    # With the master held, the mimic finger is held at its master's value.
+    held = ik.ChainEvaluator(ARM, 'right_finger_link', ARM_JOINTS, q_fixed=goal)
+    assert held.active_joints == tuple(ARM_JOINTS)
+    mixed = q.copy()
+    mixed[:, 6] = goal[6]
+    assert np.allclose(held.forward(held.reduce(q))[-1],
+                       ARM.forward_kinematics(mixed).transform('right_finger_link'),
+                       atol=1e-12)
+    # A frame moved by a mimic of an active joint is a moving reference frame.
+    with pytest.raises(ReferenceFrameError):
+        ik.solve(ARM, 'left_finger_link', np.eye(4), reference_frame='right_finger_link',
+                 active_joints=['left_finger_joint'])
 
 
 # -- the reference frame is placed by the call's own seed (issue 9, finding 1) -----------------
