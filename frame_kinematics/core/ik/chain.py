@@ -30,6 +30,7 @@ import numpy as np
 from .selection import JointSelection, Tips
 from ..errors import ConfigurationError
 from ..joints import frozen, JointKernel
+from ..kinematics.forward import link_poses
 from ..spatial import cross, inverse
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -46,6 +47,7 @@ class ChainEvaluator:
     changes after construction, so threads may share it.
 
     :ivar model: the robot model.
+    :ivar selection: the tips and their active and held joints.
     :ivar tips: the tip links.
     :ivar active_joints: the joints that move (by default the actuated joints on the tips'
         paths and the masters of the mimic joints on them).
@@ -105,7 +107,7 @@ class ChainEvaluator:
         self.nq = selection.nq
         self.nv = selection.nv
         self.q_fixed = frozen(q)
-        poses = model.forward_kinematics(q).poses
+        poses = link_poses(model, q)[0]
         nodes = selection.nodes
         self.n_nodes = len(nodes)
         parent_body = model.topology.parent
@@ -117,25 +119,25 @@ class ChainEvaluator:
                 body = int(parent_body[body])
             return node_of_body.get(body, -1)
 
-        def relative(above: int, root_T_frame: np.ndarray) -> np.ndarray:
-            if above < 0:
-                return root_T_frame
-            return inverse(poses[body_of_node[above]]) @ root_T_frame
-
-        parents, origins = [], np.empty((self.n_nodes, 4, 4))
-        for k, (joint, *_) in enumerate(nodes):
-            parent_link = int(parent_body[body_of_node[k]])
-            parents.append(node_above(parent_link))
-            origins[k] = relative(parents[-1], poses[parent_link] @ joint.parent_T_joint)
+        parents = [node_above(int(parent_body[b])) for b in body_of_node]
+        tip_parents = [node_above(b) for b in selection.tip_bodies]
+        # Body 0, the root, has the identity pose: the frame above a chain without a node.
+        above = np.array([body_of_node[p] if p >= 0 else 0 for p in parents + tip_parents],
+                         dtype=np.int64)
+        frames = poses[np.concatenate([parent_body[body_of_node], selection.tip_bodies])
+                       .astype(np.int64)]
+        frames[:self.n_nodes] = frames[:self.n_nodes] @ np.array(
+            [n[0].parent_T_joint for n in nodes]).reshape(-1, 4, 4)
+        constants = inverse(poses[above]) @ frames
         self.kernel = JointKernel([n[0].type for n in nodes],
-                                  np.array([n[0].axis for n in nodes]).reshape(-1, 3), origins,
-                                  [n[1] for n in nodes], [n[2] for n in nodes],
-                                  [n[3] for n in nodes], [n[4] for n in nodes])
+                                  np.array([n[0].axis for n in nodes]).reshape(-1, 3),
+                                  constants[:self.n_nodes], [n[1] for n in nodes],
+                                  [n[2] for n in nodes], [n[3] for n in nodes],
+                                  [n[4] for n in nodes])
         self._parent = tuple(parents)
         self._composed = tuple((k, p) for k, p in enumerate(parents) if p >= 0)
-        self._tip_parent = tuple(node_above(b) for b in selection.tip_bodies)
-        self._tip_constant = frozen(np.array(
-            [relative(a, poses[b]) for a, b in zip(self._tip_parent, selection.tip_bodies)]))
+        self._tip_parent = tuple(tip_parents)
+        self._tip_constant = frozen(constants[self.n_nodes:])
         self._compile_columns()
 
     def _compile_columns(self) -> None:
