@@ -434,7 +434,7 @@ def test_error_paths(capsys, args, words):
     ('bad.yaml', 'elbow_joint: [1,', ['bad.yaml', 'not valid YAML']),
     ('word.yaml', 'elbow_joint: fast', ["'fast'", 'elbow_joint']),
     ('scalar.yaml', '3', ['scalar.yaml', 'mapping']),
-    ('short.json', '[0.1, 0.2]', ['shape (7,)']),
+    ('short.json', '[0.1, 0.2]', ['has 7 values', 'got 2']),
     ('bad.urdf', '<robot name="r"><link name="a"/><link name="a"/></robot>',
      ['bad.urdf', 'duplicate link name']),
     ('cons.yaml', '- {lock: elbow_joint, mask: [1, 1, 1, 1, 1, 1]}', ['mask']),
@@ -542,13 +542,14 @@ def test_ik_over_a_file_of_targets(capsys, tmp_path):
     assert status == 0, err
     result = json.loads(out)
     assert result['count'] == result['solved'] == 12
-    solutions = np.array([r['q'] for r in result['results']])
+    solutions = np.array([list(r['q'].values()) for r in result['results']])
     reached = model.forward_kinematics(solutions).transform('tool0')
     assert np.abs(reached[:, :3, 3] - root_T_tool[:, :3, 3]).max() < 1e-5
     assert np.abs(reached[:, :3, :3] - root_T_tool[:, :3, :3]).max() < 1e-4
     progress = err.splitlines()
-    assert [line.split()[3] for line in progress[:3]] == ['5/12', '10/12', '12/12']
-    assert progress[-1].startswith('frame-kinematics: solved 12/12 targets in ')
+    assert [line.split()[1] for line in progress[:3]] == ['5/12', '10/12', '12/12']
+    assert progress[2].startswith('frame-kinematics: 12/12 targets tried, 12 solved (')
+    assert progress[-1].startswith('frame-kinematics: solved 12 of 12 targets in ')
 
     targets = [{'xyz': root_T_tool[0, :3, 3].tolist(),
                 'rpy': rpy_from_rotation(root_T_tool[0, :3, :3]).tolist()},
