@@ -612,7 +612,7 @@ def panda_path():
 
 
 def mimic_urdf(tmp_path, multiplier='2', offset='0.1'):
-    """A two-joint arm whose second joint mimics the first: ``b = m * a + o``."""
+    """Write a two-joint arm whose second joint mimics the first: ``b = m * a + o``."""
     body = '\n'.join([
         link_xml('base', 1.0), link_xml('l1', 0.5), link_xml('l2', 0.5),
         '<joint name="a" type="revolute"><parent link="base"/><child link="l1"/>'
