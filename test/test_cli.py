@@ -685,7 +685,8 @@ def test_values_beyond_the_limits_warn_once_in_every_command_and_q_silences(caps
         assert status == 0, err
         warnings = [line for line in err.splitlines() if 'WARNING' in line]
         assert len(warnings) == 1, err
-        assert 'panda_joint1=10' in warnings[0] and 'outside the joint limits' in warnings[0]
+        assert 'beyond the joint limits: panda_joint1=10 (limits -2.8973 to 2.8973)' in \
+            warnings[0]
         status, out, err = call(capsys, '--urdf', path, *command, 'panda_joint1=10', '-q')
         assert status == 0 and err == '', err
 

@@ -323,13 +323,13 @@ def _warn_beyond_limits(model: RobotModel, q: np.ndarray, given: Sequence[str],
                         consequence: str) -> None:
     lower, upper = cfg.joint_limits(model)
     index = {name: i for i, name in enumerate(model.configuration_names)}
-    beyond = [f'{name}={q[index[name]]:g} [{lower[index[name]]:g}, {upper[index[name]]:g}]'
+    beyond = [f'{name}={q[index[name]]:g} (limits {lower[index[name]]:g} to '
+              f'{upper[index[name]]:g})'
               for name in model.configuration_names if name in given and
               not lower[index[name]] <= q[index[name]] <= upper[index[name]]]
     if beyond:
-        verb = 'is' if len(beyond) == 1 else 'are'
-        LOG.warning('%s %s outside the joint limits%s', ', '.join(beyond), verb,
-                    f': {consequence}' if consequence else '')
+        LOG.warning('beyond the joint limits: %s%s', ', '.join(beyond),
+                    f'; {consequence}' if consequence else '')
 
 
 def model_of(args) -> RobotModel:
