@@ -260,10 +260,10 @@ def _place_labels(ax, names: Sequence[Tuple[str, np.ndarray, object]],
     Write names next to their points in the picture, never overlapping one another.
 
     Each name takes the first free spot around its projected point (see
-    :data:`_LABEL_SPOTS`) inside the axes that covers neither another label nor another
+    :data:`_LABEL_SPOTS`) inside the drawn box that covers neither another label nor another
     named point; a name that finds none is left out.
     """
-    from matplotlib.transforms import IdentityTransform
+    from matplotlib.transforms import Bbox, IdentityTransform
     from mpl_toolkits.mplot3d import proj3d
     if not names:
         return
@@ -271,9 +271,14 @@ def _place_labels(ax, names: Sequence[Tuple[str, np.ndarray, object]],
     renderer = fig.canvas.get_renderer()
     ax.apply_aspect()  # the position drawing gives the axes (a square for a 3D box aspect)
     points = np.array([p for _, p, _ in names], dtype=float)
-    x, y, _ = proj3d.proj_transform(points[:, 0], points[:, 1], points[:, 2], ax.get_proj())
-    screen = ax.transData.transform(np.column_stack([x, y]))
-    frame = ax.get_window_extent(renderer)
+    corners = np.array(np.meshgrid(ax.get_xlim(), ax.get_ylim(), ax.get_zlim())).reshape(3, -1)
+    x, y, _ = proj3d.proj_transform(*np.concatenate([points.T, corners], axis=1),
+                                    ax.get_proj())
+    projected = ax.transData.transform(np.column_stack([x, y]))
+    screen, box_corners = projected[:len(points)], projected[len(points):]
+    # inside the drawn box, so that no label covers the tick labels around it
+    frame = Bbox.intersection(ax.get_window_extent(renderer),
+                              Bbox([box_corners.min(axis=0), box_corners.max(axis=0)]))
     scale = fig.dpi / 72.0
     boxes = []
     for k, ((name, _, color), (px, py)) in enumerate(zip(names, screen)):
@@ -321,7 +326,7 @@ def _figure(size: Tuple[int, int]):
 def _title(model: RobotModel, q: np.ndarray, width: int) -> str:
     chars = max(30, int(width / 7.5))
     return '\n'.join(textwrap.wrap(f'{model.name}: {_changed_joints(model, q)}', chars,
-                                    max_lines=3, placeholder=' ...'))
+                                   max_lines=3, placeholder=' ...'))
 
 
 def render_configuration(model: RobotModel, q, path: str,

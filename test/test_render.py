@@ -17,7 +17,7 @@ import subprocess
 import sys
 
 from conftest import all_joint_types_model, bundled, link_xml, random_configuration, urdf
-from frame_kinematics import render
+from frame_kinematics import render, robots
 from frame_kinematics.core import ConfigurationError, RobotModel, UnknownFrameError
 from frame_kinematics.core.configuration import distance
 from hypothesis import given, settings, strategies as st
@@ -245,6 +245,9 @@ REAL = {
     'ur5': ('ur_description/urdf/ur5_robot.urdf', False,
             {'shoulder_lift_joint': -1.2, 'elbow_joint': 1.4, 'wrist_1_joint': -1.6}),
     'talos': ('talos_data/robots/talos_reduced.urdf', True, {}),
+    'fk_arm': (None, False, {'shoulder_pan_joint': 0.5, 'shoulder_lift_joint': -1.2,
+                             'elbow_joint': 1.4, 'wrist_1_joint': -1.6, 'wrist_2_joint': -1.57,
+                             'left_finger_joint': 0.03}),
 }
 
 
@@ -252,7 +255,8 @@ REAL = {
 def test_labels_of_real_robots_do_not_collide(tmp_path, monkeypatch, name):
     from conftest import erd_urdf
     relative, floating, values = REAL[name]
-    model = RobotModel.from_urdf_file(erd_urdf(relative), floating_base=floating)
+    path = robots.path(name) if relative is None else erd_urdf(relative)
+    model = RobotModel.from_urdf_file(path, floating_base=floating)
     saved = saved_figures(monkeypatch)
     render.render_configuration(model, model.configuration_from_dict(values),
                                 str(tmp_path / f'{name}.png'))
@@ -261,11 +265,19 @@ def test_labels_of_real_robots_do_not_collide(tmp_path, monkeypatch, name):
     names = {text for text, _ in boxes}
     assert len(names & set(model.link_names)) >= 5, names
     assert model.root_link in names
+    renderer = fig.canvas.get_renderer()
+    (ax,) = fig.axes
+    ticks = [tick.label1.get_window_extent(renderer)
+             for axis in (ax.xaxis, ax.yaxis, ax.zaxis) for tick in axis.get_major_ticks()
+             if min(axis.get_view_interval()) <= tick.get_loc() <= max(axis.get_view_interval())
+             and tick.label1.get_text()]
+    assert ticks
     for k, (text_a, a) in enumerate(boxes):
         assert fig.bbox.x0 <= a.x0 and a.x1 <= fig.bbox.x1, text_a
         assert fig.bbox.y0 <= a.y0 and a.y1 <= fig.bbox.y1, text_a
         for text_b, b in boxes[k + 1:]:
             assert not a.overlaps(b), (text_a, text_b)
+        assert not any(a.overlaps(tick) for tick in ticks), text_a
 
 
 def test_a_wrapping_title_stays_inside_the_picture(tmp_path, monkeypatch, arm):
