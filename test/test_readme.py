@@ -74,7 +74,7 @@ def readme_blocks():
 
 
 def _command(line):
-    """The argument list of a command-line call, or ``None`` for another command."""
+    """Return the argument list of a command-line call, or ``None`` for another command."""
     words = shlex.split(line)
     for program in _PROGRAMS:
         if tuple(words[:len(program)]) == program:
@@ -143,7 +143,7 @@ def test_command_block_runs_as_printed(tmp_path, line, runs):
         _needs(argv)
         proc = subprocess.run(argv, cwd=tmp_path, env=_environment(), capture_output=True,
                               text=True, timeout=300)
-        shows_error = expected is not None and f'frame-kinematics: error:' in expected
+        shows_error = expected is not None and 'frame-kinematics: error:' in expected
         where = f"README.md line {line}: {' '.join(argv[3:])}"
         if shows_error:
             assert proc.returncode != 0, where
