@@ -100,6 +100,12 @@ def _info_json(model: RobotModel) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
+    """
+    Print the model's tree (``info``), or its data with ``--format json``.
+
+    :param args: the parsed command line.
+    :return: the exit status.
+    """
     model = model_of(args)
     emit(to_json(_info_json(model)) if args.format == 'json' else _info_tree(model))
     return 0

@@ -81,6 +81,12 @@ def _apply_constraint(model: RobotModel, motion, constraint: dict) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
+    """
+    Print the relative-motion matrix and the rigid groups under the constraints given.
+
+    :param args: the parsed command line.
+    :return: the exit status.
+    """
     from ..core.relative_motion import RelativeMotion
     model = model_of(args)
     motion = RelativeMotion(model)
