@@ -160,7 +160,7 @@ def test_ci_runs_the_venv_and_test_commands_of_the_quick_start():
     bash = [text.strip() for line, language, text in readme_blocks() if language == 'bash']
     venv = [line for text in bash for line in text.splitlines() if 'venv' in line]
     tests = [text for text in bash if 'pytest' in text]
-    assert venv == ['python3 -m venv .venv && . .venv/bin/activate']
+    assert venv == ['python3 -m venv --upgrade-deps .venv && . .venv/bin/activate']
     assert tests[0].startswith('python3 -m pip install') and tests[0].endswith('pytest -q test')
     with open(os.path.join(ROOT, '.ci', 'run'), encoding='utf-8') as handle:
         ci = handle.read().splitlines()
