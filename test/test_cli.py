@@ -712,6 +712,9 @@ def test_ik_on_a_robot_without_joints_is_refused_cleanly(capsys, tmp_path):
         path.with_suffix('.csv').write_text('0 0 0 0 0 0\n')
         status, out, err = call(capsys, 'ik', '--urdf', path, '--link', 'b', *target)
         assert_one_line_error(status, out, err, "robot 'rigid' has no joints to move")
+    status, out, err = call(capsys, 'ik', '--link', 'base_link', '--xyz', '0', '0', '0',
+                            '--position-only')
+    assert_one_line_error(status, out, err, "link 'base_link' is not moved by any joint")
 
 
 def test_config_file_with_many_configurations_says_it_takes_one(capsys, tmp_path):

@@ -137,6 +137,17 @@ def read_targets(path: str, position_only: bool = False) -> np.ndarray:
     return np.stack(poses)
 
 
+def _moved(model: RobotModel, link: str) -> bool:
+    """Whether a movable joint lies between the root and ``link``."""
+    name = model.link(link).parent_joint
+    while name is not None:
+        joint = model.joint(name)
+        if joint.type != 'fixed':
+            return True
+        name = model.link(joint.parent).parent_joint
+    return False
+
+
 def _options(args: argparse.Namespace) -> dict:
     options = {'position_only': args.position_only,
                'position_tolerance': args.position_tolerance,
@@ -164,6 +175,9 @@ def run(args: argparse.Namespace) -> int:
     seed, _ = read_states(model, args.pairs, args.config, 'the seed starts at the nearest limit')
     seed = cfg.clip(model, seed)
     link = default_link(model, args.link)
+    if not args.active_joints and not _moved(model, link):
+        raise CommandLineError(f"link '{link}' is not moved by any joint: choose another "
+                               'with --link')
     frame = args.relative_to or model.root_link
     model.link_index(frame)
     options = _options(args)
