@@ -156,7 +156,7 @@ link centers of mass as orange dots sized by mass, the robot's CoM as a black cr
 
 def _model_options(parser: argparse.ArgumentParser, top: bool) -> None:
     """
-    Model selection options, on the top parser and on every sub-command.
+    Model selection and message options, on the top parser and on every sub-command.
 
     On sub-commands their defaults are suppressed so that an option given before the
     sub-command is kept.
@@ -170,6 +170,7 @@ def _model_options(parser: argparse.ArgumentParser, top: bool) -> None:
                             f'(default {robots.DEFAULT_ROBOT})')
     group.add_argument('--floating-base', action='store_true', default=default(False),
                        help="add a floating joint 'root_joint' from a 'world' link to the root")
+    group = parser.add_argument_group('messages on stderr')
     group.add_argument('-q', '--quiet', action='store_true', default=default(False),
                        help='print nothing on stderr but errors: no progress, no warnings')
     group.add_argument('-v', '--verbose', action='store_true', default=default(False),
