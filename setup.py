@@ -32,7 +32,7 @@ setup(
         ('share/' + package_name + '/urdf', glob('frame_kinematics/robots/*.urdf')),
     ],
     python_requires='>=3.10',
-    install_requires=['numpy>=1.21', 'setuptools'],
+    install_requires=['numpy>=1.21'],
     extras_require={
         'render': ['matplotlib'],
         'yaml': ['pyyaml'],
@@ -45,7 +45,6 @@ setup(
     maintainer_email='dev@frame-kinematics.invalid',
     description='A live, queryable reference-frame tree from a robot description.',
     license='Apache-2.0',
-    tests_require=['pytest'],
     entry_points={
         'console_scripts': [
             'frame-kinematics = frame_kinematics.cli:main',

@@ -24,13 +24,20 @@ thresholds for the whole process, after which numpy's large temporary arrays pag
 every call (about 10 minor faults per batched Jacobian before, 790 after, by getrusage), which
 would slow the numpy side up to 3x for a reason that is not the library's.
 
-Usage: ``python3 benchmarks/bench_core.py [--batch 1000] [--repeat 5]``
+A second table times serial chains of 6 to 5000 revolute joints (FK of every link, the tip
+Jacobian, the center of mass; one configuration and a batch of ``--chain-batch``) with the
+memory each needs (peak of traced allocations while loading the model and evaluating them,
+one configuration), to show that both grow linearly with the number of links.
+
+Usage: ``python3 benchmarks/bench_core.py [--batch 1000] [--repeat 5] [--chains 6,25,...]``
 """
 
 import argparse
 import logging
 import sys
+import time
 import timeit
+import tracemalloc
 
 from frame_kinematics import robots
 from frame_kinematics.core import ExpressedIn, RobotModel
@@ -88,9 +95,59 @@ def _pinocchio(pin, path, model, qs, tip):
     return [((lambda f=f: f(qps[0])), loop(f)) for f in (fk, jac, com)]
 
 
-def _measure(calls, batch, repeat):
-    return [(_best(one, 2000, repeat) * 1e6, _best(many, 3, repeat) * 1e6 / batch)
+def _measure(calls, batch, repeat, number=2000):
+    return [(_best(one, number, repeat) * 1e6, _best(many, 3, repeat) * 1e6 / batch)
             for one, many in calls]
+
+
+def chain_urdf(n: int) -> str:
+    """Return a serial chain of ``n`` revolute joints (axes x, y, z in turn) with masses."""
+    links = ''.join(f'<link name="l{i}"><inertial><origin xyz="0.01 0 0"/><mass value="1"/>'
+                    '<inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/>'
+                    '</inertial></link>' for i in range(n + 1))
+    joints = ''.join(f'<joint name="j{i}" type="revolute"><parent link="l{i}"/>'
+                     f'<child link="l{i + 1}"/><origin xyz="0 0 0.01"/>'
+                     f'<axis xyz="{("1 0 0", "0 1 0", "0 0 1")[i % 3]}"/>'
+                     '<limit lower="-3" upper="3" effort="1" velocity="1"/></joint>'
+                     for i in range(n))
+    return f'<robot name="chain{n}">{links}{joints}</robot>'
+
+
+def _pinocchio_chain(pin, n: int):
+    """
+    Build the chain of :func:`chain_urdf` joint by joint.
+
+    Pinocchio's URDF reader recurses once per link and overflows the stack (a segmentation
+    fault) on a 5000-link chain; each link here is the body of its joint, so joint placements
+    are link poses.
+    """
+    model = pin.Model()
+    joints = (pin.JointModelRX, pin.JointModelRY, pin.JointModelRZ)
+    inertia = pin.Inertia(1.0, np.array([0.01, 0.0, 0.0]), np.eye(3) * 0.01)
+    placement = pin.SE3(np.eye(3), np.array([0.0, 0.0, 0.01]))
+    parent = 0
+    for i in range(n):
+        parent = model.addJoint(parent, joints[i % 3](), placement, f'j{i}')
+        model.appendBodyToJoint(parent, inertia, pin.SE3.Identity())
+    return model
+
+
+def _chain_row(n: int, batch: int, repeat: int):
+    """Load time, peak memory and timings of a chain of ``n`` joints (the core alone)."""
+    text = chain_urdf(n)
+    start = time.perf_counter()
+    model = RobotModel.from_urdf_string(text)
+    load = time.perf_counter() - start
+    qs = _configurations(model, batch)
+    tip = model.links[-1].name
+    tracemalloc.start()
+    traced = RobotModel.from_urdf_string(text)
+    traced.forward_kinematics(qs[0]).jacobian(tip)
+    traced.center_of_mass(qs[0])
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    number = max(3, 20000 // (n + 10))
+    return model, qs, tip, load, peak, _measure(_ours(model, qs, tip), batch, repeat, number)
 
 
 def main(argv=None) -> int:
@@ -103,7 +160,11 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     parser.add_argument('--batch', type=int, default=1000)
     parser.add_argument('--repeat', type=int, default=5)
+    parser.add_argument('--chains', default='6,25,100,500,5000',
+                        help='joint counts of the serial chains (comma-separated)')
+    parser.add_argument('--chain-batch', type=int, default=100)
     args = parser.parse_args(argv)
+    sizes = [int(n) for n in args.chains.split(',') if n]
     cases = [('fk_arm (bundled)', robots.path('fk_arm'), 'tool0')]
     talos = robots.example_robot_data('talos_data/robots/talos_reduced.urdf')
     if talos:
@@ -115,6 +176,7 @@ def main(argv=None) -> int:
         qs = _configurations(model, args.batch)
         loaded.append((label, path, tip, model, qs, _measure(_ours(model, qs, tip),
                                                              args.batch, args.repeat)))
+    chains = [(n,) + _chain_row(n, args.chain_batch, args.repeat) for n in sizes]
     logging.disable(logging.NOTSET)
     try:
         import pinocchio as pin
@@ -130,7 +192,47 @@ def main(argv=None) -> int:
             print(f'| {label} ({model.nq} dof, {len(model.links)} links) | '
                   f'{name.format(tip=tip)} | {one:.1f} | {one_pin:.2f} | {one / one_pin:.1f}x | '
                   f'{many:.2f} | {many_pin:.2f} | {many / many_pin:.2f}x |')
+    _print_chains(pin, chains, args)
     return 0
+
+
+def _print_chains(pin, chains, args) -> None:
+    print()
+    print(f'| joints | load (ms) | peak memory (MB) | quantity | ours 1 cfg (us) | '
+          f'Pinocchio 1 cfg (us) | ratio | ours batch {args.chain_batch} (us/cfg) | '
+          f'Pinocchio loop (us/cfg) | ratio |')
+    print('|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|')
+    for n, model, qs, tip, load, peak, ours in chains:
+        pmodel = _pinocchio_chain(pin, n)
+        try:
+            pdata = pmodel.createData()
+        except MemoryError:  # its Data holds dense nv x nv matrices
+            for k, (name, (one, many)) in enumerate(zip(QUANTITIES, ours)):
+                head = f'| {n} | {load * 1e3:.1f} | {peak / 1e6:.1f} |' if k == 0 else \
+                    '| | | |'
+                print(f'{head} {name.format(tip="the tip")} | {one:.1f} | out of memory | | '
+                      f'{many:.2f} | out of memory | |')
+            continue
+        number = max(3, 20000 // (n + 10))
+
+        def fk(x):
+            pin.forwardKinematics(pmodel, pdata, x)
+
+        def jac(x):
+            pin.computeJointJacobian(pmodel, pdata, x, n)
+
+        def com(x):
+            pin.centerOfMass(pmodel, pdata, x)
+
+        calls = [((lambda f=f: f(qs[0])), (lambda f=f: [f(x) for x in qs]))
+                 for f in (fk, jac, com)]
+        theirs = _measure(calls, len(qs), args.repeat, number)
+        rows = zip(QUANTITIES, ours, theirs)
+        for k, (name, (one, many), (one_pin, many_pin)) in enumerate(rows):
+            head = f'| {n} | {load * 1e3:.1f} | {peak / 1e6:.1f} |' if k == 0 else '| | | |'
+            print(f'{head} {name.format(tip="the tip")} | {one:.1f} | {one_pin:.2f} | '
+                  f'{one / one_pin:.1f}x | {many:.2f} | {many_pin:.2f} | '
+                  f'{many / many_pin:.2f}x |')
 
 
 if __name__ == '__main__':

@@ -47,6 +47,7 @@ _DPI = 100
 _AXIS_COLORS = ((0.85, 0.1, 0.1), (0.1, 0.65, 0.1), (0.1, 0.25, 0.9))
 _MAX_PIXELS = 8000
 _STRIP_HEADER = 40
+_TITLE_FONTSIZE = 8.5
 
 
 class MissingDependencyError(FrameKinematicsError, ImportError):
@@ -168,32 +169,30 @@ class _Scene:
         self.children = np.array([link.index for link in model.links
                                   if link.parent is not None and link.name not in floating],
                                  dtype=int)
+        self.label_order = self._label_candidates(links)
+        self.grid_step = _nice_step(2.0 * half / 5.0)
 
-    def _labelled(self, origins: np.ndarray) -> List[Tuple[int, int]]:
+    def _label_candidates(self, links: Optional[Sequence[str]]) -> List[int]:
         """
-        Choose the links to name, leaves first.
+        Links that may be named, most wanted first.
 
-        A frame closer than an axis length to a named one is not named itself but counted in
-        that label's ``(+n)``.
+        The links asked for; by default the root, the leaves, then the links a movable joint
+        moves (links behind fixed joints inside a chain are left unnamed).
         """
+        if links is not None:
+            return [int(i) for i in dict.fromkeys(self.marked)]
+        model = self.model
         has_child = np.zeros(len(self.parent), dtype=bool)
         has_child[self.parent[self.parent >= 0]] = True
-        order = sorted(self.marked, key=lambda i: (bool(has_child[i]), i))
-        shown: List[int] = []
-        hidden: List[int] = []
-        for index in order:
-            if shown:
-                gap = np.linalg.norm(origins[shown] - origins[index], axis=1)
-                nearest = int(np.argmin(gap))
-                if gap[nearest] < self.axis_length:
-                    hidden[nearest] += 1
-                    continue
-            shown.append(index)
-            hidden.append(0)
-        return list(zip(shown, hidden))
+        moved = {model.link_index(j.child) for j in model.joints if j.type != 'fixed'}
+        root = [i for i in range(len(model.links)) if self.parent[i] < 0]
+        leaves = [i for i in range(len(model.links)) if not has_child[i] and i not in root]
+        inner = [i for i in range(len(model.links))
+                 if has_child[i] and i in moved and i not in root]
+        return root + leaves + inner
 
-    def draw(self, ax, frame: int, line_collection, title: str, fontsize: float,
-             ticks: bool = True, zoom: float = 1.0) -> None:
+    def draw(self, ax, frame: int, line_collection, fontsize: float, ticks: bool = True,
+             zoom: float = 1.0) -> None:
         poses = self.poses[:, frame]
         origins = poses[:, :3, 3]
         if len(self.children):
@@ -218,14 +217,6 @@ class _Scene:
             c = self.com[frame]
             ax.scatter([c[0]], [c[1]], [c[2]], s=70, marker='X', color='black',
                        depthshade=False)
-            if self.labels:
-                ax.text(c[0], c[1], c[2], '  CoM', fontsize=fontsize, color='black')
-        if self.labels:
-            for index, hidden in self._labelled(origins):
-                p = origins[index]
-                more = f' (+{hidden})' if hidden else ''
-                ax.text(p[0], p[1], p[2], f'  {self.model.links[index].name}{more}',
-                        fontsize=fontsize, color=(0.15, 0.15, 0.15))
         ax.set_xlim(*self.limits[0])
         ax.set_ylim(*self.limits[1])
         ax.set_zlim(*self.limits[2])
@@ -233,6 +224,14 @@ class _Scene:
             ax.set_box_aspect((1.0, 1.0, 1.0), zoom=zoom)
         except TypeError:  # matplotlib < 3.6 has no zoom
             ax.set_box_aspect((1.0, 1.0, 1.0))
+        from matplotlib.ticker import MultipleLocator
+        for axis in (ax.xaxis, ax.yaxis, ax.zaxis):
+            axis.set_major_locator(MultipleLocator(self.grid_step))
+        if self.labels:
+            names = [('CoM', self.com[frame], 'black')] if self.com is not None else []
+            names += [(self.model.links[i].name, origins[i], (0.15, 0.15, 0.15))
+                      for i in self.label_order]
+            _place_labels(ax, names, fontsize)
         if ticks:
             ax.set_xlabel('x [m]', fontsize=fontsize)
             ax.set_ylabel('y [m]', fontsize=fontsize)
@@ -242,7 +241,80 @@ class _Scene:
             ax.set_xticklabels([])
             ax.set_yticklabels([])
             ax.set_zticklabels([])
-        ax.set_title(title, fontsize=fontsize + 1)
+
+
+def _nice_step(span: float) -> float:
+    """Return the 1, 2 or 5 times a power of ten closest below ``span``: the grid step."""
+    power = 10.0 ** math.floor(math.log10(span))
+    return max(m * power for m in (1.0, 2.0, 5.0) if m * power <= span)
+
+
+#: Label positions tried around a frame origin: offset in points, alignment.
+_LABEL_SPOTS = ((4, 2, 'left', 'bottom'), (-4, 2, 'right', 'bottom'),
+                (4, -2, 'left', 'top'), (-4, -2, 'right', 'top'),
+                (0, 6, 'center', 'bottom'), (0, -6, 'center', 'top'))
+
+
+def _place_labels(ax, names: Sequence[Tuple[str, np.ndarray, object]],
+                  fontsize: float) -> None:
+    """
+    Write names next to their points in the picture, never overlapping one another.
+
+    Each name takes the first free spot around its projected point (see
+    :data:`_LABEL_SPOTS`) inside the drawn box that covers neither another label nor another
+    named point; a name that finds none is left out.
+    """
+    from matplotlib.transforms import Bbox, IdentityTransform
+    from mpl_toolkits.mplot3d import proj3d
+    if not names:
+        return
+    fig = ax.figure
+    renderer = fig.canvas.get_renderer()
+    ax.apply_aspect()  # the position drawing gives the axes (a square for a 3D box aspect)
+    points = np.array([p for _, p, _ in names], dtype=float)
+    corners = np.array(np.meshgrid(ax.get_xlim(), ax.get_ylim(), ax.get_zlim())).reshape(3, -1)
+    x, y, _ = proj3d.proj_transform(*np.concatenate([points.T, corners], axis=1),
+                                    ax.get_proj())
+    projected = ax.transData.transform(np.column_stack([x, y]))
+    screen, box_corners = projected[:len(points)], projected[len(points):]
+    # inside the drawn box, so that no label covers the tick labels around it
+    frame = Bbox.intersection(ax.get_window_extent(renderer),
+                              Bbox([box_corners.min(axis=0), box_corners.max(axis=0)]))
+    scale = fig.dpi / 72.0
+    boxes = []
+    for k, ((name, _, color), (px, py)) in enumerate(zip(names, screen)):
+        others = np.delete(screen, k, axis=0)
+        text = ax.text2D(px, py, name, fontsize=fontsize, color=color,
+                         transform=IdentityTransform(),
+                         bbox={'facecolor': 'white', 'alpha': 0.6, 'edgecolor': 'none',
+                               'pad': 0.4})
+        for dx, dy, ha, va in _LABEL_SPOTS:
+            text.set_position((px + dx * scale, py + dy * scale))
+            text.set_ha(ha)
+            text.set_va(va)
+            box = text.get_window_extent(renderer).padded(2.0)
+            inside = frame.x0 <= box.x0 and box.x1 <= frame.x1 and \
+                frame.y0 <= box.y0 and box.y1 <= frame.y1
+            covers = np.any((others[:, 0] > box.x0) & (others[:, 0] < box.x1) &
+                            (others[:, 1] > box.y0) & (others[:, 1] < box.y1))
+            if inside and not covers and not any(box.overlaps(other) for other in boxes):
+                boxes.append(box)
+                break
+        else:
+            text.remove()
+
+
+def _reserve_title(fig, text: str, fontsize: float):
+    """
+    Put ``text`` at the top of the figure and shrink the plot below it, whatever its lines.
+
+    :return: the title's text artist.
+    """
+    title = fig.suptitle(text, fontsize=fontsize, va='top', y=1.0 - 4.0 / fig.bbox.height)
+    height = title.get_window_extent(fig.canvas.get_renderer()).height
+    fig.subplots_adjust(left=0.0, right=1.0, bottom=0.02,
+                        top=max(0.5, 1.0 - (height + 10.0) / fig.bbox.height))
+    return title
 
 
 def _figure(size: Tuple[int, int]):
@@ -254,7 +326,8 @@ def _figure(size: Tuple[int, int]):
 
 def _title(model: RobotModel, q: np.ndarray, width: int) -> str:
     chars = max(30, int(width / 7.5))
-    return '\n'.join(textwrap.wrap(f'{model.name}: {_changed_joints(model, q)}', chars)[:3])
+    return '\n'.join(textwrap.wrap(f'{model.name}: {_changed_joints(model, q)}', chars,
+                                   max_lines=3, placeholder=' ...'))
 
 
 def render_configuration(model: RobotModel, q, path: str,
@@ -264,14 +337,15 @@ def render_configuration(model: RobotModel, q, path: str,
                          axis_length: Optional[float] = None,
                          labels: bool = True) -> str:
     """
-    Draw the frame tree at one configuration into a PNG file.
+    Draw the frame tree at one configuration into a PNG file (or a one-frame GIF).
 
     :param model: the robot model.
     :param q: configuration ``(nq,)``.
-    :param path: output file, ending with ``.png``.
+    :param path: output file, ending with ``.png`` (or ``.gif``, which needs pillow).
     :param size: picture size in pixels ``(width, height)``.
     :param view: elevation and azimuth of the camera in degrees.
-    :param links: links whose frame axes and names are drawn (default: every link).
+    :param links: links whose frame axes and names are drawn (default: axes of every link;
+        names of the root, the leaves and the links moved by a joint, where they fit).
     :param axis_length: length of the drawn frame axes in m (default: 8 % of the robot's size).
     :param labels: whether to write link names.
     :return: the path written.
@@ -279,18 +353,21 @@ def render_configuration(model: RobotModel, q, path: str,
     :raises ConfigurationError: for a bad configuration, size or option.
     :raises UnknownFrameError: for an unknown link in ``links``.
     """
-    path = _check_output(path, ('.png',))
+    path = _check_output(path, ('.png', '.gif'))
     size = _check_size(size)
     q = model.check_configuration(q)
     if q.ndim != 1:
         raise ConfigurationError(f'render_configuration draws one configuration (nq,), got '
                                  f'shape {q.shape}')
     scene = _Scene(model, q[None, :], links, axis_length, labels)
+    if path.lower().endswith('.gif'):
+        _animate(scene, q[None, :], path, size, _view(view), 1.0, None)
+        return path
     fig, line_collection = _figure(size)
+    _reserve_title(fig, _title(model, q, size[0]), _TITLE_FONTSIZE)
     ax = fig.add_subplot(projection='3d')
     ax.view_init(*_view(view))
-    scene.draw(ax, 0, line_collection, _title(model, q, size[0]), fontsize=7.5)
-    fig.subplots_adjust(left=0.0, right=1.0, bottom=0.02, top=0.93)
+    scene.draw(ax, 0, line_collection, fontsize=7.5)
     fig.savefig(path, dpi=_DPI, format='png')
     return path
 
@@ -362,9 +439,9 @@ def render_motion(model: RobotModel, q_start, q_end, path: str, frames: int = 8,
                            1.0 - (_STRIP_HEADER + (row + 1) * size[1]) / height,
                            size[0] / width, size[1] / height), projection='3d')
         ax.view_init(*view)
-        scene.draw(ax, frame, line_collection, '', fontsize=fontsize, ticks=False, zoom=1.15)
-        ax.text2D(0.03, 0.95, f'{frame + 1}/{count}  t = {frame / (count - 1):.2f}',
-                  transform=ax.transAxes, fontsize=fontsize + 1)
+        scene.draw(ax, frame, line_collection, fontsize=fontsize, ticks=False, zoom=1.15)
+        ax.text2D(0.03, 0.95, f'{frame + 1}/{count}  t = {frame / (count - 1):.2f}  '
+                  f'grid {scene.grid_step:g} m', transform=ax.transAxes, fontsize=fontsize + 1)
         if progress is not None:
             progress(frame + 1, count)
     motion = f'{model.name}: {_changed_joints(model, path_q[0])} -> ' \
@@ -383,17 +460,20 @@ def _animate(scene: _Scene, path_q: np.ndarray, path: str, size: Tuple[int, int]
     if not (np.isfinite(fps) and 0 < fps <= 100):
         raise ConfigurationError(f'fps must be in (0, 100], got {fps}')
     fig, line_collection = _figure(size)
-    ax = fig.add_subplot(projection='3d')
-    fig.subplots_adjust(left=0.0, right=1.0, bottom=0.02, top=0.93)
-    writer = PillowWriter(fps=fps)
     count = len(path_q)
+    titles = [_title(scene.model, q, size[0]) for q in path_q]
+    if count > 1:
+        titles = [f'{title}\nframe {frame + 1}/{count}' for frame, title in enumerate(titles)]
+    longest = max(titles, key=lambda title: title.count('\n'))
+    title = _reserve_title(fig, longest, _TITLE_FONTSIZE)
+    ax = fig.add_subplot(projection='3d')
+    writer = PillowWriter(fps=fps)
     with writer.saving(fig, path, _DPI):
         for frame in range(count):
             ax.cla()
             ax.view_init(*view)
-            title = _title(scene.model, path_q[frame], size[0])
-            scene.draw(ax, frame, line_collection, f'{title}\nframe {frame + 1}/{count}',
-                       fontsize=7.5)
+            title.set_text(titles[frame])
+            scene.draw(ax, frame, line_collection, fontsize=7.5)
             writer.grab_frame()
             if progress is not None:
                 progress(frame + 1, count)

@@ -25,7 +25,7 @@ import shutil
 import subprocess
 import sys
 
-from conftest import bundled, erd_urdf, random_configuration
+from conftest import bundled, erd_urdf, link_xml, random_configuration, urdf
 from frame_kinematics import cli, robots
 from frame_kinematics.core import ExpressedIn, RobotModel
 from frame_kinematics.core.spatial import quaternion_from_rotation, rpy_from_rotation
@@ -434,7 +434,7 @@ def test_error_paths(capsys, args, words):
     ('bad.yaml', 'elbow_joint: [1,', ['bad.yaml', 'not valid YAML']),
     ('word.yaml', 'elbow_joint: fast', ["'fast'", 'elbow_joint']),
     ('scalar.yaml', '3', ['scalar.yaml', 'mapping']),
-    ('short.json', '[0.1, 0.2]', ['shape (7,)']),
+    ('short.json', '[0.1, 0.2]', ['has 7 values', 'got 2']),
     ('bad.urdf', '<robot name="r"><link name="a"/><link name="a"/></robot>',
      ['bad.urdf', 'duplicate link name']),
     ('cons.yaml', '- {lock: elbow_joint, mask: [1, 1, 1, 1, 1, 1]}', ['mask']),
@@ -543,13 +543,14 @@ def test_ik_over_a_file_of_targets(capsys, tmp_path):
     assert status == 0, err
     result = json.loads(out)
     assert result['count'] == result['solved'] == 12
-    solutions = np.array([r['q'] for r in result['results']])
+    solutions = np.array([list(r['q'].values()) for r in result['results']])
     reached = model.forward_kinematics(solutions).transform('tool0')
     assert np.abs(reached[:, :3, 3] - root_T_tool[:, :3, 3]).max() < 1e-5
     assert np.abs(reached[:, :3, :3] - root_T_tool[:, :3, :3]).max() < 1e-4
     progress = err.splitlines()
-    assert [line.split()[3] for line in progress[:3]] == ['5/12', '10/12', '12/12']
-    assert progress[-1].startswith('frame-kinematics: solved 12/12 targets in ')
+    assert [line.split()[1] for line in progress[:3]] == ['5/12', '10/12', '12/12']
+    assert progress[2].startswith('frame-kinematics: 12/12 targets tried, 12 solved (')
+    assert progress[-1].startswith('frame-kinematics: solved 12 of 12 targets in ')
 
     targets = [{'xyz': root_T_tool[0, :3, 3].tolist(),
                 'rpy': rpy_from_rotation(root_T_tool[0, :3, :3]).tolist()},
@@ -604,3 +605,240 @@ def test_ik_options_conflict_is_a_usage_error(capsys):
     status, out, err = call(capsys, 'ik', '--xyz', '0', '0', '1', '--rpy', '0', '0', '0',
                             '--quat', '0', '0', '0', '1')
     assert_one_line_error(status, out, err, '--quat', code=2)
+
+
+# -- a new user's trial (issue 12) ------------------------------------------------------------
+def panda_path():
+    return erd_urdf('panda_description/urdf/panda.urdf')
+
+
+def mimic_urdf(tmp_path, multiplier='2', offset='0.1'):
+    """Write a two-joint arm whose second joint mimics the first: ``b = m * a + o``."""
+    body = '\n'.join([
+        link_xml('base', 1.0), link_xml('l1', 0.5), link_xml('l2', 0.5),
+        '<joint name="a" type="revolute"><parent link="base"/><child link="l1"/>'
+        '<axis xyz="0 0 1"/><limit lower="-2" upper="2" effort="1" velocity="1"/></joint>',
+        '<joint name="b" type="revolute"><parent link="l1"/><child link="l2"/>'
+        '<origin xyz="0.5 0 0"/><axis xyz="0 0 1"/>'
+        '<limit lower="-5" upper="5" effort="1" velocity="1"/>'
+        f'<mimic joint="a" multiplier="{multiplier}" offset="{offset}"/></joint>'])
+    path = tmp_path / 'mimic.urdf'
+    path.write_text(urdf(body, 'mimic_arm'))
+    return path
+
+
+def test_ik_position_only_needs_no_orientation(capsys, tmp_path):
+    model = bundled()
+    status, out, err = call(capsys, 'ik', '--xyz', '0.4', '0.2', '0.3', '--position-only')
+    assert status == 0, err
+    assert 'orientation' not in out and 'rpy' not in out
+    assert '(position only)' in out.splitlines()[0]
+    status, out, err = call(capsys, 'ik', '--xyz', '0.4', '0.2', '0.3', '--position-only',
+                            '--format', 'json')
+    assert status == 0, err
+    result = json.loads(out)
+    assert 'orientation_error' not in result and result['position_only'] is True
+    q = np.array([result['q'][name] for name in model.configuration_names])
+    reached = model.forward_kinematics(q).transform('tool0')[:3, 3]
+    assert np.abs(reached - [0.4, 0.2, 0.3]).max() < 1e-5
+
+    text = tmp_path / 'points.csv'
+    text.write_text('0.4 0.2 0.3\n0.3, -0.2, 0.4\n')
+    listed = tmp_path / 'points.json'
+    listed.write_text(json.dumps([{'xyz': [0.4, 0.2, 0.3]}, {'xyz': [0.3, -0.2, 0.4]}]))
+    for path in (text, listed):
+        status, out, err = call(capsys, 'ik', '--targets', path, '--position-only', '-q')
+        assert status == 0, err
+        assert 'ori_err' not in out.splitlines()[1]
+        status, out, err = call(capsys, 'ik', '--targets', path, '--position-only',
+                                '--format', 'json', '-q')
+        results = json.loads(out)['results']
+        assert len(results) == 2 and all('orientation_error' not in r for r in results)
+    status, out, err = call(capsys, 'ik', '--targets', text)
+    assert_one_line_error(status, out, err, 'got 3 numbers', '--position-only')
+
+
+def test_default_seed_and_configuration_lie_within_the_limits(capsys):
+    path = panda_path()
+    model = RobotModel.from_urdf_file(path)
+    assert not model.lower[3] <= 0.0 <= model.upper[3]     # panda_joint4 excludes 0
+    status, out, err = call(capsys, 'ik', '--urdf', path, '--link', 'panda_hand',
+                            '--xyz', '0.4', '0.2', '0.5', '--rpy', '3.14159', '0', '0')
+    assert status == 0, err
+    assert err == ''
+    status, out, err = call(capsys, 'fk', '--urdf', path, '--format', 'json')
+    assert status == 0 and err == ''
+    configuration = json.loads(out)['configuration']
+    assert configuration['panda_joint4'] == model.upper[3]
+    assert configuration['panda_joint1'] == 0.0
+
+
+def test_values_beyond_the_limits_warn_once_in_every_command_and_q_silences(capsys, tmp_path):
+    path = panda_path()
+    targets = tmp_path / 't.csv'
+    targets.write_text('0.4 0.2 0.5 3.14159 0 0\n' * 10)
+    commands = [['fk', '--links', 'panda_hand'], ['jacobian', '--link', 'panda_hand'],
+                ['com'], ['ik', '--link', 'panda_hand', '--xyz', '0.4', '0.2', '0.5',
+                          '--position-only'],
+                ['ik', '--link', 'panda_hand', '--targets', targets, '--chunk', '1']]
+    for command in commands:
+        status, out, err = call(capsys, '--urdf', path, *command, 'panda_joint1=10')
+        assert status == 0, err
+        warnings = [line for line in err.splitlines() if 'WARNING' in line]
+        assert len(warnings) == 1, err
+        assert 'beyond the joint limits: panda_joint1=10 (limits -2.8973 to 2.8973)' in \
+            warnings[0]
+        status, out, err = call(capsys, '--urdf', path, *command, 'panda_joint1=10', '-q')
+        assert status == 0 and err == '', err
+
+
+def test_verbose_adds_the_informational_messages_of_the_core(capsys):
+    args = ['ik', '--xyz', '0.4', '0.2', '0.3', '--position-only', '--active-joints',
+            'shoulder_pan_joint', 'shoulder_lift_joint', 'elbow_joint', 'left_finger_joint']
+    status, out, err = call(capsys, *args)
+    assert status == 0 and 'INFO' not in err
+    status, out, err = call(capsys, '-v', *args)
+    assert 'INFO' in err and 'left_finger_joint' in err
+    status, out, err = call(capsys, '-v', '-q', *args)
+    assert_one_line_error(status, out, err, '-q', '-v', code=2)
+
+
+def test_ik_on_a_robot_without_joints_is_refused_cleanly(capsys, tmp_path):
+    path = tmp_path / 'rigid.urdf'
+    path.write_text(urdf('<link name="a"/><link name="b"/>'
+                         '<joint name="j" type="fixed"><parent link="a"/><child link="b"/>'
+                         '</joint>', 'rigid'))
+    for target in (['--xyz', '0', '0', '0', '--rpy', '0', '0', '0'],
+                   ['--targets', path.with_suffix('.csv')]):
+        path.with_suffix('.csv').write_text('0 0 0 0 0 0\n')
+        status, out, err = call(capsys, 'ik', '--urdf', path, '--link', 'b', *target)
+        assert_one_line_error(status, out, err, "robot 'rigid' has no joints to move")
+    status, out, err = call(capsys, 'ik', '--link', 'base_link', '--xyz', '0', '0', '0',
+                            '--position-only')
+    assert_one_line_error(status, out, err, "link 'base_link' is not moved by any joint")
+
+
+def test_config_file_with_many_configurations_says_it_takes_one(capsys, tmp_path):
+    path = tmp_path / 'batch.json'
+    path.write_text(json.dumps([[0.0] * 7, [0.1] * 7]))
+    status, out, err = call(capsys, 'fk', '--config', path)
+    assert_one_line_error(status, out, err, 'one configuration', 'ik --targets')
+    assert '(B, 7)' not in err
+    status, out, err = call(capsys, 'fk', '--help')
+    assert '(B, 7)' not in out
+
+
+def test_batch_progress_and_summary_agree(capsys, tmp_path):
+    targets = tmp_path / 't.csv'
+    targets.write_text('5 0 0 0 0 0\n' * 30)     # out of reach: none is solved
+    status, out, err = call(capsys, 'ik', '--targets', targets, '--chunk', '10',
+                            '--time-budget', '0.001', '--restarts', '0')
+    assert status == cli.EXIT_NOT_CONVERGED
+    lines = err.splitlines()
+    assert lines[-1].startswith('frame-kinematics: solved 0 of 30 targets in ')
+    assert [line.split(' (')[0] for line in lines[:-1]] == [
+        f'frame-kinematics: {done}/30 targets tried, 0 solved' for done in (10, 20, 30)]
+
+
+def test_mimic_joints_set_their_master(capsys, tmp_path):
+    path = mimic_urdf(tmp_path)
+    model = RobotModel.from_urdf_file(path)
+    assert model.configuration_names == ('a',)
+    status, out, err = call(capsys, 'fk', '--urdf', path, 'b=1.1', '--format', 'json')
+    assert status == 0, err
+    assert json.loads(out)['configuration'] == {'a': pytest.approx(0.5)}
+    status, out, err = call(capsys, 'fk', '--urdf', path, 'a=0.5', 'b=1.1')
+    assert status == 0, err
+    config = tmp_path / 'js.yaml'
+    config.write_text('name: [a, b]\nposition: [0.5, 1.1]\nvelocity: [1.0, 2.0]\n')
+    status, out, err = call(capsys, 'com', '--urdf', path, '--config', config,
+                            '--format', 'json')
+    assert status == 0, err
+    assert json.loads(out)['velocity'] == {'a': pytest.approx(1.0)}
+    status, out, err = call(capsys, 'fk', '--urdf', path, 'a=0.4', 'b=1.1')
+    assert_one_line_error(status, out, err, "'b'", "mimic of 'a'", 'a=0.4', 'a=0.5')
+    path = mimic_urdf(tmp_path, multiplier='0')
+    status, out, err = call(capsys, 'fk', '--urdf', path, 'b=1')
+    assert_one_line_error(status, out, err, "'b'", 'multiplier 0', 'give a')
+
+
+def test_json_q_is_a_mapping_for_one_target_and_for_each_of_a_batch(capsys, tmp_path):
+    model = bundled()
+    status, out, err = call(capsys, 'ik', '--xyz', '0.4', '0.2', '0.3', '--position-only',
+                            '--format', 'json')
+    assert list(json.loads(out)['q']) == list(model.configuration_names)
+    targets = tmp_path / 't.json'
+    targets.write_text(json.dumps([{'xyz': [0.4, 0.2, 0.3]}] * 2))
+    status, out, err = call(capsys, 'ik', '--targets', targets, '--position-only',
+                            '--format', 'json')
+    assert status == 0, err
+    for item in json.loads(out)['results']:
+        assert list(item['q']) == list(model.configuration_names)
+
+
+def test_jacobian_help_examples_are_not_singular(capsys):
+    status, out, err = call(capsys, 'jacobian', '--help')
+    examples = out.split('example:')[1].split('\n\n')[0].replace('\\\n', ' ')
+    commands = [line.split()[1:] for line in examples.splitlines()
+                if line.strip().startswith('frame-kinematics')]
+    assert len(commands) == 2
+    for command in commands:
+        status, out, err = call(capsys, *command, '--format', 'json')
+        assert status == 0, err
+        assert json.loads(out)['manipulability'] > 1e-2, command
+
+
+@pytest.mark.parametrize('args, words', [
+    (['ik', '--position-only', '--xyz', '0.4', '0', '0.3', '--restarts', '-1'],
+     ["--restarts must be a whole number >= 0, got '-1'"]),
+    (['ik', '--targets', 't.csv', '--chunk', '0'],
+     ["--chunk must be a whole number >= 1, got '0'"]),
+    (['ik', '--position-only', '--xyz', '0.4', '0', '0.3', '--time-budget', 'nan'],
+     ['--time-budget must be a number > 0']),
+    (['ik', '--position-only', '--xyz', '0.4', '0', '0.3', '--max-iterations', '1.5'],
+     ["--max-iterations must be a whole number >= 1, got '1.5'"]),
+    (['ik', '--position-only', '--xyz', '0.4', '0', '0.3', '--position-tolerance', '0'],
+     ['--position-tolerance must be a number > 0']),
+    (['fk', '--precision', '18'], ['--precision must be a whole number between 0 and 17']),
+    (['render', '-o', 'x.gif', '--to', 'elbow_joint=1', '--frames', '1'],
+     ['--frames must be a whole number >= 2']),
+    (['render', '-o', 'x.gif', '--to', 'elbow_joint=1', '--fps', '0'],
+     ['--fps must be a number > 0']),
+])
+def test_bad_option_values_are_usage_errors_in_the_options_words(capsys, args, words):
+    status, out, err = call(capsys, *args)
+    assert_one_line_error(status, out, err, *words, code=2)
+    assert 'None' not in err
+
+
+def test_xacro_files_get_the_xacro_command(capsys, tmp_path):
+    path = tmp_path / 'robot.urdf.xacro'
+    path.write_text('<?xml version="1.0"?>\n<robot name="r" '
+                    'xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+                    '<xacro:include filename="arm.xacro"/>\n<link name="a"/>\n</robot>\n')
+    status, out, err = call(capsys, 'info', '--urdf', path)
+    assert_one_line_error(status, out, err, f'run xacro first: xacro {path} > robot.urdf')
+    # a URDF made by xacro keeps the namespace and may keep macros in comments: it is read
+    made = tmp_path / 'made.urdf'
+    made.write_text('<?xml version="1.0"?>\n<robot name="r" '
+                    'xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+                    '<!-- <xacro:arm prefix="left"/> -->\n<link name="a"/>\n</robot>\n')
+    status, out, err = call(capsys, 'info', '--urdf', made)
+    assert status == 0, err
+
+
+def test_setup_py_has_no_obsolete_or_unused_options():
+    import ast
+    setup_py = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                            'setup.py')
+    with open(setup_py, encoding='utf-8') as handle:
+        tree = ast.parse(handle.read())
+    call_node = next(node for node in ast.walk(tree) if isinstance(node, ast.Call) and
+                     getattr(node.func, 'id', None) == 'setup')
+    keywords = {k.arg: k.value for k in call_node.keywords}
+    assert 'tests_require' not in keywords
+    requires = ast.literal_eval(keywords['install_requires'])
+    assert not any(r.startswith('setuptools') for r in requires)
+    assert keywords['entry_points'] is not None
+    scripts = ast.literal_eval(keywords['entry_points'])['console_scripts']
+    assert 'frame-kinematics = frame_kinematics.cli:main' in scripts

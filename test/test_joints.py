@@ -21,9 +21,8 @@ type, mimic terms included, and the motion subspace must be the derivative of th
 
 from conftest import all_joint_types_model, bundled, random_configuration, real_robot_path
 from frame_kinematics.core import RobotModel
-from frame_kinematics.core.joints import (ConfigurationLayout, JointKernel, JointType,
-                                          QUATERNION_NORM_TOLERANCE)
-from frame_kinematics.core.spatial import rotation_from_quaternion
+from frame_kinematics.core.joints import ConfigurationLayout, JointKernel, JointType
+from frame_kinematics.core.spatial import QUATERNION_NORM_TOLERANCE, rotation_from_quaternion
 import numpy as np
 import pytest
 

@@ -40,12 +40,13 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .errors import ReferenceFrameError, UnknownReferenceFrameError
+from .checks import check_vector
+from .errors import ConfigurationError, ReferenceFrameError, UnknownReferenceFrameError
 from .joints import JointType
 from .kinematics import KinematicsState
 from .model import RobotModel
 from .spatial import (check_transform, inverse, rotation_from_quaternion, rotation_from_rpy,
-                      rpy_from_rotation)
+                      rpy_from_rotation, unit_quaternion)
 
 _LOG = logging.getLogger(__name__)
 
@@ -360,11 +361,12 @@ class FrameTree:
         """
         rot = np.eye(3)
         if mode == 'quaternion':
-            quat = np.asarray(quaternion if quaternion is not None else [], dtype=float)
-            if quat.shape != (4,) or not np.all(np.isfinite(quat)) or \
-                    abs(np.linalg.norm(quat) - 1.0) > 1e-6:
-                raise ReferenceFrameError(f'CoM orientation needs a unit quaternion [x, y, z, w]'
-                                          f', got {quaternion!r}', self.com_frame.name)
+            try:
+                quat = unit_quaternion(check_vector(
+                    [] if quaternion is None else quaternion, 4, 'quaternion'))
+            except ConfigurationError as exc:
+                raise ReferenceFrameError(f'CoM orientation needs a unit quaternion [x, y, z, '
+                                          f'w]: {exc}', self.com_frame.name) from None
             rot = rotation_from_quaternion(quat)
         elif mode == 'ypr':
             angles = np.asarray(ypr if ypr is not None else [], dtype=float)

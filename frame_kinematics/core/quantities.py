@@ -31,7 +31,7 @@ import numpy as np
 from .errors import ConfigurationError, ReferenceFrameError
 from .frames import ReferenceFrame
 from .spatial import (force_transform, motion_transform, quaternion_from_rotation,
-                      rotation_from_quaternion, skew)
+                      rotation_from_quaternion, skew, unit_quaternion)
 
 
 def _vector(values, size: int, what: str) -> np.ndarray:
@@ -158,13 +158,10 @@ class FrameOrientation(FrameObject):
         Create the quantity.
 
         :param frame: the frame.
-        :param quaternion: unit quaternion ``[x, y, z, w]`` (normalised if within 1e-6).
+        :param quaternion: unit quaternion ``[x, y, z, w]`` (normalised if within
+            :data:`~frame_kinematics.core.spatial.QUATERNION_NORM_TOLERANCE`).
         """
-        quat = _vector(quaternion, 4, 'an orientation').copy()
-        norm = np.linalg.norm(quat)
-        if abs(norm - 1.0) > 1e-6:
-            raise ConfigurationError(f'an orientation needs a unit quaternion, norm is {norm}')
-        quat /= norm
+        quat = unit_quaternion(_vector(quaternion, 4, 'an orientation'), 'an orientation')
         quat.flags.writeable = False
         super().__init__(frame, quat)
 

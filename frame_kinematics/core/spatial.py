@@ -116,6 +116,32 @@ def rpy_from_rotation(a_R_b: np.ndarray) -> np.ndarray:
     return np.stack([roll, pitch, yaw], axis=-1)
 
 
+#: Largest accepted deviation of a quaternion's norm from 1 (it is then normalised): the one
+#: tolerance on quaternion norms of the package (floating joints, targets, orientations, CoM
+#: frames, messages).
+QUATERNION_NORM_TOLERANCE = 1e-4
+
+
+def unit_quaternion(quat: np.ndarray, name: str = 'quaternion') -> np.ndarray:
+    """
+    Check quaternions ``[x, y, z, w]`` are unit within the tolerance and normalise them.
+
+    :param quat: finite floats of shape ``(..., 4)``.
+    :param name: what they are called in error messages.
+    :return: the normalised quaternions (a new array).
+    :raises ConfigurationError: for a wrong shape or a norm off by more than
+        :data:`QUATERNION_NORM_TOLERANCE`.
+    """
+    quat = np.asarray(quat, dtype=float)
+    if quat.shape[-1:] != (4,):
+        raise ConfigurationError(f'{name} must be [x, y, z, w], got shape {quat.shape}')
+    norm = np.linalg.norm(quat, axis=-1)
+    if not np.all(np.abs(norm - 1.0) <= QUATERNION_NORM_TOLERANCE):
+        shown = ', '.join(f'{x:.6g}' for x in np.atleast_1d(norm)[:3])
+        raise ConfigurationError(f'{name} has norm {shown}, expected 1')
+    return quat / norm[..., None]
+
+
 def rotation_from_quaternion(quat: np.ndarray) -> np.ndarray:
     """
     Rotation matrix of a unit quaternion ``[x, y, z, w]``.

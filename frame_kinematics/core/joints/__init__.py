@@ -15,7 +15,7 @@
 The joint kernel: every joint type's meaning and motion, in one place.
 
 * :mod:`.joint_type`: :class:`JointType` (sizes, entry names, limits, neutral value, motion
-  subspace, ``joint_T_child``) and the quaternion tolerance;
+  subspace, ``joint_T_child``);
 * :mod:`.kernel`: :class:`JointKernel`, the joints of a tree as flat arrays, evaluated in
   batches (local transforms, batch-last poses, TF translations and quaternions, motion
   columns);
@@ -23,9 +23,9 @@ The joint kernel: every joint type's meaning and motion, in one place.
   quaternion normalisation, integrate, difference, sampling).
 """
 
-from .joint_type import entry_names, JointType, plane_basis, QUATERNION_NORM_TOLERANCE
+from .joint_type import entry_names, JointType, plane_basis
 from .kernel import frozen, JointKernel, TYPE_CODES
 from .layout import ConfigurationLayout, wrap_angle
 
 __all__ = ['ConfigurationLayout', 'entry_names', 'frozen', 'JointKernel', 'JointType',
-           'plane_basis', 'QUATERNION_NORM_TOLERANCE', 'TYPE_CODES', 'wrap_angle']
+           'plane_basis', 'TYPE_CODES', 'wrap_angle']

@@ -46,10 +46,6 @@ import numpy as np
 from ..errors import excerpt, URDFError
 from ..spatial import rotation_from_quaternion, skew
 
-#: Largest accepted deviation of a floating joint's quaternion norm from 1 (the quaternion is
-#: then normalised). The one tolerance on quaternion norms of the package.
-QUATERNION_NORM_TOLERANCE = 1e-4
-
 
 class JointType(enum.Enum):
     """The URDF joint types; the value is the URDF ``type`` attribute."""

@@ -99,6 +99,7 @@ class JointKernel:
     # -- construction ---------------------------------------------------------------------------
     def _group_rows(self) -> None:
         types = self.types
+        n = self.n_rows
         self.rotating = frozen(np.array([i for i, t in enumerate(types) if t.rotates],
                                         dtype=np.int64))
         self.sliding = frozen(np.array([i for i, t in enumerate(types)
@@ -130,7 +131,13 @@ class JointKernel:
         self._has_slide = bool(len(self.sliding))
         self._plain = bool(np.all(self.multiplier[self.one_dof] == 1.0)
                            and np.all(self.offset[self.one_dof] == 0.0))
+        self._rotates = rotates.astype(float)
+        self._multi = np.zeros(n, dtype=bool)
+        self._multi[list(self.multi_dof)] = True
         self._origin_quat = quaternion_from_rotation(self.origin[:, :3, :3])
+        pure_axis = np.zeros((n, 4))
+        pure_axis[:, :3] = self.axis
+        self._origin_quat_axis = quaternion_multiply(self._origin_quat, pure_axis)
         #: ``origin`` transposed, for products with batch-last poses.
         self.origin_t = frozen(self.origin.transpose(0, 2, 1))
         self._plane = {i: plane_basis(self.axis[i]) for i in self.multi_dof
@@ -334,30 +341,25 @@ class JointKernel:
         """
         ``parent_T_body`` of some rows as translations and unit quaternions (for TF).
 
-        :param q: ``(nq,)``.
+        A rotation by ``t`` about the axis turns the origin's quaternion ``q0`` into
+        ``q0 * [axis sin(t/2), cos(t/2)] = cos(t/2) q0 + sin(t/2) (q0 * [axis, 0])``.
+
+        :param q: ``(nq,)`` validated configuration.
         :param rows: the rows, ``(m,)`` ints.
-        :return: ``(translations (m, 3), quaternions (m, 4) [x, y, z, w])``.
+        :return: ``(translations (m, 3), quaternions (m, 4) [x, y, z, w])``, new arrays.
         """
         rows = np.asarray(rows, dtype=np.int64)
-        xyz = self.origin[rows, :3, 3].copy()
-        quat = self._origin_quat[rows].copy()
-        codes = self.type_code[rows]
-        rot = np.nonzero((codes == TYPE_CODES[JointType.REVOLUTE])
-                         | (codes == TYPE_CODES[JointType.CONTINUOUS]))[0]
-        if len(rot):
-            half = 0.5 * self.row_values(q, rows[rot])
-            turn = np.empty((len(rot), 4))
-            turn[:, :3] = self.axis[rows[rot]] * np.sin(half)[:, None]
-            turn[:, 3] = np.cos(half)
-            quat[rot] = quaternion_multiply(quat[rot], turn)
-        slide = np.nonzero(codes == TYPE_CODES[JointType.PRISMATIC])[0]
-        if len(slide):
-            d = self.row_values(q, rows[slide])
-            r = self.origin[rows[slide], :3, :3]
-            xyz[slide] += d[:, None] * np.einsum('nij,nj->ni', r, self.axis[rows[slide]])
-        multi = np.isin(codes, [TYPE_CODES[JointType.FLOATING], TYPE_CODES[JointType.PLANAR]])
-        for k in np.nonzero(multi)[0]:
-            local = self.origin[rows[k]] @ self.joint_transform(int(rows[k]), q)
-            xyz[k] = local[:3, 3]
-            quat[k] = quaternion_from_rotation(local[:3, :3])
+        if self._has_rotation or self._has_slide:
+            value = q[self._value_src[rows]] * self._value_mult[rows] + self._value_offset[rows]
+        else:
+            value = np.zeros(len(rows))
+        half = 0.5 * value * self._rotates[rows]
+        quat = self._origin_quat[rows] * np.cos(half)[:, None] + \
+            self._origin_quat_axis[rows] * np.sin(half)[:, None]
+        xyz = self.origin[rows, :3, 3] + value[:, None] * self._slide[rows]
+        if self.multi_dof:
+            for k in np.nonzero(self._multi[rows])[0]:
+                local = self.origin[rows[k]] @ self.joint_transform(int(rows[k]), q)
+                xyz[k] = local[:3, 3]
+                quat[k] = quaternion_from_rotation(local[:3, :3])
         return xyz, quat

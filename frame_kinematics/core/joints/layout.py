@@ -25,11 +25,10 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .joint_type import JointType, QUATERNION_NORM_TOLERANCE
+from .joint_type import JointType
 from .kernel import frozen
-from ..errors import ConfigurationError
-from ..spatial import exp_se3, log_se3, quaternion_from_rotation, rotation_from_quaternion, \
-    transform
+from ..spatial import exp_se3, log_se3, quaternion_from_rotation, QUATERNION_NORM_TOLERANCE, \
+    rotation_from_quaternion, transform, unit_quaternion
 
 _TWO_PI = 2.0 * np.pi
 
@@ -124,19 +123,14 @@ class ConfigurationLayout:
         :param name: what ``q`` is called in error messages.
         :return: ``q`` itself when there is no floating joint, else a normalised copy.
         :raises ConfigurationError: for a quaternion whose norm is off by more than
-            :data:`QUATERNION_NORM_TOLERANCE`.
+            :data:`~frame_kinematics.core.spatial.QUATERNION_NORM_TOLERANCE`.
         """
         if not self.floating:
             return q
         q = q.copy()
         for iq, _, joint in self.floating:
-            sl = slice(iq + 3, iq + 7)
-            norm = np.linalg.norm(q[..., sl], axis=-1)
-            if np.any(np.abs(norm - 1.0) > QUATERNION_NORM_TOLERANCE):
-                raise ConfigurationError(
-                    f"{name}: quaternion of floating joint '{joint}' has norm "
-                    f'{np.atleast_1d(norm).tolist()[:3]}, expected 1')
-            q[..., sl] /= norm[..., None]
+            q[..., iq + 3:iq + 7] = unit_quaternion(
+                q[..., iq + 3:iq + 7], f"{name}: quaternion of floating joint '{joint}'")
         return q
 
     def quaternions_unit(self, q: np.ndarray, tolerance: float = 0.0) -> np.ndarray:

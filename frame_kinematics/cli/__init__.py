@@ -1,0 +1,84 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+``frame-kinematics``: the core's kinematics on any URDF from the command line, no ROS.
+
+Sub-commands: ``info``, ``fk``, ``jacobian``, ``com``, ``ik``, ``relative-motion`` and
+``render``; ``frame-kinematics COMMAND --help`` shows each one's options and an example.
+One module per concept: :mod:`.parser` (options), :mod:`.inputs` (model, configurations,
+files), :mod:`.common` (output), and one module per command family.
+
+Exit status: 0 on success, 1 for an error (bad URDF, unknown link or joint, malformed
+number, missing file or dependency: one ``frame-kinematics: error: ...`` line on stderr, no
+traceback), 2 for a usage error (unknown option, bad option value), 3 when inverse
+kinematics does not converge. Warnings go to stderr unless ``-q``.
+"""
+
+import logging
+import os
+import sys
+from typing import Optional, Sequence
+
+from .common import (CommandLineError, EXIT_ERROR, EXIT_NOT_CONVERGED, EXIT_USAGE, PROG)
+from .parser import build_parser, split_extras
+from ..core.errors import FrameKinematicsError
+
+_PACKAGE_LOGGER = 'frame_kinematics'
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """
+    Run the command line.
+
+    Log records of the package (the core's warnings, the command line's own) are printed on
+    stderr while it runs: warnings and errors by default, errors only with ``-q``, and
+    informational messages too with ``-v``.
+
+    :param argv: arguments without the program name (default ``sys.argv[1:]``).
+    :return: the exit status.
+    """
+    parser = build_parser()
+    args, extras = parser.parse_known_args(argv)
+    split_extras(args, extras)
+    if args.quiet and args.verbose:
+        args.parser.error('give -q (quiet) or -v (verbose), not both')
+    level = logging.ERROR if args.quiet else logging.INFO if args.verbose else logging.WARNING
+    logger = logging.getLogger(_PACKAGE_LOGGER)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter(f'{PROG}: %(levelname)s: %(message)s'))
+    saved = logger.level, logger.propagate
+    logger.addHandler(handler)
+    logger.setLevel(level)
+    logger.propagate = False
+    try:
+        return args.handler(args)
+    except BrokenPipeError:
+        # The reader went away (e.g. piped into head): stop quietly, as other tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_ERROR
+    except (FrameKinematicsError, OSError, ValueError) as exc:
+        message = ' '.join(str(exc).split()) or type(exc).__name__
+        sys.stderr.write(f'{PROG}: error: {message}\n')
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        sys.stderr.write(f'{PROG}: error: interrupted\n')
+        return 130
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(saved[0])
+        logger.propagate = saved[1]
+
+
+__all__ = ['CommandLineError', 'EXIT_ERROR', 'EXIT_NOT_CONVERGED', 'EXIT_USAGE', 'PROG',
+           'build_parser', 'main']

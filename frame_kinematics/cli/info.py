@@ -1,0 +1,112 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""``frame-kinematics info``: the model as a tree, or as JSON data."""
+
+import argparse
+import math
+from typing import Dict, List
+
+from .common import emit, finite, to_json
+from .inputs import model_of
+from ..core.joints import JointType
+from ..core.model import RobotModel
+
+
+def _limits_text(joint) -> str:
+    unit = joint.type.unit
+    parts = []
+    if joint.type.bounded:
+        parts.append(f'[{joint.lower:g}, {joint.upper:g}] {unit}')
+    elif joint.type is JointType.CONTINUOUS:
+        parts.append('unbounded')
+    if joint.type.one_dof:
+        if math.isfinite(joint.velocity):
+            parts.append(f'vmax {joint.velocity:g} {unit}/s')
+        if math.isfinite(joint.effort):
+            parts.append(f"effort {joint.effort:g} {'N' if unit == 'm' else 'N m'}")
+    return ', '.join(parts)
+
+
+def _joint_text(joint) -> str:
+    parts = [joint.type.value]
+    if joint.type not in (JointType.FIXED, JointType.FLOATING):
+        parts.append('axis ' + ' '.join(f'{a:g}' for a in joint.axis + 0.0))
+    limits = _limits_text(joint)
+    if limits:
+        parts.append(limits)
+    if joint.mimic is not None:
+        master, multiplier, offset = joint.mimic
+        parts.append(f'mimic {multiplier:g} * {master} + {offset:g}')
+    return f"{joint.name} ({', '.join(parts)})"
+
+
+def _mass_text(link) -> str:
+    return f'{link.mass:g} kg' if link.has_inertial else 'no inertial'
+
+
+def _info_tree(model: RobotModel) -> str:
+    n_fixed = sum(not j.type.moves for j in model.joints)
+    lines = [f'robot {model.name}: {len(model.links)} links, {len(model.joints)} joints '
+             f'({len(model.actuated_joints)} actuated, {len(model.mimic_joints)} mimic, '
+             f'{n_fixed} fixed), nq={model.nq}, nv={model.nv}',
+             f'total mass: {model.total_mass:g} kg',
+             f'{model.root_link} [{_mass_text(model.link(model.root_link))}]']
+    children: Dict[str, List] = {link.name: [] for link in model.links}
+    for joint in model.joints:
+        children[joint.parent].append(joint)
+
+    def walk(link_name: str, indent: str) -> None:
+        below = children[link_name]
+        for k, joint in enumerate(below):
+            last = k == len(below) - 1
+            child = model.link(joint.child)
+            lines.append(f"{indent}{'`-- ' if last else '|-- '}{_joint_text(joint)} -> "
+                         f'{child.name} [{_mass_text(child)}]')
+            walk(child.name, indent + ('    ' if last else '|   '))
+
+    walk(model.root_link, '')
+    return '\n'.join(lines)
+
+
+def _info_json(model: RobotModel) -> dict:
+    return {
+        'robot': model.name, 'root_link': model.root_link, 'nq': model.nq, 'nv': model.nv,
+        'total_mass': model.total_mass,
+        'configuration_names': list(model.configuration_names),
+        'velocity_names': list(model.velocity_names),
+        'links': [{'name': link.name, 'parent_joint': link.parent_joint,
+                   'mass': link.mass if link.has_inertial else None,
+                   'link_p_com': link.link_p_com.tolist() if link.has_inertial else None}
+                  for link in model.links],
+        'joints': [{'name': j.name, 'type': j.type.value, 'parent': j.parent, 'child': j.child,
+                    'axis': j.axis.tolist(), 'lower': finite(j.lower),
+                    'upper': finite(j.upper), 'velocity': finite(j.velocity),
+                    'effort': finite(j.effort),
+                    'mimic': None if j.mimic is None else {
+                        'joint': j.mimic[0], 'multiplier': j.mimic[1], 'offset': j.mimic[2]},
+                    'idx_q': j.idx_q, 'idx_v': j.idx_v}
+                   for j in model.joints],
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    """
+    Print the model's tree (``info``), or its data with ``--format json``.
+
+    :param args: the parsed command line.
+    :return: the exit status.
+    """
+    model = model_of(args)
+    emit(to_json(_info_json(model)) if args.format == 'json' else _info_tree(model))
+    return 0

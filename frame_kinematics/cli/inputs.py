@@ -1,0 +1,379 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+Reading what a command works on: the robot model, configurations and input files.
+
+A configuration is given as ``NAME=VALUE`` pairs and/or a ``--config`` file. Entries given
+nowhere take their default: 0 (identity quaternion for a floating joint), or the nearest
+joint limit when 0 is outside the limits, so that a default never violates them. A mimic
+joint may be given in place of its master (``master = (value - offset) / multiplier``).
+"""
+
+import json
+import math
+import os
+import re
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from .common import CommandLineError, LOG
+from .. import robots
+from ..core import configuration as cfg
+from ..core.errors import ConfigurationError, UnknownFrameError, URDFError
+from ..core.model import RobotModel
+
+#: Largest disagreement accepted between a mimic joint's value and its master's.
+MIMIC_TOLERANCE = 1e-6
+_XACRO_ELEMENT = b'<xacro:'
+_COMMENT = re.compile(rb'<!--.*?-->', re.DOTALL)
+
+
+def load_model(urdf: Optional[str], robot: Optional[str], floating_base: bool) -> RobotModel:
+    """
+    Load the robot of ``--urdf`` or ``--robot`` (default: the bundled arm).
+
+    :param urdf: a URDF file, or ``None``.
+    :param robot: a bundled robot name, or ``None``.
+    :param floating_base: add a floating joint from a ``world`` link.
+    :return: the model.
+    :raises CommandLineError: for both options, or for a xacro file (with the command to run).
+    :raises URDFError: for a bad document, naming the file.
+    """
+    if urdf and robot:
+        raise CommandLineError('give either --urdf or --robot, not both')
+    path = urdf or robots.path(robot or robots.DEFAULT_ROBOT)
+    if urdf and _uses_xacro(path):
+        raise CommandLineError(f'{path} uses xacro macros, it is not a URDF yet: '
+                               f'{_xacro_hint(path)}')
+    try:
+        return RobotModel.from_urdf_file(path, floating_base=floating_base)
+    except URDFError as exc:
+        hint = f' ({_xacro_hint(path)})' if path.lower().endswith('.xacro') else ''
+        if path in str(exc) and not hint:
+            raise
+        raise URDFError(f"{'' if path in str(exc) else path + ': '}{exc}{hint}") from None
+
+
+def _uses_xacro(path: str) -> bool:
+    """Whether a file has xacro elements outside comments (``<xacro:include ...>``)."""
+    try:
+        with open(path, 'rb') as handle:
+            text = handle.read()
+    except OSError:
+        return False
+    return _XACRO_ELEMENT in _COMMENT.sub(b'', text)
+
+
+def _xacro_hint(path: str) -> str:
+    base = os.path.basename(path)
+    stem = base[:-len('.xacro')] if base.lower().endswith('.xacro') else base
+    if stem == base:
+        stem = os.path.splitext(base)[0] + '.expanded'
+    if not stem.lower().endswith('.urdf'):
+        stem += '.urdf'
+    return f'run xacro first: xacro {path} > {stem}'
+
+
+def number(value, name: str) -> float:
+    """
+    Read a finite number.
+
+    :param value: a number or its text.
+    :param name: what it is, for the message.
+    :return: the float.
+    :raises ConfigurationError: for anything else.
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise ConfigurationError(f"malformed number {value!r} for '{name}'")
+    try:
+        x = float(value)
+    except ValueError:
+        raise ConfigurationError(f"malformed number '{value}' for '{name}'") from None
+    if not math.isfinite(x):
+        raise ConfigurationError(f"'{value}' for '{name}' is not a finite number")
+    return x
+
+
+def parse_pairs(tokens: Sequence[str], what: str) -> Dict[str, str]:
+    """
+    Read ``NAME=VALUE`` tokens.
+
+    :param tokens: the tokens.
+    :param what: what a name is (``joint``), for the messages.
+    :return: ``{name: value text}``.
+    :raises CommandLineError: for a token without ``=`` or a name given twice.
+    """
+    pairs: Dict[str, str] = {}
+    for token in tokens:
+        name, sep, value = token.partition('=')
+        name = name.strip()
+        if not sep or not name:
+            raise CommandLineError(f"expected NAME=VALUE for a {what}, got '{token}'")
+        if name in pairs:
+            raise CommandLineError(f"{what} '{name}' is given twice")
+        pairs[name] = value.strip()
+    return pairs
+
+
+def default_configuration(model: RobotModel) -> np.ndarray:
+    """
+    Return the values of entries nobody gave: neutral, projected onto the joint limits.
+
+    :param model: the robot model.
+    :return: ``(nq,)``.
+    """
+    return cfg.clip(model, model.neutral_configuration())
+
+
+def _entries(model: RobotModel, values: Dict[str, object], velocity: bool) -> Dict[str, float]:
+    """
+    ``{q or v entry: number}`` from ``{joint or entry: value}``.
+
+    A floating or planar joint takes a list (or a comma-separated text); a mimic joint
+    sets its actuated master.
+    """
+    names = model.velocity_names if velocity else model.configuration_names
+    known = set(names)
+    groups = {j.name: [n for n in names if n.startswith(j.name + '/')]
+              for j in model.actuated_joints if not j.type.one_dof}
+    mimics = {j.name: j.mimic for j in model.mimic_joints}
+    unknown = [name for name in values
+               if name not in known and name not in groups and name not in mimics]
+    if unknown:
+        raise UnknownFrameError(', '.join(map(str, unknown)),
+                                list(names) + list(groups) + list(mimics),
+                                'joint' if len(unknown) == 1 else 'joints')
+    entries: Dict[str, float] = {}
+    for name, value in values.items():
+        if name in groups:
+            parts = value.split(',') if isinstance(value, str) else value
+            if not isinstance(parts, (list, tuple)) or len(parts) != len(groups[name]):
+                raise ConfigurationError(
+                    f"joint '{name}' takes {len(groups[name])} values "
+                    f"({', '.join(groups[name])}), got {value!r}")
+            for entry, part in zip(groups[name], parts):
+                entries[entry] = number(part, entry)
+        elif name in known:
+            entries[name] = number(value, name)
+    for name, value in values.items():
+        if name in mimics:
+            _set_from_mimic(entries, name, number(value, name), mimics[name], velocity)
+    return entries
+
+
+def _set_from_mimic(entries: Dict[str, float], name: str, value: float, mimic,
+                    velocity: bool) -> None:
+    master, multiplier, offset = mimic
+    relation = f'{name} = {multiplier:g} * {master} + {offset:g}'
+    if multiplier == 0:
+        raise ConfigurationError(f"joint '{name}' is a mimic of '{master}' with multiplier 0 "
+                                 f'({relation}): give {master}')
+    wanted = value / multiplier if velocity else (value - offset) / multiplier
+    given = entries.get(master)
+    if given is None:
+        entries[master] = wanted
+    elif abs(given - wanted) > MIMIC_TOLERANCE * max(1.0, abs(given)):
+        raise ConfigurationError(f"joint '{name}'={value:g} is a mimic of '{master}' "
+                                 f'({relation}) and asks for {master}={wanted:g}, but '
+                                 f'{master}={given:g} is given')
+
+
+def read_json(text: str, path: str):
+    """
+    Parse a JSON document.
+
+    :param text: the document.
+    :param path: its file, for the message.
+    :return: the data.
+    :raises CommandLineError: for invalid JSON.
+    """
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise CommandLineError(f'{path} is not valid JSON: {exc}') from None
+
+
+def read_document(path: str):
+    """
+    Read a JSON file, or a YAML file (JSON is YAML) when pyyaml is installed.
+
+    :param path: the file.
+    :return: the data of its first document.
+    :raises CommandLineError: for an unreadable, empty or invalid file.
+    :raises MissingDependencyError: for a ``.yaml`` file without pyyaml.
+    """
+    try:
+        with open(path, 'rb') as handle:
+            text = handle.read().decode('utf-8')
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise CommandLineError(f'cannot read {path}: {reason}') from None
+    if path.lower().endswith('.json'):
+        return read_json(text, path)
+    try:
+        import yaml
+    except ImportError:
+        if path.lower().endswith(('.yaml', '.yml')):
+            from ..render import MissingDependencyError
+            raise MissingDependencyError('pyyaml', f'reading the YAML file {path}') from None
+        return read_json(text, path)
+    try:
+        documents = [d for d in yaml.safe_load_all(text) if d is not None]
+    except yaml.YAMLError as exc:
+        raise CommandLineError(f'{path} is not valid YAML or JSON: '
+                               f"{' '.join(str(exc).split())}") from None
+    if not documents:
+        raise CommandLineError(f'{path} is empty')
+    return documents[0]
+
+
+def _states_from_document(document, path: str) -> Tuple[object, Optional[object]]:
+    """Positions and velocities of a configuration file (see the ``--config`` help)."""
+    if isinstance(document, list):
+        return document, None
+    if not isinstance(document, dict):
+        raise CommandLineError(f'{path}: expected a mapping of joint names to values or a list '
+                               f'of numbers, got {type(document).__name__}')
+    if isinstance(document.get('name'), list):
+        names = document['name']
+        out = []
+        for key in ('position', 'velocity'):
+            values = document.get(key) or []
+            if values and len(values) != len(names):
+                raise CommandLineError(f"{path}: '{key}' has {len(values)} values for "
+                                       f'{len(names)} names')
+            out.append(dict(zip(names, values)) if values else None)
+        return out[0] or {}, out[1]
+    if document and set(document) <= {'positions', 'velocities'}:
+        return document.get('positions') or {}, document.get('velocities')
+    return document, None
+
+
+def _configuration_list(model: RobotModel, values: list, path: str) -> np.ndarray:
+    names = model.configuration_names
+    if any(isinstance(v, (list, tuple, dict)) for v in values):
+        raise CommandLineError(f'{path} holds a list of configurations: --config takes one '
+                               f'configuration, a list of {model.nq} numbers or a mapping '
+                               '(for many targets use ik --targets)')
+    if len(values) != model.nq:
+        shown = ', '.join(names[:8]) + (', ...' if len(names) > 8 else '')
+        raise CommandLineError(f'{path}: a configuration of {model.name} has {model.nq} '
+                               f'values ({shown}), got {len(values)}')
+    return np.array([number(v, f'{path}[{i}]') for i, v in enumerate(values)])
+
+
+def read_states(model: RobotModel, pairs: Sequence[str] = (), config: Optional[str] = None,
+                beyond_limits: str = '') -> Tuple[np.ndarray, Optional[np.ndarray]]:
+    """
+    Read a configuration (and a velocity, if the file has one) and NAME=VALUE pairs.
+
+    Pairs override the file's values; entries given nowhere take their default (see
+    :func:`default_configuration`). A warning names the given values beyond the joint
+    limits.
+
+    :param model: the robot model.
+    :param pairs: ``NAME=VALUE`` tokens.
+    :param config: a configuration file, or ``None``.
+    :param beyond_limits: what the command does with values beyond the limits, appended to
+        the warning.
+    :return: ``q`` and ``v`` (``None`` without velocities in the file).
+    """
+    positions: object = {}
+    velocities: Optional[object] = None
+    if config:
+        positions, velocities = _states_from_document(read_document(config), config)
+    q = default_configuration(model)
+    given: List[str] = []
+    entries: Dict[str, float] = {}
+    if isinstance(positions, list):
+        q = _configuration_list(model, positions, config)
+        given = list(model.configuration_names)
+    elif isinstance(positions, dict):
+        entries = _entries(model, positions, velocity=False)
+    else:
+        raise CommandLineError(f'{config}: positions must be a mapping or a list')
+    entries.update(_entries(model, parse_pairs(pairs, 'joint'), velocity=False))
+    index = {name: i for i, name in enumerate(model.configuration_names)}
+    for name, value in entries.items():
+        q[index[name]] = value
+    given += [name for name in entries if name not in given]
+    q = model.check_configuration(q, 'the configuration')
+    _warn_beyond_limits(model, q, given, beyond_limits)
+    v = None
+    if velocities is not None:
+        if not isinstance(velocities, dict):
+            raise CommandLineError(f'{config}: velocities must be a mapping of joint names')
+        v = velocity_vector(model, velocities)
+    return q, v
+
+
+def _warn_beyond_limits(model: RobotModel, q: np.ndarray, given: Sequence[str],
+                        consequence: str) -> None:
+    lower, upper = cfg.joint_limits(model)
+    index = {name: i for i, name in enumerate(model.configuration_names)}
+    beyond = [f'{name}={q[index[name]]:g} (limits {lower[index[name]]:g} to '
+              f'{upper[index[name]]:g})'
+              for name in model.configuration_names if name in given and
+              not lower[index[name]] <= q[index[name]] <= upper[index[name]]]
+    if beyond:
+        LOG.warning('beyond the joint limits: %s%s', ', '.join(beyond),
+                    f'; {consequence}' if consequence else '')
+
+
+def model_of(args) -> RobotModel:
+    """
+    Load the model a command's options (``--urdf``, ``--robot``, ``--floating-base``) name.
+
+    :param args: the parsed command line.
+    :return: the model.
+    """
+    return load_model(args.urdf, args.robot, args.floating_base)
+
+
+def default_link(model: RobotModel, link: Optional[str]) -> str:
+    """
+    Return the link a command works on: ``--link``, else ``tool0``.
+
+    :param model: the robot model.
+    :param link: the ``--link`` option, or ``None``.
+    :return: the link name.
+    :raises UnknownFrameError: for an unknown link.
+    :raises CommandLineError: without ``--link`` on a robot with no ``tool0``.
+    """
+    if link:
+        model.link_index(link)
+        return link
+    if model.has_link('tool0'):
+        return 'tool0'
+    raise CommandLineError(f"robot '{model.name}' has no link 'tool0': choose one with --link "
+                           f"(links: {', '.join(model.link_names[:12])}"
+                           f"{', ...' if len(model.links) > 12 else ''})")
+
+
+def velocity_vector(model: RobotModel, values: Dict[str, object],
+                    base: Optional[np.ndarray] = None) -> np.ndarray:
+    """
+    Build ``v`` from ``{joint or entry: value}`` on top of ``base`` (default zeros).
+
+    :param model: the robot model.
+    :param values: the velocities given.
+    :param base: velocities the given ones override.
+    :return: ``(nv,)``.
+    """
+    v = np.zeros(model.nv) if base is None else np.array(base, dtype=float)
+    index = {name: i for i, name in enumerate(model.velocity_names)}
+    for name, value in _entries(model, values, velocity=True).items():
+        v[index[name]] = value
+    return v

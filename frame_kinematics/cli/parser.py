@@ -1,0 +1,354 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+The ``frame-kinematics`` argument parser: sub-commands, options and their examples.
+
+Numeric options are checked here, with messages in the options' own words
+(``--restarts must be a whole number >= 0, got '-1'``), before any command runs.
+"""
+
+import argparse
+import math
+import sys
+from typing import Callable, List, Optional, Sequence
+
+from .common import EXIT_USAGE, PROG
+from .ik import run as run_ik
+from .info import run as run_info
+from .pictures import run as run_render
+from .poses import run_com, run_fk, run_jacobian
+from .relative_motion import run as run_relative_motion
+from .. import __version__, robots
+from ..core.kinematics import ExpressedIn
+
+
+class Parser(argparse.ArgumentParser):
+    """Argument parser whose usage errors are one line on stderr."""
+
+    def error(self, message: str) -> None:
+        """
+        Print ``frame-kinematics: error: ...`` and exit with status 2.
+
+        :param message: what is wrong.
+        """
+        option, sep, rest = message.partition(': ')
+        if sep and option.startswith('argument ') and rest.startswith('must '):
+            message = f"{option[len('argument '):]} {rest}"
+        sys.stderr.write(f"{PROG}: error: {message} (see '{self.prog} --help')\n")
+        sys.exit(EXIT_USAGE)
+
+
+def whole(minimum: int, maximum: Optional[int] = None) -> Callable[[str], int]:
+    """
+    Option type: a whole number within bounds.
+
+    :param minimum: smallest value accepted.
+    :param maximum: largest value accepted, or ``None``.
+    :return: the converter for ``add_argument(type=...)``.
+    """
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or value < minimum or (maximum is not None and value > maximum):
+            bound = f'>= {minimum}' if maximum is None else f'between {minimum} and {maximum}'
+            raise argparse.ArgumentTypeError(f'must be a whole number {bound}, got {text!r}')
+        return value
+    return parse
+
+
+def real(minimum: float, strict: bool, maximum: Optional[float] = None
+         ) -> Callable[[str], float]:
+    """
+    Option type: a finite number above ``minimum`` (or at it, unless ``strict``).
+
+    :param minimum: lower bound.
+    :param strict: whether the bound itself is refused.
+    :param maximum: largest value accepted, or ``None``.
+    :return: the converter for ``add_argument(type=...)``.
+    """
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        low_ok = value > minimum if strict else value >= minimum
+        if not (math.isfinite(value) and low_ok and (maximum is None or value <= maximum)):
+            bound = f"{'>' if strict else '>='} {minimum:g}"
+            if maximum is not None:
+                bound += f' and <= {maximum:g}'
+            raise argparse.ArgumentTypeError(f'must be a number {bound}, got {text!r}')
+        return value
+    return parse
+
+
+def _finite(text: str) -> float:
+    return real(-math.inf, True)(text)
+
+
+_EXAMPLES = {
+    'info': """example:
+  frame-kinematics info --robot fk_quadruped
+  frame-kinematics info --urdf panda.urdf --format json""",
+    'fk': """example:
+  frame-kinematics fk shoulder_lift_joint=-1.2 elbow_joint=1.0 --links tool0
+  frame-kinematics fk --config joint_states.yaml --format tf --relative-to base_link
+  frame-kinematics fk --robot fk_quadruped --floating-base root_joint=0,0,0.4,0,0,0,1
+
+configuration file (--config, JSON or YAML): a mapping {joint: value}, a list of nq
+values, {positions: {...}, velocities: {...}}, or a sensor_msgs/JointState as printed by
+'ros2 topic echo --once /joint_states' (name, position, velocity). A floating or planar
+joint takes a list, or its entries one by one (root_joint/z=0.4).""",
+    'jacobian': """example:
+  frame-kinematics jacobian --link tool0 shoulder_lift_joint=-1.2 elbow_joint=1.0 \\
+      wrist_1_joint=-1.0 wrist_2_joint=1.0
+  frame-kinematics jacobian --link wrist_3_link --point 0 0 0.1 --expressed-in local \\
+      shoulder_lift_joint=-1.2 elbow_joint=1.0 wrist_1_joint=-1.0 wrist_2_joint=1.0
+
+rows are [vx vy vz wx wy wz] (twist = J v), columns the velocity entries.
+manipulability is sqrt(det(J J^T)) = the product of the singular values (0 if nv < 6), as
+core.velocity.manipulability.""",
+    'com': """example:
+  frame-kinematics com shoulder_lift_joint=-1.2
+  frame-kinematics com elbow_joint=1.0 --velocity shoulder_pan_joint=0.5 elbow_joint=-1""",
+    'ik': """example:
+  frame-kinematics ik --link tool0 --xyz 0.4 0.2 0.5 --rpy 3.14159 0 0
+  frame-kinematics ik --xyz 0.4 0.2 0.5 --quat 1 0 0 0 shoulder_lift_joint=-1 --format json
+  frame-kinematics ik --xyz 0.4 0.2 0.5 --position-only
+  frame-kinematics ik --targets targets.csv --time-budget 0.05 > solutions.txt
+
+NAME=VALUE pairs (or --config) give the seed configuration; joints not given start at 0, or
+at their nearest limit when 0 is outside the limits. Exit status 3 when a target is not
+reached within the tolerances (the best configuration found is still printed).
+A targets file is .csv/.txt lines "x y z roll pitch yaw" or "x y z qx qy qz qw" ("x y z"
+with --position-only), or a JSON/YAML list of {xyz, rpy} or {xyz, quat} ({xyz} with
+--position-only). With --targets, progress goes to stderr (-q to silence it). In JSON
+output, q is a mapping {name: value}: one for a target, one per item of 'results' for a
+file of targets.""",
+    'relative-motion': """example:
+  frame-kinematics relative-motion --lock wrist_3_joint --transform tool0 env
+  frame-kinematics relative-motion --constraints grasp.yaml --format json
+
+constraints file: a list of {lock: JOINT, parameterized: false} and
+{transformation: [A, B], parameterized: true, mask: [1, 1, 1, 1, 1, 1]} items
+(B left out or 'env' for the environment; a mask with a 0 leaves the pair unconstrained).""",
+    'render': """example:
+  frame-kinematics render shoulder_lift_joint=-1.2 elbow_joint=1.0 -o arm.png
+  frame-kinematics render -o motion.gif --to shoulder_lift_joint=-1.2 elbow_joint=1.0
+  frame-kinematics render -o strip.png --frames 6 --columns 3 --to-config target.yaml
+
+needs matplotlib (pip install matplotlib); a GIF needs pillow too. Links are drawn as
+segments from the parent's origin to the child's origin, frame axes x red, y green, z blue,
+link centers of mass as orange dots sized by mass, the robot's CoM as a black cross.""",
+}
+
+
+def _model_options(parser: argparse.ArgumentParser, top: bool) -> None:
+    """
+    Model selection and message options, on the top parser and on every sub-command.
+
+    On sub-commands their defaults are suppressed so that an option given before the
+    sub-command is kept.
+    """
+    default = (lambda value: value) if top else (lambda value: argparse.SUPPRESS)
+    group = parser.add_argument_group('robot model')
+    group.add_argument('--urdf', metavar='PATH', default=default(None),
+                       help='URDF file (default: the bundled arm)')
+    group.add_argument('--robot', metavar='NAME', default=default(None),
+                       help=f"bundled robot: {', '.join(robots.names())} "
+                            f'(default {robots.DEFAULT_ROBOT})')
+    group.add_argument('--floating-base', action='store_true', default=default(False),
+                       help="add a floating joint 'root_joint' from a 'world' link to the root")
+    group = parser.add_argument_group('messages on stderr')
+    group.add_argument('-q', '--quiet', action='store_true', default=default(False),
+                       help='print nothing on stderr but errors: no progress, no warnings')
+    group.add_argument('-v', '--verbose', action='store_true', default=default(False),
+                       help="also log the core's informational messages on stderr (warnings "
+                            'are printed without -v)')
+
+
+def _config_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument('pairs', nargs='*', metavar='NAME=VALUE',
+                        help='joint values (rad or m); a mimic joint sets its master; '
+                             'others are 0, or their nearest limit when 0 is outside the limits')
+    parser.add_argument('--config', metavar='FILE',
+                        help='configuration file, JSON or YAML (pairs override it)')
+
+
+def _output_options(parser: argparse.ArgumentParser, formats: Sequence[str]) -> None:
+    parser.add_argument('--format', choices=formats, default=formats[0],
+                        help=f'output format (default {formats[0]})')
+    parser.add_argument('--precision', type=whole(0, 17), default=6, metavar='N',
+                        help='decimals printed in tables (default 6)')
+
+
+def _subparser(commands, name: str, help_text: str,
+               handler: Callable[[argparse.Namespace], int]) -> argparse.ArgumentParser:
+    parser = commands.add_parser(name, help=help_text, description=help_text,
+                                 epilog=_EXAMPLES.get(name),
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    _model_options(parser, top=False)
+    parser.set_defaults(handler=handler, parser=parser)
+    return parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """
+    Build the ``frame-kinematics`` argument parser with all its sub-commands.
+
+    :return: the parser.
+    """
+    parser = Parser(prog=PROG, description='Kinematics of a URDF robot without ROS: model '
+                    'tree, poses, Jacobians, center of mass, inverse kinematics, '
+                    'relative motion and pictures.',
+                    epilog='example:\n  frame-kinematics fk shoulder_lift_joint=-1.2 '
+                    'elbow_joint=1.0 --links tool0\n\nrun "frame-kinematics COMMAND --help" '
+                    'for the options of a command.',
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument('--version', action='version', version=f'%(prog)s {__version__}')
+    _model_options(parser, top=True)
+    commands = parser.add_subparsers(dest='command', metavar='COMMAND', parser_class=Parser)
+    commands.required = True
+
+    info = _subparser(commands, 'info', 'the model as a tree: joints, limits, mimics, masses',
+                      run_info)
+    _output_options(info, ('table', 'json'))
+
+    fk = _subparser(commands, 'fk', 'poses of links at a configuration', run_fk)
+    _config_options(fk)
+    fk.add_argument('--links', nargs='+', metavar='LINK', help='links to show (default all)')
+    fk.add_argument('--relative-to', metavar='LINK',
+                    help='frame the poses are given in (default: the root link)')
+    _output_options(fk, ('table', 'json', 'tf'))
+
+    jac = _subparser(commands, 'jacobian', 'Jacobian of a link, manipulability and singular '
+                     'values', run_jacobian)
+    _config_options(jac)
+    jac.add_argument('--link', help="the link (default 'tool0')")
+    jac.add_argument('--point', nargs=3, metavar=('X', 'Y', 'Z'),
+                     help='a point fixed in the link, in the link frame (default: its origin)')
+    jac.add_argument('--expressed-in', default='local_world_aligned',
+                     choices=[e.value for e in ExpressedIn],
+                     help='where the twist is expressed (default local_world_aligned)')
+    _output_options(jac, ('table', 'json'))
+
+    com = _subparser(commands, 'com', 'mass, center of mass, CoM velocity and angular momentum',
+                     run_com)
+    _config_options(com)
+    com.add_argument('--velocity', nargs='+', metavar='NAME=VALUE',
+                     help='joint velocities (rad/s or m/s): adds CoM velocity and momentum')
+    _output_options(com, ('table', 'json'))
+
+    ik = _subparser(commands, 'ik', 'inverse kinematics of a link to a target pose (or a '
+                    'file of targets)', run_ik)
+    _config_options(ik)
+    ik.add_argument('--link', help="the tip link (default 'tool0')")
+    ik.add_argument('--xyz', nargs=3, metavar=('X', 'Y', 'Z'), help='target position (m)')
+    orientation = ik.add_mutually_exclusive_group()
+    orientation.add_argument('--rpy', nargs=3, metavar=('R', 'P', 'Y'),
+                             help='target roll, pitch, yaw (rad, URDF convention)')
+    orientation.add_argument('--quat', nargs=4, metavar=('X', 'Y', 'Z', 'W'),
+                             help='target orientation as a quaternion')
+    ik.add_argument('--targets', metavar='FILE',
+                    help='many targets: JSON/YAML list of {xyz, rpy|quat}, or .csv/.txt lines '
+                         'of "x y z roll pitch yaw" or "x y z qx qy qz qw"')
+    ik.add_argument('--relative-to', metavar='LINK',
+                    help='frame the target is given in (default: the root link)')
+    ik.add_argument('--position-only', action='store_true', help='ignore the orientation')
+    ik.add_argument('--position-tolerance', type=real(0, True), default=1e-5, metavar='M',
+                    help='success threshold on the position error (default 1e-5 m)')
+    ik.add_argument('--orientation-tolerance', type=real(0, True), default=1e-5, metavar='RAD',
+                    help='success threshold on the orientation error (default 1e-5 rad)')
+    ik.add_argument('--orientation-weight', type=real(0, False), default=1.0, metavar='W',
+                    help='weight of orientation (rad) against position (m) errors (default 1)')
+    ik.add_argument('--max-iterations', type=whole(1), default=1000, metavar='N',
+                    help='iteration limit per target (default 1000)')
+    ik.add_argument('--time-budget', type=real(0, True), metavar='S',
+                    help="time limit per target in seconds (default: the core's, 0.02 s)")
+    ik.add_argument('--restarts', type=whole(0), metavar='N',
+                    help='random restarts allowed (default: unlimited within the budget)')
+    ik.add_argument('--active-joints', nargs='+', metavar='JOINT',
+                    help='joints allowed to move (default: all that move the link)')
+    ik.add_argument('--random-seed', type=whole(0), default=0, metavar='N',
+                    help='seed of the random restarts (default 0: reproducible)')
+    ik.add_argument('--chunk', type=whole(1), default=100, metavar='N',
+                    help='targets solved per vectorised call with --targets (default 100)')
+    _output_options(ik, ('table', 'json'))
+
+    rel = _subparser(commands, 'relative-motion', 'which bodies move with respect to which '
+                     'under constraints (locked joints, fixed transformations)',
+                     run_relative_motion)
+    rel.add_argument('--lock', nargs='+', metavar='JOINT', help='joints locked at a constant '
+                     'value')
+    rel.add_argument('--lock-parameterized', nargs='+', metavar='JOINT',
+                     help='joints locked at a value that changes between uses')
+    rel.add_argument('--transform', nargs=2, action='append', metavar=('A', 'B'),
+                     help='constant relative pose of bodies A and B (joint or link names; '
+                          "'env' for the environment); repeatable")
+    rel.add_argument('--transform-parameterized', nargs=2, action='append',
+                     metavar=('A', 'B'), help='relative pose of A and B fixed at a value that '
+                     'changes between uses; repeatable')
+    rel.add_argument('--constraints', metavar='FILE', help='constraints file, JSON or YAML')
+    _output_options(rel, ('table', 'json'))
+
+    ren = _subparser(commands, 'render', 'PNG picture of the frame tree, or a GIF/strip of a '
+                     'motion', run_render)
+    _config_options(ren)
+    ren.add_argument('-o', '--output', required=True, metavar='FILE',
+                     help='.png picture; with --to/--to-config a .gif animation or a .png strip')
+    ren.add_argument('--to', nargs='+', metavar='NAME=VALUE',
+                     help='end configuration of a motion (joints not given: as in NAME=VALUE)')
+    ren.add_argument('--to-config', metavar='FILE', help='end configuration file of a motion')
+    ren.add_argument('--frames', type=whole(2), default=8, help='frames of a motion (default 8)')
+    ren.add_argument('--columns', type=whole(1), default=4,
+                     help='pictures per row of a strip (default 4)')
+    ren.add_argument('--fps', type=real(0, True, 100), default=8.0,
+                     help='GIF frames per second (default 8)')
+    ren.add_argument('--size', nargs=2, type=whole(16, 8000), default=[800, 600],
+                     metavar=('W', 'H'),
+                     help='size of one picture in pixels (default 800 600)')
+    ren.add_argument('--view', nargs=2, type=_finite, default=[25.0, -60.0],
+                     metavar=('ELEV', 'AZIM'), help='camera angles in degrees (default 25 -60)')
+    ren.add_argument('--links', nargs='+', metavar='LINK',
+                     help='links whose axes and names are drawn (default all)')
+    ren.add_argument('--axis-length', type=real(0, True), metavar='M',
+                     help="length of the frame axes in m (default 8%% of the robot's size)")
+    ren.add_argument('--no-labels', action='store_true', help='do not write link names')
+    return parser
+
+
+def split_extras(args: argparse.Namespace, extras: List[str]) -> None:
+    """
+    Move ``NAME=VALUE`` tokens that argparse could not place into ``args.pairs``.
+
+    ``--links`` takes one or more values, so ``--links tool0 elbow_joint=1`` puts the pair in
+    the links (``--active-joints`` too); argparse also leaves pairs that follow an option as
+    unrecognised.
+    """
+    if not hasattr(args, 'pairs'):
+        if extras:
+            args.parser.error(f"unrecognized arguments: {' '.join(extras)}")
+        return
+    args.pairs = list(args.pairs)
+    for option in ('links', 'active_joints'):
+        names = getattr(args, option, None) or []
+        args.pairs += [t for t in names if '=' in t]
+        if names:
+            setattr(args, option, [t for t in names if '=' not in t])
+    for token in extras:
+        if '=' in token and not token.startswith('-'):
+            args.pairs.append(token)
+        else:
+            args.parser.error(f'unrecognized argument: {token}')
