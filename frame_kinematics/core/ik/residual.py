@@ -26,6 +26,7 @@ from typing import Optional, Tuple
 
 import numpy as np
 
+from ..joints import frozen
 from ..spatial import log_so3
 
 # Flattened 3x3 matrix -> [vee(M - M^T) / 2, trace(M)].
@@ -60,7 +61,7 @@ def rotation_error(tip_R: np.ndarray, target_R: np.ndarray) -> Tuple[np.ndarray,
 
 class PoseResidual:
     """
-    Weighted pose residual of one call's tips, and its success thresholds.
+    Weighted pose residual of some tips, and its success thresholds (never changes once built).
 
     :ivar n_tips: number of tips.
     :ivar weights: ``(n_tips, 6)`` per-axis weights ``[x, y, z, rx, ry, rz]``.
@@ -78,7 +79,7 @@ class PoseResidual:
         :param position_tolerance: validated positive threshold (m).
         :param orientation_tolerance: validated positive threshold (rad).
         """
-        w = np.array(weights, dtype=float)
+        w = frozen(np.array(weights, dtype=float))
         self.n_tips = len(w)
         self.weights = w
         self.position_tolerance = position_tolerance

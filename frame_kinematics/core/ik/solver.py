@@ -15,11 +15,12 @@
 The inverse kinematics solver: a caller-owned object bound to a model, tips and active joints.
 
 :class:`IKSolver` keeps the compiled chains (:class:`~.chain.ChainEvaluator`) between calls,
-one per set of values of the held joints that move the tips, in a small cache of its own.
-Nothing else is kept: every call validates and copies its targets, seeds and options, and
-evaluates a reference frame at its own seed. The evaluators never change once built and each
-call has its own scratch, so one solver may be used from several threads at once (the cache
-is guarded by a lock). :func:`solve` and :func:`solve_batch` build a solver for one call.
+one per set of values of the held joints that move the tips, and the pose residuals of the
+weights and tolerances it was called with, in small caches of its own. Nothing else is kept:
+every call validates and copies its targets, seeds and options, and evaluates a reference
+frame at its own seed. The evaluators and residuals never change once built and each call
+has its own scratch, so one solver may be used from several threads at once (the caches are
+guarded by a lock). :func:`solve` and :func:`solve_batch` build a solver for one call.
 """
 
 from collections import OrderedDict
@@ -60,7 +61,8 @@ class IKSolver:
         :param tip: the tip link, or a list of tip links (each gets its own target).
         :param active_joints: joints allowed to move (default: every joint that moves the
             tips, including the masters of the mimic joints on their paths).
-        :param cache_size: compiled chains kept (one per set of held-joint values).
+        :param cache_size: compiled chains kept (one per set of held-joint values), and
+            residuals kept (one per set of weights and tolerances).
         :raises UnknownFrameError: for an unknown tip or joint.
         :raises ConfigurationError: for a fixed or mimic joint named as active, or when no
             active joint moves the tips.
@@ -72,6 +74,7 @@ class IKSolver:
             why = f": robot '{model.name}' has no joint to move" if model.nv == 0 else ''
             raise ConfigurationError(f'no active joint moves tips {list(self.tips)[:4]}{why}')
         self._cache: 'OrderedDict[bytes, ChainEvaluator]' = OrderedDict()
+        self._residuals: 'OrderedDict[tuple, PoseResidual]' = OrderedDict()
         self._lock = threading.Lock()
 
     @property
@@ -111,6 +114,21 @@ class IKSolver:
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
         return evaluator
+
+    def _residual(self, weights: np.ndarray, position_tolerance: float,
+                  orientation_tolerance: float) -> PoseResidual:
+        key = (weights.tobytes(), position_tolerance, orientation_tolerance)
+        with self._lock:
+            found = self._residuals.get(key)
+            if found is not None:
+                self._residuals.move_to_end(key)
+                return found
+        built = PoseResidual(weights, position_tolerance, orientation_tolerance)
+        with self._lock:
+            residual = self._residuals.setdefault(key, built)
+            while len(self._residuals) > self._cache_size:
+                self._residuals.popitem(last=False)
+        return residual
 
     def solve(self, target, **options) -> Union[IKResult, IKBatchResult]:
         """
@@ -203,8 +221,8 @@ class IKSolver:
         q = np.array(np.broadcast_to(q_seed, (len(targets), model.nq)))
         rest = None if opts.rest_posture is None else evaluator.reduce(opts.rest_posture)
         engine = Engine(evaluator,
-                        PoseResidual(opts.weights, opts.position_tolerance,
-                                     opts.orientation_tolerance),
+                        self._residual(opts.weights, opts.position_tolerance,
+                                       opts.orientation_tolerance),
                         opts.rng, opts.parallel_seeds, opts.max_iterations, opts.restarts,
                         opts.damping, rest, opts.rest_gain)
         out = engine.run(evaluator.reduce(q), targets, start + opts.time_budget)
