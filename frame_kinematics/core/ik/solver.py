@@ -26,7 +26,7 @@ guarded by a lock). :func:`solve` and :func:`solve_batch` build a solver for one
 from collections import OrderedDict
 import threading
 import time
-from typing import Optional, Sequence, TYPE_CHECKING, Union
+from typing import Optional, Sequence, Tuple, TYPE_CHECKING, Union
 
 import numpy as np
 
@@ -78,12 +78,12 @@ class IKSolver:
         self._lock = threading.Lock()
 
     @property
-    def tips(self):
+    def tips(self) -> Tuple[str, ...]:
         """Return the tip links."""
         return self.selection.tips
 
     @property
-    def active_joints(self):
+    def active_joints(self) -> Tuple[str, ...]:
         """Return the names of the active joints, in model order."""
         return self.selection.active_joints
 
