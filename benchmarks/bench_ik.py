@@ -50,6 +50,7 @@ from frame_kinematics import robots
 from frame_kinematics.core import ik, RobotModel
 from frame_kinematics.core.spatial import log_so3
 import numpy as np
+import steady_malloc
 
 TOLERANCE = 1e-5
 BUDGETS = (0.005, 0.02)
@@ -220,6 +221,7 @@ def summarise(times, success):
 
 
 def main(argv=None):
+    steady_malloc.ensure()
     parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     parser.add_argument('--quick', action='store_true', help='100 targets per robot')
     parser.add_argument('--targets', type=int, help='targets per robot (overrides)')
@@ -228,8 +230,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     count = args.targets or (100 if args.quick else 1000)
     ikpy_count = args.ikpy_targets or (20 if args.quick else 100)
-    # All of ours first: importing Pinocchio (the CLIK peer) changes glibc malloc's
-    # thresholds for the whole process, which slows numpy's big arrays (see bench_core.py).
+    # All of ours first (glibc's thresholds are fixed by steady_malloc, so the order of the
+    # runs does not change the numpy side's speed).
     solved = []
     for label, path, tip in robot_cases():
         model = RobotModel.from_urdf_file(path)

@@ -203,7 +203,7 @@ class ChainEvaluator:
         """
         n_nodes = self.n_nodes
         poses = np.empty((n_nodes + len(self.tips), q_reduced.shape[0], 4, 4))
-        self.kernel.local_transforms_batch(q_reduced, out=poses[:n_nodes])
+        self.kernel.local_transforms(q_reduced, out=poses[:n_nodes])
         for k, parent in self._composed:
             poses[k] = poses[parent] @ poses[k]
         for t, parent in enumerate(self._tip_parent):
