@@ -34,7 +34,7 @@ from typing import Optional, Sequence, Tuple
 
 import numpy as np
 
-from .joint_type import JointType, plane_basis
+from .joint_type import JointType
 from ..spatial import quaternion_from_rotation, quaternion_multiply, skew
 
 #: Integer code of every joint type in :attr:`JointKernel.type_code`.
@@ -136,8 +136,6 @@ class JointKernel:
         self._origin_quat_axis = quaternion_multiply(self._origin_quat, pure_axis)
         #: ``origin`` transposed, for products with batch-last poses.
         self.origin_t = frozen(self.origin.transpose(0, 2, 1))
-        self._plane = {i: plane_basis(self.axis[i]) for i in self.multi_dof
-                       if types[i] is JointType.PLANAR}
 
     def _columns(self, v_index: np.ndarray) -> None:
         rows, cols_v, mults, twists = [], [], [], []
