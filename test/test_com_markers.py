@@ -14,7 +14,7 @@
 """The center-of-mass markers as plain data, against the core's center of mass."""
 
 from conftest import all_joint_types_model, bundled, link_xml, random_configuration, urdf
-from frame_kinematics.com_markers import (COM_NAMESPACE, com_markers, CYLINDER,
+from frame_kinematics.com_markers import (com_markers, COM_NAMESPACE, CYLINDER,
                                           GROUND_NAMESPACE, LINK_NAMESPACE, MarkerStyle, SPHERE)
 from frame_kinematics.core import RobotModel
 from frame_kinematics.core.errors import ConfigurationError, FrameKinematicsError
