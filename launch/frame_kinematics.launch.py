@@ -65,8 +65,7 @@ def _read_file(path: str, xacro_args: str) -> str:
     except ImportError:
         raise RobotDescriptionError(
             f'urdf:={path} is a xacro file and xacro is not installed: install it '
-            "(apt install ros-$ROS_DISTRO-xacro, or 'rosdep install xacro') or give the "
-            "expanded URDF ('xacro robot.urdf.xacro > robot.urdf')") from None
+            '(apt install ros-$ROS_DISTRO-xacro) or give the expanded URDF') from None
     mappings = {}
     for item in shlex.split(xacro_args):
         name, sep, value = item.partition(':=')
