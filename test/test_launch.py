@@ -16,7 +16,8 @@ The launch file as a user starts it (needs a ROS 2 workspace with the package; s
 
 ``ros2 launch frame_kinematics frame_kinematics.launch.py`` with a bundled robot, the demo and
 RViz (started only where it is installed): TF, a service and the CoM markers against the core;
-then a ``urdf:=`` file in a namespace, a xacro file, and arguments that must be refused.
+the markers cleared on a model swap and when switched off; then a ``urdf:=`` file in a
+namespace, a xacro file, and arguments that must be refused.
 Every DDS participant stays on the loopback interface, in a domain of its own.
 """
 
@@ -54,6 +55,8 @@ rclpy_time = pytest.importorskip('rclpy.time')
 tf2_ros = pytest.importorskip('tf2_ros')
 interfaces = pytest.importorskip('frame_kinematics_interfaces.srv')
 packages = pytest.importorskip('ament_index_python.packages')
+rcl_srvs = pytest.importorskip('rcl_interfaces.srv')
+rclpy_parameter = pytest.importorskip('rclpy.parameter')
 sensor_msgs = pytest.importorskip('sensor_msgs.msg')
 std_msgs = pytest.importorskip('std_msgs.msg')
 visualization_msgs = pytest.importorskip('visualization_msgs.msg')
@@ -251,6 +254,47 @@ def test_a_urdf_file_in_a_namespace(ros, tmp_path):
                                 interfaces.GetRelativeMotion.Request())
         assert response.success, response.message
         assert response.index_names[0] == '<environment>'
+    finally:
+        harness.close()
+        print(launch.stop()[-3000:])
+
+
+def _set_parameter(harness, service, name, value):
+    parameter = rclpy_parameter.Parameter(name, value=value).to_parameter_msg()
+    response = harness.call(rcl_srvs.SetParameters, service,
+                            rcl_srvs.SetParameters.Request(parameters=[parameter]))
+    return response.results[0]
+
+
+def _actions(harness, start):
+    return [[m.action for m in array.markers] for array in harness.markers[start:]]
+
+
+def test_markers_are_cleared_on_a_model_swap_and_when_switched_off(ros):
+    launch = Launch('robot:=fk_arm', 'namespace:=swap_test', 'rviz:=false')
+    harness = Harness('swap_test')
+    add, delete_all = visualization_msgs.Marker.ADD, visualization_msgs.Marker.DELETEALL
+    service = 'frame_kinematics/set_parameters'
+    try:
+        assert harness.spin_until(lambda: any(add in a for a in _actions(harness, 0))), \
+            launch.output()[-3000:]
+        start = len(harness.markers)
+        urdf = open(robots.path('fk_quadruped')).read()
+        assert _set_parameter(harness, service, 'robot_description', urdf).successful
+        assert harness.spin_until(lambda: [delete_all] in _actions(harness, start))
+        start = len(harness.markers)
+        assert _set_parameter(harness, service, 'robot_description',
+                              open(robots.path('fk_arm')).read()).successful
+        assert harness.spin_until(lambda: [delete_all] in _actions(harness, start))
+        assert harness.spin_until(lambda: add in _actions(harness, start)[-1])
+        start = len(harness.markers)
+        assert _set_parameter(harness, service, 'publish.com_markers', False).successful
+        assert harness.spin_until(lambda: [delete_all] in _actions(harness, start))
+        cleared = len(harness.markers)
+        harness.spin_until(lambda: False, timeout=1.0)
+        assert _actions(harness, cleared) == []
+        refused = _set_parameter(harness, service, 'publish.com_markers', 'yes')
+        assert not refused.successful and 'BOOL' in refused.reason
     finally:
         harness.close()
         print(launch.stop()[-3000:])
