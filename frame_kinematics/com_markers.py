@@ -158,7 +158,7 @@ def com_markers(model: RobotModel, state: KinematicsState, stamp_ns: int,
                        (root_p_com[0], root_p_com[1], 0.0),
                        (style.ground_diameter, style.ground_diameter, style.ground_height),
                        tuple(style.ground_color))
-    masses = np.array([link.mass for link in model.links])
+    masses = model.link_masses
     heaviest = float(masses.max())
     diameters = np.maximum(style.link_diameter * np.cbrt(masses / heaviest),
                            style.min_link_diameter).tolist()
