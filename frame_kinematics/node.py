@@ -14,8 +14,16 @@
 """
 The rclpy node: a robot_state_publisher drop-in with CoM frames and kinematics services.
 
-Every decision is taken by :class:`frame_kinematics.bridge.Bridge`; this module only
-converts messages to and from its plain dataclasses and publishes what it returns.
+Every decision is taken by :class:`frame_kinematics.bridge.Bridge`; the conversions are in
+:mod:`frame_kinematics.ros.conversions`. This module only wires them to ROS, on two paths
+that never wait for each other:
+
+* the ``/tf`` path: the ``joint_states`` subscription, alone in its own callback group, on a
+  private node ``<name>_tf`` spun by its own executor in its own thread (rclpy has no
+  per-callback-group executor, and its executors rebuild their wait set in Python on every
+  wake-up: alone, the subscription costs little);
+* the services and parameter callbacks, on the node itself and the main executor. They read
+  a snapshot of the bridge; a parameter change builds the new model off the ``/tf`` path.
 
 Topics: subscribes ``joint_states`` (sensor-data QoS); publishes ``robot_description``
 (transient local), ``/tf``, ``/tf_static``, ``com`` (``geometry_msgs/PointStamped``),
@@ -25,12 +33,14 @@ Services (with ``frame_kinematics_interfaces``): ``compute_ik``, ``get_jacobian`
 """
 
 import sys
-from typing import Any, Callable, Dict, List, Optional, Tuple
+import threading
+import time
+from typing import Any, Callable, List, Optional, Tuple
 
-from builtin_interfaces.msg import Time
 from geometry_msgs.msg import PointStamped, TransformStamped, Vector3Stamped
 from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
 import rclpy
+from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
 from rclpy.executors import Executor, ExternalShutdownException, SingleThreadedExecutor
 from rclpy.logging import get_logger
 from rclpy.node import Node
@@ -40,15 +50,15 @@ from rclpy.qos import (DurabilityPolicy, qos_profile_sensor_data, QoSProfile,
 from sensor_msgs.msg import JointState
 from std_msgs.msg import MultiArrayDimension, String
 from tf2_msgs.msg import TFMessage
-from tf2_ros import TransformBroadcaster
 
-from .bridge import (Bridge, BridgeOutput, CenterOfMassOut, JointStateInput,
-                     PARAMETER_DEFAULTS, settings_from_parameters, TransformOut,
-                     USER_FRAME_DEFAULTS)
-from .bridge_services import (compute_ik, get_jacobian, get_relative_motion, IKRequest,
-                              JacobianRequest, JointValues, LockedJointIn, MatrixOut,
-                              RelativeMotionRequest, RelativeTransformationIn)
+from .bridge import Bridge, BridgeOutput, PARAMETER_DEFAULTS, USER_FRAME_DEFAULTS
+from .bridge.log import shorten
+from .bridge.services import compute_ik, get_jacobian, get_relative_motion
 from .core.errors import FrameKinematicsError
+from .ros.conversions import (fill_ik_response, fill_jacobian_response, fill_point,
+                              fill_relative_motion_response, fill_vector,
+                              ik_request, jacobian_request, joint_state_input,
+                              parameter_changes, relative_motion_request, transform_messages)
 
 try:
     from frame_kinematics_interfaces.srv import ComputeIK, GetJacobian, GetRelativeMotion
@@ -59,54 +69,8 @@ except ImportError:  # the interfaces package is optional: the node runs without
 #: subscribers.
 LATCHED_QOS = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
                          reliability=ReliabilityPolicy.RELIABLE)
-
-
-# -- message conversions (no decisions here) ---------------------------------------------------
-def stamp_to_ns(stamp: Time) -> int:
-    """``builtin_interfaces/Time`` to integer nanoseconds."""
-    return stamp.sec * 1_000_000_000 + stamp.nanosec
-
-
-def ns_to_stamp(ns: int) -> Time:
-    """Integer nanoseconds to ``builtin_interfaces/Time``."""
-    return Time(sec=ns // 1_000_000_000, nanosec=ns % 1_000_000_000)
-
-
-def joint_state_input(msg: JointState) -> JointStateInput:
-    """``sensor_msgs/JointState`` to the bridge's input."""
-    return JointStateInput(list(msg.name), msg.position, msg.velocity,
-                           stamp_to_ns(msg.header.stamp))
-
-
-def transform_msg(transform: TransformOut) -> TransformStamped:
-    """Convert a bridge transform to ``geometry_msgs/TransformStamped``."""
-    msg = TransformStamped()
-    msg.header.stamp = ns_to_stamp(transform.stamp_ns)
-    msg.header.frame_id = transform.parent
-    msg.child_frame_id = transform.child
-    t = msg.transform.translation
-    t.x, t.y, t.z = transform.translation
-    r = msg.transform.rotation
-    r.x, r.y, r.z, r.w = transform.rotation
-    return msg
-
-
-def joint_values(msg: JointState) -> JointValues:
-    """Take the positions of a ``sensor_msgs/JointState`` in a request."""
-    return JointValues(list(msg.name), list(msg.position))
-
-
-def fill_matrix(array_msg, matrix: Optional[MatrixOut]) -> None:
-    """Copy a bridge matrix into a ``std_msgs/*MultiArray`` message."""
-    if matrix is None:
-        return
-    array_msg.layout.dim = [MultiArrayDimension(label=label, size=size, stride=stride)
-                            for label, size, stride in zip(matrix.labels, matrix.sizes,
-                                                           matrix.strides)]
-    if type(array_msg).__name__.startswith('Int'):
-        array_msg.data = [int(x) for x in matrix.data]
-    else:
-        array_msg.data = [float(x) for x in matrix.data]
+#: Errors a callback logs in one line instead of raising.
+CALLBACK_ERRORS = (FrameKinematicsError, ValueError, TypeError, OverflowError)
 
 
 class FrameKinematicsNode(Node):
@@ -123,23 +87,22 @@ class FrameKinematicsNode(Node):
                          automatically_declare_parameters_from_overrides=True, **kwargs)
         for name, default in PARAMETER_DEFAULTS.items():
             self._declare(name, default)
-        for frame in self.get_parameter('user_frames.names').value or ():
-            for key, default in USER_FRAME_DEFAULTS.items():
-                if frame:
-                    self._declare(f'user_frames.{frame}.{key}', default)
-        params = self._parameter_values()
-        self.bridge = Bridge(params['robot_description'], settings_from_parameters(params),
-                             logger=self.get_logger())
+        names = self.get_parameter('user_frames.names').value
+        if isinstance(names, (list, tuple)):
+            for frame in names:
+                if isinstance(frame, str) and frame:
+                    for key, default in USER_FRAME_DEFAULTS.items():
+                        self._declare(f'user_frames.{frame}.{key}', default)
+        params = {name: param.value for name, param in self._parameters.items()}
+        self.bridge = Bridge.from_parameters(params, logger=self.get_logger())
         self._description_pub = self.create_publisher(String, 'robot_description', LATCHED_QOS)
-        self._tf = TransformBroadcaster(self)
+        self._tf_pub = self.create_publisher(TFMessage, '/tf', 100)
         # Not tf2_ros's StaticTransformBroadcaster: it never replaces a child frame it has
         # sent, and the bridge always hands over the whole static set.
         self._tf_static_pub = self.create_publisher(TFMessage, '/tf_static', LATCHED_QOS)
         self._com_pub = self.create_publisher(PointStamped, 'com', 10)
         self._com_velocity_pub = self.create_publisher(Vector3Stamped, 'com_velocity', 10)
         self._momentum_pub = self.create_publisher(Vector3Stamped, 'angular_momentum', 10)
-        self.create_subscription(JointState, 'joint_states', self._on_joint_state,
-                                 qos_profile_sensor_data)
         self.add_on_set_parameters_callback(self._on_set_parameters)
         if ComputeIK is None:
             self.get_logger().warning(
@@ -151,6 +114,7 @@ class FrameKinematicsNode(Node):
             self.create_service(GetRelativeMotion, 'get_relative_motion',
                                 self._on_get_relative_motion)
         self._publish(self.bridge.initial_output(self._now()))
+        self._tf_node, self._tf_executor, self._tf_thread = self._start_tf_path()
         model = self.bridge.model
         self.get_logger().info(
             f"robot '{model.name}' ({len(model.links)} links, {len(model.joint_names)} actuated "
@@ -160,9 +124,30 @@ class FrameKinematicsNode(Node):
         if not self.has_parameter(name):
             self.declare_parameter(name, default, ParameterDescriptor(dynamic_typing=True))
 
-    def _parameter_values(self) -> Dict[str, Any]:
-        return {name: param.value
-                for name, param in self.get_parameters_by_prefix('').items()}
+    def _start_tf_path(self) -> Tuple[Node, Executor, threading.Thread]:
+        """Start the joint_states subscription on its own node, executor and thread."""
+        name = f'{self.get_name()}_tf'
+        node = Node(name, namespace=self.get_namespace(), context=self.context,
+                    cli_args=['--ros-args', '-r', f'__node:={name}'],
+                    start_parameter_services=False, enable_rosout=False,
+                    parameter_overrides=[Parameter('start_type_description_service',
+                                                   value=False)])
+        node.create_subscription(JointState, 'joint_states', self._on_joint_state,
+                                 qos_profile_sensor_data,
+                                 callback_group=MutuallyExclusiveCallbackGroup())
+        executor = SingleThreadedExecutor(context=self.context)
+        executor.add_node(node)
+        thread = threading.Thread(target=_spin_quietly, args=(executor,), name=name,
+                                  daemon=True)
+        thread.start()
+        return node, executor, thread
+
+    def destroy_node(self) -> None:
+        """Stop the ``/tf`` path (its executor, thread and node), then destroy the node."""
+        self._tf_executor.shutdown()
+        self._tf_thread.join()
+        self._tf_node.destroy_node()
+        super().destroy_node()
 
     def _now(self) -> int:
         return self.get_clock().now().nanoseconds
@@ -172,85 +157,68 @@ class FrameKinematicsNode(Node):
             self._description_pub.publish(String(data=out.robot_description))
         if out.tf_static is not None:
             self._tf_static_pub.publish(
-                TFMessage(transforms=[transform_msg(t) for t in out.tf_static]))
+                TFMessage(transforms=transform_messages(out.tf_static, TransformStamped)))
         if out.tf:
-            self._tf.sendTransform([transform_msg(t) for t in out.tf])
-        if out.center_of_mass is not None:
-            self._publish_com(out.center_of_mass)
+            self._tf_pub.publish(TFMessage(transforms=transform_messages(out.tf,
+                                                                         TransformStamped)))
+        com = out.center_of_mass
+        if com is not None:
+            self._com_pub.publish(fill_point(PointStamped(), com))
+            for publisher, value in ((self._com_velocity_pub, com.velocity),
+                                     (self._momentum_pub, com.angular_momentum)):
+                if value is not None:
+                    publisher.publish(fill_vector(Vector3Stamped(), com, value))
 
-    def _publish_com(self, com: CenterOfMassOut) -> None:
-        stamp = ns_to_stamp(com.stamp_ns)
-        point = PointStamped()
-        point.header.stamp = stamp
-        point.header.frame_id = com.frame_id
-        point.point.x, point.point.y, point.point.z = com.position
-        self._com_pub.publish(point)
-        for publisher, value in ((self._com_velocity_pub, com.velocity),
-                                 (self._momentum_pub, com.angular_momentum)):
-            if value is None:
-                continue
-            vector = Vector3Stamped()
-            vector.header.stamp = stamp
-            vector.header.frame_id = com.frame_id
-            vector.vector.x, vector.vector.y, vector.vector.z = value
-            publisher.publish(vector)
-
-    # -- callbacks ------------------------------------------------------------------------------
+    # -- callbacks (each logs the library's errors in one line and keeps the node running) ----
     def _on_joint_state(self, msg: JointState) -> None:
-        self._publish(self.bridge.on_joint_state(joint_state_input(msg), self._now()))
+        try:
+            self._publish(self.bridge.on_joint_state(joint_state_input(msg), self._now()))
+        except CALLBACK_ERRORS as exc:
+            self.get_logger().error(shorten(f'joint_states: {exc}'))
 
-    def _on_set_parameters(self, parameters: List[Parameter]
-                           ) -> SetParametersResult:
-        params = self._parameter_values()
-        params.update({p.name: p.value for p in parameters})
-        out = self.bridge.apply_parameters(params, self._now())
+    def _on_set_parameters(self, parameters: List[Parameter]) -> SetParametersResult:
+        try:
+            out = self.bridge.apply_parameters(parameter_changes(parameters), self._now())
+        except CALLBACK_ERRORS as exc:
+            return SetParametersResult(successful=False, reason=shorten(str(exc)))
         if out.accepted:
             self._publish(out)
         return SetParametersResult(successful=out.accepted, reason=out.reason)
 
+    def _answer(self, what: str, work: Callable[[], Any], response: Any) -> Any:
+        try:
+            return work()
+        except CALLBACK_ERRORS as exc:
+            text = shorten(f'{what}: {exc}')
+            self.get_logger().error(text)
+            response.success = False
+            response.message = text
+            return response
+
     def _on_compute_ik(self, request, response):
-        target = request.target
-        answer = compute_ik(self.bridge, IKRequest(
-            request.tip_link, target.header.frame_id,
-            (target.pose.position.x, target.pose.position.y, target.pose.position.z),
-            (target.pose.orientation.x, target.pose.orientation.y, target.pose.orientation.z,
-             target.pose.orientation.w),
-            joint_values(request.seed), request.position_only, request.position_tolerance,
-            request.orientation_tolerance, request.timeout, list(request.active_joints)))
-        response.success = answer.success
-        response.message = answer.message
-        response.solution.header.stamp = self.get_clock().now().to_msg()
-        response.solution.name = list(answer.names)
-        response.solution.position = list(answer.positions)
-        response.position_error = answer.position_error
-        response.orientation_error = answer.orientation_error
-        response.iterations = answer.iterations
-        return response
+        arrival = time.monotonic()
+        return self._answer('compute_ik', lambda: fill_ik_response(
+            response, compute_ik(self.bridge.snapshot(), ik_request(request), arrival),
+            self._now()), response)
 
     def _on_get_jacobian(self, request, response):
-        point = request.point
-        answer = get_jacobian(self.bridge, JacobianRequest(
-            request.link, (point.x, point.y, point.z), request.expressed_in,
-            joint_values(request.joint_state)))
-        response.success = answer.success
-        response.message = answer.message
-        response.joint_names = list(answer.joint_names)
-        fill_matrix(response.jacobian, answer.jacobian)
-        response.manipulability = answer.manipulability
-        response.singular = answer.singular
-        return response
+        return self._answer('get_jacobian', lambda: fill_jacobian_response(
+            response, get_jacobian(self.bridge.snapshot(), jacobian_request(request)),
+            MultiArrayDimension), response)
 
     def _on_get_relative_motion(self, request, response):
-        answer = get_relative_motion(self.bridge, RelativeMotionRequest(
-            [LockedJointIn(item.joint, item.parameterized) for item in request.locked_joints],
-            [RelativeTransformationIn(item.body_a, item.body_b, item.parameterized,
-                                      list(item.mask))
-             for item in request.transformations]))
-        response.success = answer.success
-        response.message = answer.message
-        response.index_names = list(answer.index_names)
-        fill_matrix(response.matrix, answer.matrix)
-        return response
+        return self._answer('get_relative_motion', lambda: fill_relative_motion_response(
+            response, get_relative_motion(self.bridge.snapshot(),
+                                          relative_motion_request(request)),
+            MultiArrayDimension), response)
+
+
+def _spin_quietly(executor: Executor) -> None:
+    """Spin an executor until it or the context shuts down."""
+    try:
+        executor.spin()
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
 
 
 def main(args=None) -> int:
@@ -271,7 +239,7 @@ def run(make_node: Callable[[], Node], args=None,
     :param make_node: builds the node (after ``rclpy.init``).
     :param args: command-line arguments for rclpy.
     :param startup_errors: errors of ``make_node`` that mean a bad configuration: logged as
-        fatal, exit code 1.
+        one fatal line, exit code 1.
     :return: the process exit code.
     """
     rclpy.init(args=args)
@@ -286,7 +254,7 @@ def run(make_node: Callable[[], Node], args=None,
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     except startup_errors as exc:
-        get_logger('frame_kinematics').fatal(f'cannot start: {exc}')
+        get_logger('frame_kinematics').fatal(shorten(f'cannot start: {exc}'))
         return 1
     except Exception:
         if rclpy.ok():
@@ -313,6 +281,8 @@ def shutdown(node: Optional[Node], executor: Executor) -> None:
     finally:
         rclpy.try_shutdown()
 
+
+__all__ = ['FrameKinematicsNode', 'main', 'run', 'shutdown']
 
 if __name__ == '__main__':
     sys.exit(main())

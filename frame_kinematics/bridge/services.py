@@ -14,24 +14,38 @@
 """
 The kinematics services of the node, on plain data (ROS-free).
 
-Each handler takes a request dataclass and a :class:`~frame_kinematics.bridge.Bridge` and
-returns a response dataclass. A handler never raises for a bad request: it answers
-``success=False`` with a message naming what was wrong. The types mirror the services of the
-``frame_kinematics_interfaces`` package (``ComputeIK``, ``GetJacobian``, ``GetRelativeMotion``).
+Each handler takes a :class:`~frame_kinematics.bridge.snapshot.Snapshot` (the model and the
+joint values at one instant: the ``/tf`` path may move on meanwhile) and a request dataclass,
+and returns a response dataclass. A handler never raises for a bad request: it answers
+``success=False`` with a message naming what was wrong, and never answers ``success=True``
+with a non-finite value. The types mirror the services of the ``frame_kinematics_interfaces``
+package (``ComputeIK``, ``GetJacobian``, ``GetRelativeMotion``).
 """
 
 from dataclasses import dataclass
 import math
-from typing import Optional, Sequence, Tuple
+import time
+from typing import Callable, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .bridge import Bridge
-from .core.errors import FrameKinematicsError, ReferenceFrameError
-from .core.frames import FrameKind
-from .core.kinematics import ExpressedIn
-from .core.relative_motion import RelativeMotion
-from .core.spatial import inverse, transform_from_xyz_quaternion
+from .log import excerpt, name_list, shorten
+from .snapshot import Snapshot
+from ..core.errors import FrameKinematicsError, ReferenceFrameError
+from ..core.frames import FrameKind
+from ..core.kinematics import ExpressedIn
+from ..core.relative_motion import RelativeMotion
+from ..core.spatial import inverse, transform_from_xyz_quaternion
+from ..core.velocity import is_singular, manipulability
+
+#: Largest ``ComputeIK`` timeout (seconds); a larger one is refused.
+MAX_TIMEOUT = 10.0
+#: Tolerance on the norm of a target quaternion.
+QUATERNION_TOLERANCE = 1e-3
+
+
+class RequestError(FrameKinematicsError):
+    """A service request that cannot be answered as given."""
 
 
 @dataclass(frozen=True)
@@ -87,7 +101,7 @@ class IKRequest:
     """
     ``ComputeIK`` request.
 
-    :ivar tip_link: the link (or any frame of the tree) to place.
+    :ivar tip_link: the link to place.
     :ivar target_frame: frame the target pose is given in ('' for the root link).
     :ivar target_position: ``frame_p_target``.
     :ivar target_orientation: quaternion ``[x, y, z, w]`` of ``frame_R_target``.
@@ -95,7 +109,8 @@ class IKRequest:
     :ivar position_only: ignore the orientation.
     :ivar position_tolerance: metres (0: the solver's default).
     :ivar orientation_tolerance: radians (0: the solver's default).
-    :ivar timeout: time budget in seconds (0: the solver's default, 0.02 s).
+    :ivar timeout: time budget in seconds from the request's arrival, at most
+        :data:`MAX_TIMEOUT` (0: the solver's default, 0.02 s).
     :ivar active_joints: joints the solver may move (empty: all).
     """
 
@@ -148,8 +163,10 @@ class JacobianResponse:
 
     :ivar joint_names: one name per column (velocity entries).
     :ivar jacobian: the 6 x nv matrix, rows ``[vx, vy, vz, wx, wy, wz]``.
-    :ivar manipulability: product of the singular values (``sqrt(det(J J^T))`` when nv >= 6).
-    :ivar singular: smallest singular value below the bridge's ``singularity_threshold``.
+    :ivar manipulability: ``sqrt(det(J J^T))`` (the core's
+        :func:`~frame_kinematics.core.velocity.manipulability`).
+    :ivar singular: the core's :func:`~frame_kinematics.core.velocity.is_singular` with the
+        bridge's ``singularity_threshold``.
     """
 
     success: bool
@@ -203,78 +220,81 @@ class RelativeMotionResponse:
     matrix: Optional[MatrixOut] = None
 
 
-def get_jacobian(bridge: Bridge, request: JacobianRequest) -> JacobianResponse:
+def get_jacobian(snapshot: Snapshot, request: JacobianRequest) -> JacobianResponse:
     """
     Answer a ``GetJacobian`` request.
 
-    :param bridge: the bridge (model and latest joint values).
+    :param snapshot: the model and joint values to use.
     :param request: the request.
     :return: the response (``success=False`` with the reason for a bad request).
     """
     try:
-        frame = bridge.strip_prefix(request.link)
-        needed = bridge.frame_dependencies(frame)
-        q = bridge.configuration_for(request.joint_state.names, request.joint_state.positions,
-                                     needed)
-        point = np.asarray(request.point, dtype=float).reshape(-1)
-        if point.shape != (3,) or not np.all(np.isfinite(point)):
-            return JacobianResponse(False, f'point must be 3 finite numbers, got '
-                                    f'{tuple(request.point)}')
-        expressed_in = ExpressedIn.parse(request.expressed_in or 'local_world_aligned')
-        model = bridge.model
+        frame = snapshot.strip_prefix(_text(request.link, 'link'))
+        needed = snapshot.frame_dependencies(frame)
+        q = snapshot.configuration_for(request.joint_state.names,
+                                       request.joint_state.positions, needed)
+        point = _vector(request.point, 3, 'point')
+        expressed_in = ExpressedIn.parse(_text(request.expressed_in, 'expressed_in')
+                                         or 'local_world_aligned')
+        model = snapshot.model
         if model.has_link(frame):
             link, link_p_point = frame, point
         else:
-            link, link_p_point = _attach(bridge, frame, point, q)
-        state = model.forward_kinematics(q)
-        jacobian = state.jacobian(link, link_p_point, expressed_in)
+            link, link_p_point = _attach(snapshot, frame, point, q)
+        jacobian = model.forward_kinematics(q).jacobian(link, link_p_point, expressed_in)
+        if not np.all(np.isfinite(jacobian)):
+            raise RequestError('the jacobian is not finite at this configuration')
+        measure = float(manipulability(jacobian))
+        singular = bool(is_singular(jacobian, snapshot.settings.singularity_threshold))
+        if not math.isfinite(measure):
+            raise RequestError('the manipulability is not finite at this configuration')
     except (FrameKinematicsError, ValueError, TypeError) as exc:
-        return JacobianResponse(False, f"jacobian of '{request.link}': {exc}")
-    singular_values = np.linalg.svd(jacobian, compute_uv=False)[:min(jacobian.shape)]
-    manipulability = float(np.prod(singular_values)) if len(singular_values) else 0.0
-    smallest = float(singular_values.min()) if len(singular_values) else 0.0
-    singular = smallest < bridge.settings.singularity_threshold
-    return JacobianResponse(True, f'jacobian of {link} expressed in {expressed_in.value}'
-                            + (f' (smallest singular value {smallest:.3g})' if singular else ''),
-                            bridge.model.velocity_names,
+        return JacobianResponse(False, shorten(f'jacobian of {excerpt(request.link)}: {exc}'))
+    described = link if frame == link else f'{frame} (on link {link})'
+    return JacobianResponse(True, f'jacobian of {described} expressed in {expressed_in.value}'
+                            + (' (singular)' if singular else ''),
+                            model.velocity_names,
                             MatrixOut.from_array(jacobian, 'rows', 'columns'),
-                            manipulability, singular)
+                            measure, singular)
 
 
-def _attach(bridge: Bridge, frame: str, frame_p_point: np.ndarray,
+def _attach(snapshot: Snapshot, frame: str, frame_p_point: np.ndarray,
             q: np.ndarray) -> Tuple[str, np.ndarray]:
     """Find the link a non-link frame rides on, and the point in that link's frame."""
-    current = bridge.tree.frame(frame)
-    if current.kind is FrameKind.ROBOT_COM:
-        raise ReferenceFrameError(f"frame '{frame}' (the robot center of mass) is not attached "
-                                  'to a link: it has no link jacobian', frame)
-    model = bridge.model
+    tree = snapshot.tree(q)
+    current = tree.frame(frame)
+    model = snapshot.model
     while not model.has_link(current.name):
+        if current.kind is FrameKind.ROBOT_COM:
+            raise ReferenceFrameError(f"frame '{frame}' hangs from the robot center of mass "
+                                      f"'{current.name}', which is not attached to a link: "
+                                      'it has no link jacobian', frame)
         current = current.parent
-    link_T_frame = inverse(bridge.root_T_frame(current.name, q)) @ \
-        bridge.root_T_frame(frame, q)
+    link_T_frame = inverse(tree.frame(current.name).root_T_frame) @ \
+        tree.frame(frame).root_T_frame
     return current.name, link_T_frame[:3, :3] @ frame_p_point + link_T_frame[:3, 3]
 
 
-def get_relative_motion(bridge: Bridge, request: RelativeMotionRequest
+def get_relative_motion(snapshot: Snapshot, request: RelativeMotionRequest
                         ) -> RelativeMotionResponse:
     """
     Answer a ``GetRelativeMotion`` request.
 
-    :param bridge: the bridge (model).
+    :param snapshot: the model to use.
     :param request: locked joints and relative transformations.
     :return: the index names and the matrix (``success=False`` for a bad request).
     """
-    motion = RelativeMotion(bridge.model)
+    motion = RelativeMotion(snapshot.model)
     try:
         for locked in request.locked_joints:
-            motion.add_locked_joint(locked.joint, bool(locked.parameterized))
+            motion.add_locked_joint(_text(locked.joint, 'joint'), bool(locked.parameterized))
         for item in request.transformations:
             motion.add_relative_transformation(
-                bridge.strip_prefix(item.body_a) or None, bridge.strip_prefix(item.body_b) or None,
+                snapshot.strip_prefix(_text(item.body_a, 'body_a')) or None,
+                snapshot.strip_prefix(_text(item.body_b, 'body_b')) or None,
                 bool(item.parameterized), list(item.mask) if len(item.mask) else None)
     except (FrameKinematicsError, ValueError, TypeError) as exc:
-        return RelativeMotionResponse(False, f'relative motion: {exc}')
+        return RelativeMotionResponse(False, shorten(f'relative motion: {exc}'))
     matrix = motion.matrix
     return RelativeMotionResponse(True, f'{motion.size} indices: 0 is the environment, '
                                   'values 0 constrained, 1 parameterized, 2 unconstrained',
@@ -282,50 +302,67 @@ def get_relative_motion(bridge: Bridge, request: RelativeMotionRequest
                                   MatrixOut.from_array(matrix, 'rows', 'columns'))
 
 
-def compute_ik(bridge: Bridge, request: IKRequest) -> IKResponse:
+def compute_ik(snapshot: Snapshot, request: IKRequest, arrival: Optional[float] = None,
+               clock: Callable[[], float] = time.monotonic) -> IKResponse:
     """
     Answer a ``ComputeIK`` request with the core's solver.
 
-    The target is converted to the root link with the latest joint values (a target given
-    in a moving frame needs the joints that move it).
+    The target is converted to the root link with the snapshot's joint values (a target
+    given in a moving frame needs the joints that move it). The timeout counts from the
+    request's arrival: the time spent reading the request is taken from the solver's budget.
+    Besides its time budget, the solver stops at its iteration cap (1000 iterations), which
+    a long timeout does not lift: the message then says ``max_iterations``.
 
-    :param bridge: the bridge (model and latest joint values).
+    :param snapshot: the model and joint values to use.
     :param request: the request.
+    :param arrival: when the request arrived, on ``clock`` (default: now).
+    :param clock: monotonic clock in seconds.
     :return: the response (``success=False`` with the reason for a bad request or no solution).
     """
+    start = clock() if arrival is None else arrival
     try:
-        model = bridge.model
-        tip = bridge.strip_prefix(request.tip_link)
+        model = snapshot.model
+        timeout = _number(request.timeout, 'timeout', MAX_TIMEOUT)
+        options = {'position_only': bool(request.position_only)}
+        for name in ('position_tolerance', 'orientation_tolerance'):
+            value = _number(getattr(request, name), name, math.inf)
+            if value > 0:
+                options[name] = value
+        tip = snapshot.strip_prefix(_text(request.tip_link, 'tip_link'))
         model.link_index(tip)
-        frame = bridge.strip_prefix(request.target_frame)
+        frame = snapshot.strip_prefix(_text(request.target_frame, 'target frame'))
         frame_T_target = transform_from_xyz_quaternion(
             _vector(request.target_position, 3, 'target position'),
             _unit_quaternion(request.target_orientation))
-        needed = bridge.frame_dependencies(frame or model.root_link)
-        current = bridge.configuration_for((), (), needed)
-        root_T_target = bridge.root_T_frame(frame, current) @ frame_T_target
-        seed = bridge.configuration_for(request.seed.names, request.seed.positions, ())
-        options = {'seed': seed, 'position_only': bool(request.position_only)}
-        for name, option in (('position_tolerance', 'position_tolerance'),
-                             ('orientation_tolerance', 'orientation_tolerance'),
-                             ('timeout', 'time_budget')):
-            value = float(getattr(request, name))
-            if not math.isfinite(value) or value < 0:
-                return IKResponse(False, f'{name} must be a finite number >= 0 (0: default), '
-                                  f'got {value}')
-            if value > 0:
-                options[option] = value
+        current = snapshot.configuration_for(
+            (), (), snapshot.frame_dependencies(frame or model.root_link))
+        root_T_target = snapshot.root_T_frame(frame, current) @ frame_T_target
+        if not np.all(np.isfinite(root_T_target)):
+            raise RequestError('the target is not finite in the root link')
+        options['seed'] = snapshot.configuration_for(request.seed.names,
+                                                     request.seed.positions, ())
         if len(request.active_joints):
-            for name in request.active_joints:
+            active = [_text(name, 'active joint') for name in request.active_joints]
+            if len(set(active)) != len(active):
+                raise RequestError(f'active_joints names a joint twice: {name_list(active)}')
+            for name in active:
                 model.joint(name)
-            options['active_joints'] = list(request.active_joints)
+            options['active_joints'] = active
+        budget = (timeout if timeout > 0 else 0.02) - (clock() - start)
+        if budget <= 0:
+            return IKResponse(False, f'timeout of {timeout:g} s spent before solving')
+        options['time_budget'] = budget
         result = model.inverse_kinematics(tip, root_T_target, **options)
     except (FrameKinematicsError, ValueError, TypeError) as exc:
-        return IKResponse(False, f"inverse kinematics of '{request.tip_link}': {exc}")
+        return IKResponse(False, shorten(f'inverse kinematics of {excerpt(request.tip_link)}: '
+                                         f'{exc}'))
     q = np.asarray(result.q, dtype=float).reshape(-1)
-    success = bool(result.success)
     position_error = float(result.position_error)
     orientation_error = float(result.orientation_error)
+    if not (np.all(np.isfinite(q)) and math.isfinite(position_error)
+            and (request.position_only or math.isfinite(orientation_error))):
+        return IKResponse(False, 'inverse kinematics gave a non-finite answer')
+    success = bool(result.success)
     message = (f'converged in {int(result.iterations)} iterations' if success else
                f'no solution ({result.reason}): position error {position_error:.3g} m, '
                f'orientation error {orientation_error:.3g} rad after {int(result.iterations)} '
@@ -334,24 +371,46 @@ def compute_ik(bridge: Bridge, request: IKRequest) -> IKResponse:
                       position_error, orientation_error, int(result.iterations))
 
 
+def _text(value, what: str) -> str:
+    if not isinstance(value, str):
+        raise RequestError(f'{what} must be a string, got {excerpt(value)}')
+    return value
+
+
+def _number(value, what: str, high: float) -> float:
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        number = math.nan
+    if not (math.isfinite(number) and 0 <= number <= high):
+        bound = '' if math.isinf(high) else f' and <= {high:g}'
+        raise RequestError(f'{what} must be a finite number >= 0{bound} (0: default), got '
+                           f'{excerpt(value)}')
+    return number
+
+
 def _vector(values, size: int, what: str) -> np.ndarray:
-    arr = np.asarray(values, dtype=float).reshape(-1)
+    try:
+        arr = np.asarray(values, dtype=float).reshape(-1)
+    except (TypeError, ValueError, OverflowError):
+        arr = np.empty(0)
     if arr.shape != (size,) or not np.all(np.isfinite(arr)):
-        raise ValueError(f'{what} must be {size} finite numbers, got {tuple(values)}')
+        raise RequestError(f'{what} must be {size} finite numbers, got {excerpt(values)}')
     return arr
 
 
 def _unit_quaternion(values) -> np.ndarray:
     quat = _vector(values, 4, 'target orientation')
     norm = float(np.linalg.norm(quat))
-    if abs(norm - 1.0) > 1e-3:
-        raise ValueError(f'target orientation must be a unit quaternion [x, y, z, w], got '
-                         f'{tuple(quat.tolist())} (norm {norm:.6g})')
+    if abs(norm - 1.0) > QUATERNION_TOLERANCE:
+        raise RequestError(f'target orientation must be a unit quaternion [x, y, z, w], got '
+                           f'{excerpt(tuple(quat.tolist()))} (norm {norm:.6g})')
     return quat / norm
 
 
 __all__ = [
     'IKRequest', 'IKResponse', 'JacobianRequest', 'JacobianResponse', 'JointValues',
-    'LockedJointIn', 'MatrixOut', 'RelativeMotionRequest', 'RelativeMotionResponse',
-    'RelativeTransformationIn', 'compute_ik', 'get_jacobian', 'get_relative_motion',
+    'LockedJointIn', 'MatrixOut', 'MAX_TIMEOUT', 'RelativeMotionRequest',
+    'RelativeMotionResponse', 'RelativeTransformationIn', 'RequestError', 'compute_ik',
+    'get_jacobian', 'get_relative_motion',
 ]
