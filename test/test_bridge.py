@@ -22,7 +22,7 @@ from frame_kinematics import robots
 from frame_kinematics.bridge import (Bridge, BridgeSettings, JointStateInput,
                                      PARAMETER_DEFAULTS, settings_from_parameters,
                                      ThrottledLog, UserFrame)
-from frame_kinematics.core import ConfigurationError, FrameKinematicsError, RobotModel
+from frame_kinematics.core import FrameKinematicsError, RobotModel
 from frame_kinematics.core.spatial import (inverse, rotation_from_quaternion,
                                            transform_from_xyz_quaternion,
                                            transform_from_xyz_rpy)

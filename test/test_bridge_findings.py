@@ -26,7 +26,7 @@ from frame_kinematics.bridge import (Bridge, BridgeSettings, JointStateInput,
                                      settings_from_parameters)
 from frame_kinematics.bridge.services import (compute_ik, get_jacobian, IKRequest,
                                               JacobianRequest, JointValues)
-from frame_kinematics.core import FrameKinematicsError, RobotModel
+from frame_kinematics.core import FrameKinematicsError
 from frame_kinematics.core.spatial import transform_from_xyz_quaternion
 import numpy as np
 import pytest

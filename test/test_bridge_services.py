@@ -63,7 +63,8 @@ def test_jacobian_with_a_request_joint_state_and_a_prefixed_user_frame():
     q = random_configuration(bridge.model, np.random.default_rng(3))
     names = list(bridge.model.joint_names)
     state = JointValues(names, [q[bridge.model.joint(n).idx_q] for n in names])
-    answer = get_jacobian(bridge.snapshot(), JacobianRequest('r/cam', (0.0, 0.0, 0.2), 'world', state))
+    answer = get_jacobian(bridge.snapshot(),
+                          JacobianRequest('r/cam', (0.0, 0.0, 0.2), 'world', state))
     assert answer.success, answer.message
     # the point 0.2 along the camera z axis is a point of tool0
     tool0_p = np.array([0.0, 0.1, 0.2])
@@ -181,7 +182,7 @@ def test_ik_target_in_a_moving_frame_needs_its_joints():
     assert not answer.success and 'shoulder_pan_joint' in answer.message
     # the root link needs nothing
     answer = compute_ik(bridge.snapshot(), IKRequest('tool0', 'base_link', (0.3, 0.2, 0.5),
-                                          position_only=True, timeout=0.5))
+                                                     position_only=True, timeout=0.5))
     assert answer.success, answer.message
 
 

@@ -29,7 +29,7 @@ reference in, so the ``/tf`` path never waits for a rebuild, a service, or a sol
 import logging
 import threading
 import time
-from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Callable, List, Mapping, Optional, Tuple
 
 import numpy as np
 
@@ -42,6 +42,7 @@ from .names import PlanCache
 from .parameters import ParameterValues
 from .settings import BridgeSettings
 from .snapshot import MIMIC_TOLERANCE, Snapshot
+from .swap import prepare, SwapError
 from .throttle import Throttle
 from ..core.errors import ConfigurationError, FrameKinematicsError
 from ..core.frames import FrameTree
@@ -217,51 +218,31 @@ class Bridge:
         return BridgeOutput(accepted=False, reason=reason)
 
     def _apply(self, values: ParameterValues, now_ns: int) -> BridgeOutput:
-        old = self._core
-        urdf = values['robot_description']
-        swap = urdf != old.model.urdf
         try:
-            settings, waiting = values.settings()
-            settings = settings.validated()
-        except FrameKinematicsError as exc:
-            return self._refuse(f'rejected the new parameters: {exc}')
-        try:
-            model = parse_description(urdf) if swap else old.model
-        except FrameKinematicsError as exc:
-            return self._refuse('rejected the new robot_description, keeping robot '
-                                f"'{old.model.name}': {exc}")
-        keep = {}
-        if not swap and settings.floating_joints == old.settings.floating_joints:
-            before = {f.name: f for f in old.settings.user_frames}
-            keep = {name: pose for name, pose in old.baked.items()
-                    if before.get(name) in settings.user_frames}
-        try:
-            core = ModelCore(model, settings, keep)
-        except FrameKinematicsError as exc:
-            what = 'settings' if not swap else f"robot '{model.name}'"
-            return self._refuse(f'rejected the new {what}, keeping the previous ones: {exc}')
-        carry = core.carry_over(old) if swap else None
+            core, carry, waiting = prepare(self._core, values)
+        except SwapError as exc:
+            return self._refuse(str(exc))
         with self._lock:
-            current = self._core
             if carry is not None:
                 q = core.initial_configuration()
                 received = core.initial_received()
                 q[carry[0]] = self._q[carry[1]]
                 received[carry[0]] |= self._received[carry[1]]
                 self._install_state(core, q, received)
-            elif current.index.skipped != core.index.skipped:
-                received = self._received | core.initial_received()
-                self._install_state(core, self._q.copy(), received)
+            elif self._core.index.skipped != core.index.skipped:
+                self._install_state(core, self._q.copy(),
+                                    self._received | core.initial_received())
             self._core = core
             self._params = values
-            static = None if core.static == self._sent_static else core.static
+            changed = core.static != self._sent_static
             self._sent_static = core.static
-        self._log.period = settings.warn_period
+        self._log.period = core.settings.warn_period
         for text in waiting:
             self.logger.warning(text)
-        out = BridgeOutput(tf_static=None if static is None else stamped(static, now_ns))
-        if swap:
-            out.robot_description = urdf
+        out = BridgeOutput(tf_static=stamped(core.static, now_ns) if changed else None)
+        if carry is not None:
+            model = core.model
+            out.robot_description = model.urdf
             out.tf_static = stamped(core.static, now_ns)
             self.logger.info(f"robot '{model.name}' loaded: {len(model.links)} links, "
                              f'{len(model.joint_names)} actuated joints')
@@ -396,7 +377,7 @@ class Bridge:
         return out
 
     def _tree_at(self, core: ModelCore, q: np.ndarray, v: Optional[np.ndarray]) -> FrameTree:
-        """The /tf path's own frame tree, moved to ``q`` (and ``v``)."""
+        """Move the /tf path's own frame tree to ``q`` (and ``v``); return it."""
         if self._tree is None:
             self._tree = core.make_tree(q, complete=True, v=v)
         else:

@@ -45,7 +45,7 @@ def _orientation(core: ModelCore, reference_T_com) -> Quaternion:
 def center_of_mass(core: ModelCore, tree: FrameTree, stamp_ns: int, velocities_known: bool
                    ) -> Tuple[Optional[TransformOut], Optional[CenterOfMassOut]]:
     """
-    The robot CoM frame and topic values at the configuration of ``tree``.
+    Return the robot CoM frame and topic values at the configuration of ``tree``.
 
     :param core: the model core (settings, reference link).
     :param tree: a frame tree of ``core`` at the current configuration (and velocity when

@@ -12,9 +12,9 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 """
-The frames the bridge publishes besides the joints: the frame tree of a model with the CoM
-orientation and the user frames of the settings, and the static set for ``/tf_static``.
+The frames the bridge publishes besides the joints, and the static set for ``/tf_static``.
 
+The frame tree of a model gets the CoM orientation and the user frames of the settings.
 A baked user frame is placed once relative to the reference link (the root link, or the child
 of the floating root joint when floating joints are skipped) and stays there.
 """
@@ -89,7 +89,7 @@ def build_tree(model: RobotModel, settings: BridgeSettings, q: np.ndarray, refer
 def baked_placements(tree: FrameTree, settings: BridgeSettings,
                      reference: str) -> Mapping[str, np.ndarray]:
     """
-    ``reference_T_frame`` of every baked frame placed in a tree (read-only arrays).
+    Return ``reference_T_frame`` of every baked frame placed in a tree (read-only arrays).
 
     :param tree: a tree from :func:`build_tree`.
     :param settings: the settings that made it.
@@ -107,7 +107,7 @@ def baked_placements(tree: FrameTree, settings: BridgeSettings,
 
 def static_entries(tree: FrameTree, settings: BridgeSettings) -> Tuple[StaticEntry, ...]:
     """
-    The whole static set: fixed joints, link CoM frames, user frames (prefixed, no stamp).
+    Return the whole static set: fixed joints, link CoM frames, user frames (prefixed, no stamp).
 
     :param tree: a tree from :func:`build_tree`.
     :param settings: the settings (switches and prefix).

@@ -12,8 +12,10 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 """
-What joint names mean for a model: the entries a joint_states message may carry, and the
-plan of a list of names (cached, since drivers repeat their names).
+What joint names mean for a model, and the plan of a list of names.
+
+The entries a joint_states message may carry, and what a list of names asks for (cached,
+since drivers repeat their names).
 
 Every step is linear in the number of names (sets and dicts, never a search per name).
 """

@@ -31,7 +31,7 @@ from types import MappingProxyType
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from .log import excerpt
-from .settings import (BridgeSettings, CHECKS, check_bool, check_string, check_vector,
+from .settings import (BridgeSettings, check_bool, check_string, check_vector, CHECKS,
                        OFFSET_LIMIT, SettingError, USER_FRAME_LIMIT, UserFrame)
 
 #: Parameter name -> :class:`BridgeSettings` attribute.

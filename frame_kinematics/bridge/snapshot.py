@@ -12,8 +12,9 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 """
-A consistent, immutable view of the bridge for the services: one model core and the joint
-values received so far, taken together under the bridge's lock.
+A consistent, immutable view of the bridge for the services.
+
+One model core and the joint values received so far, taken together under the bridge's lock.
 
 A service works on its snapshot only (its own frame trees and kinematics), so the joint_states
 path may move on meanwhile without the service ever seeing half of an update.
@@ -133,7 +134,7 @@ class Snapshot:
             expected = multiplier * q[model.joint(master).idx_q] + offset
             if abs(expected - values[position]) > MIMIC_TOLERANCE:
                 raise ConfigurationError(
-                    f"joint state gives {excerpt(float(values[position]))} for mimic joint "
+                    f'joint state gives {excerpt(float(values[position]))} for mimic joint '
                     f"'{name}', which follows '{master}' ({expected:.6g})")
         missing = []
         for name in dict.fromkeys(needed):
