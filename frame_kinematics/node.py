@@ -58,7 +58,8 @@ from .core.errors import FrameKinematicsError
 from .ros.conversions import (fill_ik_response, fill_jacobian_response, fill_point,
                               fill_relative_motion_response, fill_vector,
                               ik_request, jacobian_request, joint_state_input,
-                              parameter_changes, relative_motion_request, transform_messages)
+                              parameter_changes, relative_motion_request, transform_messages,
+                              TransformMessages)
 
 try:
     from frame_kinematics_interfaces.srv import ComputeIK, GetJacobian, GetRelativeMotion
@@ -114,6 +115,7 @@ class FrameKinematicsNode(Node):
             self.create_service(GetRelativeMotion, 'get_relative_motion',
                                 self._on_get_relative_motion)
         self._publish(self.bridge.initial_output(self._now()))
+        self._tf_messages = TransformMessages(TransformStamped)
         self._tf_node, self._tf_executor, self._tf_thread = self._start_tf_path()
         model = self.bridge.model
         self.get_logger().info(
@@ -152,15 +154,18 @@ class FrameKinematicsNode(Node):
     def _now(self) -> int:
         return self.get_clock().now().nanoseconds
 
-    def _publish(self, out: BridgeOutput) -> None:
+    def _publish(self, out: BridgeOutput, tf_messages: Optional[TransformMessages] = None
+                 ) -> None:
+        """Publish what the bridge returned (``tf_messages``: the /tf path's message pool)."""
         if out.robot_description is not None:
             self._description_pub.publish(String(data=out.robot_description))
         if out.tf_static is not None:
             self._tf_static_pub.publish(
                 TFMessage(transforms=transform_messages(out.tf_static, TransformStamped)))
         if out.tf:
-            self._tf_pub.publish(TFMessage(transforms=transform_messages(out.tf,
-                                                                         TransformStamped)))
+            messages = tf_messages.convert(out.tf) if tf_messages is not None else \
+                transform_messages(out.tf, TransformStamped)
+            self._tf_pub.publish(TFMessage(transforms=messages))
         com = out.center_of_mass
         if com is not None:
             self._com_pub.publish(fill_point(PointStamped(), com))
@@ -172,7 +177,8 @@ class FrameKinematicsNode(Node):
     # -- callbacks (each logs the library's errors in one line and keeps the node running) ----
     def _on_joint_state(self, msg: JointState) -> None:
         try:
-            self._publish(self.bridge.on_joint_state(joint_state_input(msg), self._now()))
+            self._publish(self.bridge.on_joint_state(joint_state_input(msg), self._now()),
+                          self._tf_messages)
         except CALLBACK_ERRORS as exc:
             self.get_logger().error(shorten(f'joint_states: {exc}'))
 

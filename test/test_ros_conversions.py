@@ -66,6 +66,19 @@ def test_joint_state_and_transform_conversions():
     assert (t.x, t.y, t.z, r.x, r.y, r.z, r.w) == (1.0, 2.0, 3.0, 0.0, 0.0, 0.6, 0.8)
 
 
+def test_transform_messages_are_reused_per_frame_pair_and_refilled():
+    pool = conversions.TransformMessages(transform_stamped, limit=2)
+    first = TransformOut('p', 'c', 1, (1.0, 2.0, 3.0), (0.0, 0.0, 0.0, 1.0))
+    (a,) = pool.convert([first])
+    (b,) = pool.convert([first._replace(stamp_ns=2_000_000_003, translation=(4.0, 5.0, 6.0))])
+    assert a is b and (b.header.stamp.sec, b.header.stamp.nanosec) == (2, 3)
+    assert (b.transform.translation.x, b.header.frame_id, b.child_frame_id) == (4.0, 'p', 'c')
+    other = pool.convert([first._replace(child='d'), first._replace(child='e')])
+    assert [m.child_frame_id for m in other] == ['d', 'e']
+    (c,) = pool.convert([first])
+    assert c is not a and c.transform.translation.x == 1.0  # the pool was emptied at its limit
+
+
 def test_center_of_mass_messages():
     com = CenterOfMassOut(7, 'base', (1.0, 2.0, 3.0), (4.0, 5.0, 6.0), None)
     point = conversions.fill_point(NS(header=header(), point=NS(x=0, y=0, z=0)), com)
