@@ -94,7 +94,8 @@ class FrameKinematicsNode(Node):
                 if isinstance(frame, str) and frame:
                     for key, default in USER_FRAME_DEFAULTS.items():
                         self._declare(f'user_frames.{frame}.{key}', default)
-        params = {name: param.value for name, param in self._parameters.items()}
+        params = {name: param.value
+                  for name, param in self.get_parameters_by_prefix('').items()}
         self.bridge = Bridge.from_parameters(params, logger=self.get_logger())
         self._description_pub = self.create_publisher(String, 'robot_description', LATCHED_QOS)
         self._tf_pub = self.create_publisher(TFMessage, '/tf', 100)

@@ -374,6 +374,20 @@ def test_bad_parameters_leave_the_node_publishing(harness, name, value, fragment
     assert _tool0_follows(harness, 0.1 + 0.01 * len(name))
 
 
+def test_joint_states_subscription_is_alone_on_its_own_node(harness):
+    def subscriptions():
+        try:
+            return harness.node.get_subscriber_names_and_types_by_node('frame_kinematics_tf',
+                                                                       '/')
+        except Exception:  # not discovered yet (rclpy raises NodeNameNonExistentError)
+            return None
+
+    found = harness.spin_until(subscriptions)
+    assert [name for name, _ in found] == ['/joint_states']
+    services = harness.node.get_service_names_and_types_by_node('frame_kinematics_tf', '/')
+    assert services == []
+
+
 def test_tf_keeps_flowing_while_ik_solves(harness):
     arm = model()
     received = []
