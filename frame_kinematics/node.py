@@ -32,6 +32,7 @@ Services (with ``frame_kinematics_interfaces``): ``compute_ik``, ``get_jacobian`
 ``get_relative_motion``.
 """
 
+import signal
 import sys
 import threading
 import time
@@ -47,12 +48,14 @@ from rclpy.node import Node
 from rclpy.parameter import Parameter
 from rclpy.qos import (DurabilityPolicy, qos_profile_sensor_data, QoSProfile,
                        ReliabilityPolicy)
+from rclpy.signals import SignalHandlerOptions
 from sensor_msgs.msg import JointState
 from std_msgs.msg import MultiArrayDimension, String
 from tf2_msgs.msg import TFMessage
 
 from .bridge import Bridge, BridgeOutput, PARAMETER_DEFAULTS, USER_FRAME_DEFAULTS
 from .bridge.log import shorten
+from .bridge.parameters import split_frame_parameter
 from .bridge.services import compute_ik, get_jacobian, get_relative_motion
 from .core.errors import FrameKinematicsError
 from .ros.conversions import (fill_ik_response, fill_jacobian_response, fill_point,
@@ -70,6 +73,8 @@ except ImportError:  # the interfaces package is optional: the node runs without
 #: subscribers.
 LATCHED_QOS = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
                          reliability=ReliabilityPolicy.RELIABLE)
+#: Longest wait (s) of an executor before it checks whether to stop.
+STOP_CHECK_PERIOD = 0.1
 #: Errors a callback logs in one line instead of raising.
 CALLBACK_ERRORS = (FrameKinematicsError, ValueError, TypeError, OverflowError)
 
@@ -94,6 +99,9 @@ class FrameKinematicsNode(Node):
                 if isinstance(frame, str) and frame:
                     for key, default in USER_FRAME_DEFAULTS.items():
                         self._declare(f'user_frames.{frame}.{key}', default)
+        for name in list(self.get_parameters_by_prefix('user_frames')):
+            if split_frame_parameter(f'user_frames.{name}') is not None:
+                self._declare(f'user_frames.{name}', None)
         params = {name: param.value
                   for name, param in self.get_parameters_by_prefix('').items()}
         self.bridge = Bridge.from_parameters(params, logger=self.get_logger())
@@ -117,17 +125,23 @@ class FrameKinematicsNode(Node):
                                 self._on_get_relative_motion)
         self._publish(self.bridge.initial_output(self._now()))
         self._tf_messages = TransformMessages(TransformStamped)
-        self._tf_node, self._tf_executor, self._tf_thread = self._start_tf_path()
+        self._tf_stop = threading.Event()
+        self._tf_node, self._tf_thread = self._start_tf_path()
         model = self.bridge.model
         self.get_logger().info(
             f"robot '{model.name}' ({len(model.links)} links, {len(model.joint_names)} actuated "
             'joints): publishing /tf and /tf_static from joint_states')
 
     def _declare(self, name: str, default: Any) -> None:
-        if not self.has_parameter(name):
-            self.declare_parameter(name, default, ParameterDescriptor(dynamic_typing=True))
+        """Declare a parameter with dynamic typing (the bridge checks each value's type)."""
+        if self.has_parameter(name):
+            # declared from an override with a fixed type: rclpy would then refuse another
+            # type with a reason that does not name the parameter
+            default = self.get_parameter(name).value
+            self.undeclare_parameter(name)
+        self.declare_parameter(name, default, ParameterDescriptor(dynamic_typing=True))
 
-    def _start_tf_path(self) -> Tuple[Node, Executor, threading.Thread]:
+    def _start_tf_path(self) -> Tuple[Node, threading.Thread]:
         """Start the joint_states subscription on its own node, executor and thread."""
         name = f'{self.get_name()}_tf'
         node = Node(name, namespace=self.get_namespace(), context=self.context,
@@ -140,14 +154,14 @@ class FrameKinematicsNode(Node):
                                  callback_group=MutuallyExclusiveCallbackGroup())
         executor = SingleThreadedExecutor(context=self.context)
         executor.add_node(node)
-        thread = threading.Thread(target=_spin_quietly, args=(executor,), name=name,
+        thread = threading.Thread(target=_spin_until, args=(executor, self._tf_stop), name=name,
                                   daemon=True)
         thread.start()
-        return node, executor, thread
+        return node, thread
 
     def destroy_node(self) -> None:
-        """Stop the ``/tf`` path (its executor, thread and node), then destroy the node."""
-        self._tf_executor.shutdown()
+        """Stop the ``/tf`` path (its thread ends its executor), then destroy both nodes."""
+        self._tf_stop.set()
         self._tf_thread.join()
         self._tf_node.destroy_node()
         super().destroy_node()
@@ -220,12 +234,15 @@ class FrameKinematicsNode(Node):
             MultiArrayDimension), response)
 
 
-def _spin_quietly(executor: Executor) -> None:
-    """Spin an executor until it or the context shuts down."""
+def _spin_until(executor: Executor, stop: threading.Event) -> None:
+    """Spin an executor in this thread until ``stop`` or the context ends; then shut it down."""
     try:
-        executor.spin()
+        while not stop.is_set() and executor.context.ok():
+            executor.spin_once(timeout_sec=STOP_CHECK_PERIOD)
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
+    finally:
+        executor.shutdown()
 
 
 def main(args=None) -> int:
@@ -243,32 +260,36 @@ def run(make_node: Callable[[], Node], args=None,
     """
     Start rclpy, make a node, spin it until Ctrl-C or SIGTERM, and shut down cleanly.
 
+    SIGINT and SIGTERM only ask the spin to stop (rclpy's own handlers would shut the context
+    down at once, under the feet of the ``/tf`` path's thread): the node's threads are
+    stopped and joined, then rclpy is shut down.
+
     :param make_node: builds the node (after ``rclpy.init``).
     :param args: command-line arguments for rclpy.
     :param startup_errors: errors of ``make_node`` that mean a bad configuration: logged as
         one fatal line, exit code 1.
     :return: the process exit code.
     """
-    rclpy.init(args=args)
-    # The executor exists before the node: a signal that arrives while the node starts then
-    # ends the spin below instead of breaking the executor's construction.
+    stop = threading.Event()
+    previous = {sig: signal.signal(sig, lambda *_: stop.set())
+                for sig in (signal.SIGINT, signal.SIGTERM)}
+    rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
     executor = SingleThreadedExecutor()
     node = None
     try:
         node = make_node()
         executor.add_node(node)
-        executor.spin()
+        while not stop.is_set() and rclpy.ok():
+            executor.spin_once(timeout_sec=STOP_CHECK_PERIOD)
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     except startup_errors as exc:
         get_logger('frame_kinematics').fatal(shorten(f'cannot start: {exc}'))
         return 1
-    except Exception:
-        if rclpy.ok():
-            raise
-        # A signal shut the context down while the node was starting: a normal exit.
     finally:
         shutdown(node, executor)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     return 0
 
 
