@@ -73,6 +73,8 @@ except ImportError:  # the interfaces package is optional: the node runs without
 #: subscribers.
 LATCHED_QOS = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
                          reliability=ReliabilityPolicy.RELIABLE)
+#: Seconds between two hand-overs of Python's GIL between threads (see :func:`main`).
+GIL_SWITCH_INTERVAL = 0.001
 #: Longest wait (s) of an executor before it checks whether to stop.
 STOP_CHECK_PERIOD = 0.1
 #: Errors a callback logs in one line instead of raising.
@@ -252,6 +254,9 @@ def main(args=None) -> int:
     :param args: command-line arguments for rclpy.
     :return: the process exit code.
     """
+    # The /tf thread waits for the GIL while a service computes in Python: hand it over
+    # every millisecond rather than every 5 ms (Python's default).
+    sys.setswitchinterval(GIL_SWITCH_INTERVAL)
     return run(FrameKinematicsNode, args)
 
 
