@@ -18,10 +18,11 @@ Every decision is taken by :class:`frame_kinematics.bridge.Bridge`; the conversi
 :mod:`frame_kinematics.ros.conversions`. This module only wires them to ROS, on two paths
 that never wait for each other:
 
-* the ``/tf`` path: the ``joint_states`` subscription, alone in its own callback group, on a
-  private node ``<name>_tf`` spun by its own executor in its own thread (rclpy has no
-  per-callback-group executor, and its executors rebuild their wait set in Python on every
-  wake-up: alone, the subscription costs little);
+* the ``/tf`` path: the ``joint_states`` subscription, alone in its own callback group on a
+  private node ``<name>_tf``, whose messages a thread of its own waits for and takes
+  (:class:`~frame_kinematics.ros.subscription_thread.SubscriptionThread`, a one-subscription
+  executor: rclpy has no executor per callback group, and its executors rebuild their wait
+  set in Python on every wake-up, about a fifth of a core at 1 kHz);
 * the services and parameter callbacks, on the node itself and the main executor. They read
   a snapshot of the bridge; a parameter change builds the new model off the ``/tf`` path.
 
@@ -63,6 +64,7 @@ from .ros.conversions import (fill_ik_response, fill_jacobian_response, fill_poi
                               ik_request, jacobian_request, joint_state_input,
                               parameter_changes, relative_motion_request, transform_messages,
                               TransformMessages)
+from .ros.subscription_thread import SubscriptionThread
 
 try:
     from frame_kinematics_interfaces.srv import ComputeIK, GetJacobian, GetRelativeMotion
@@ -127,7 +129,6 @@ class FrameKinematicsNode(Node):
                                 self._on_get_relative_motion)
         self._publish(self.bridge.initial_output(self._now()))
         self._tf_messages = TransformMessages(TransformStamped)
-        self._tf_stop = threading.Event()
         self._tf_node, self._tf_thread = self._start_tf_path()
         model = self.bridge.model
         self.get_logger().info(
@@ -143,28 +144,25 @@ class FrameKinematicsNode(Node):
             self.undeclare_parameter(name)
         self.declare_parameter(name, default, ParameterDescriptor(dynamic_typing=True))
 
-    def _start_tf_path(self) -> Tuple[Node, threading.Thread]:
-        """Start the joint_states subscription on its own node, executor and thread."""
+    def _start_tf_path(self) -> Tuple[Node, SubscriptionThread]:
+        """Start the joint_states subscription on its own node, taken in its own thread."""
         name = f'{self.get_name()}_tf'
         node = Node(name, namespace=self.get_namespace(), context=self.context,
                     cli_args=['--ros-args', '-r', f'__node:={name}'],
                     start_parameter_services=False, enable_rosout=False,
                     parameter_overrides=[Parameter('start_type_description_service',
                                                    value=False)])
-        node.create_subscription(JointState, 'joint_states', self._on_joint_state,
-                                 qos_profile_sensor_data,
-                                 callback_group=MutuallyExclusiveCallbackGroup())
-        executor = SingleThreadedExecutor(context=self.context)
-        executor.add_node(node)
-        thread = threading.Thread(target=_spin_until, args=(executor, self._tf_stop), name=name,
-                                  daemon=True)
+        subscription = node.create_subscription(
+            JointState, 'joint_states', self._on_joint_state, qos_profile_sensor_data,
+            callback_group=MutuallyExclusiveCallbackGroup())
+        thread = SubscriptionThread(subscription, self.context, self._on_joint_state,
+                                    self._on_tf_path_error, name)
         thread.start()
         return node, thread
 
     def destroy_node(self) -> None:
-        """Stop the ``/tf`` path (its thread ends its executor), then destroy both nodes."""
-        self._tf_stop.set()
-        self._tf_thread.join()
+        """Stop the ``/tf`` path (its thread, then its node), then destroy the node."""
+        self._tf_thread.stop()
         self._tf_node.destroy_node()
         super().destroy_node()
 
@@ -198,6 +196,9 @@ class FrameKinematicsNode(Node):
                           self._tf_messages)
         except CALLBACK_ERRORS as exc:
             self.get_logger().error(shorten(f'joint_states: {exc}'))
+
+    def _on_tf_path_error(self, exc: Exception) -> None:
+        self.get_logger().error(shorten(f'joint_states: unexpected {type(exc).__name__}: {exc}'))
 
     def _on_set_parameters(self, parameters: List[Parameter]) -> SetParametersResult:
         try:
@@ -234,17 +235,6 @@ class FrameKinematicsNode(Node):
             response, get_relative_motion(self.bridge.snapshot(),
                                           relative_motion_request(request)),
             MultiArrayDimension), response)
-
-
-def _spin_until(executor: Executor, stop: threading.Event) -> None:
-    """Spin an executor in this thread until ``stop`` or the context ends; then shut it down."""
-    try:
-        while not stop.is_set() and executor.context.ok():
-            executor.spin_once(timeout_sec=STOP_CHECK_PERIOD)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    finally:
-        executor.shutdown()
 
 
 def main(args=None) -> int:
