@@ -121,8 +121,11 @@ def main() -> None:
                 counts[key] += 1
             return count
 
-        node.create_subscription(TFMessage, '/tf_rsp', counter('robot_state_publisher'), 1000)
-        node.create_subscription(TFMessage, '/tf_fk', counter('frame_kinematics_node'), 1000)
+        # raw: counting must not cost a deserialisation of every TFMessage
+        node.create_subscription(TFMessage, '/tf_rsp', counter('robot_state_publisher'), 1000,
+                                 raw=True)
+        node.create_subscription(TFMessage, '/tf_fk', counter('frame_kinematics_node'), 1000,
+                                 raw=True)
         publisher = node.create_publisher(JointState, 'joint_states', 1000)
         executor = SingleThreadedExecutor()
         executor.add_node(node)

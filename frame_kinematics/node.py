@@ -62,9 +62,9 @@ from .core.errors import FrameKinematicsError
 from .ros.conversions import (fill_ik_response, fill_jacobian_response, fill_point,
                               fill_relative_motion_response, fill_vector,
                               ik_request, jacobian_request, joint_state_input,
-                              parameter_changes, relative_motion_request, transform_messages,
-                              TransformMessages)
+                              parameter_changes, relative_motion_request, transform_messages)
 from .ros.subscription_thread import SubscriptionThread
+from .ros.tf_cdr import TFMessageWriter
 
 try:
     from frame_kinematics_interfaces.srv import ComputeIK, GetJacobian, GetRelativeMotion
@@ -128,7 +128,8 @@ class FrameKinematicsNode(Node):
             self.create_service(GetRelativeMotion, 'get_relative_motion',
                                 self._on_get_relative_motion)
         self._publish(self.bridge.initial_output(self._now()))
-        self._tf_messages = TransformMessages(TransformStamped)
+        # /tf is only published by the /tf path (one thread): the writer is its own
+        self._tf_writer = TFMessageWriter()
         self._tf_node, self._tf_thread = self._start_tf_path()
         model = self.bridge.model
         self.get_logger().info(
@@ -169,18 +170,15 @@ class FrameKinematicsNode(Node):
     def _now(self) -> int:
         return self.get_clock().now().nanoseconds
 
-    def _publish(self, out: BridgeOutput, tf_messages: Optional[TransformMessages] = None
-                 ) -> None:
-        """Publish what the bridge returned (``tf_messages``: the /tf path's message pool)."""
+    def _publish(self, out: BridgeOutput) -> None:
+        """Publish what the bridge returned."""
         if out.robot_description is not None:
             self._description_pub.publish(String(data=out.robot_description))
         if out.tf_static is not None:
             self._tf_static_pub.publish(
                 TFMessage(transforms=transform_messages(out.tf_static, TransformStamped)))
         if out.tf:
-            messages = tf_messages.convert(out.tf) if tf_messages is not None else \
-                transform_messages(out.tf, TransformStamped)
-            self._tf_pub.publish(TFMessage(transforms=messages))
+            self._tf_pub.publish(self._tf_writer.serialize(out.tf))
         com = out.center_of_mass
         if com is not None:
             self._com_pub.publish(fill_point(PointStamped(), com))
@@ -192,8 +190,7 @@ class FrameKinematicsNode(Node):
     # -- callbacks (each logs the library's errors in one line and keeps the node running) ----
     def _on_joint_state(self, msg: JointState) -> None:
         try:
-            self._publish(self.bridge.on_joint_state(joint_state_input(msg), self._now()),
-                          self._tf_messages)
+            self._publish(self.bridge.on_joint_state(joint_state_input(msg), self._now()))
         except CALLBACK_ERRORS as exc:
             self.get_logger().error(shorten(f'joint_states: {exc}'))
 

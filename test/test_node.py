@@ -374,6 +374,19 @@ def test_bad_parameters_leave_the_node_publishing(harness, name, value, fragment
     assert _tool0_follows(harness, 0.1 + 0.01 * len(name))
 
 
+def test_tf_bytes_equal_rclpy_serialization():
+    serialization = pytest.importorskip('rclpy.serialization')
+    from frame_kinematics.bridge.messages import TransformOut
+    from frame_kinematics.ros.conversions import transform_messages
+    from frame_kinematics.ros.tf_cdr import TFMessageWriter
+    transforms = [TransformOut('base_link', 'link_' * k, 1_700_000_000_123_456_789 + k,
+                               (0.1 * k, 2.0, -3.5), (0.0, 0.6, 0.0, 0.8))
+                  for k in range(1, 12)]
+    expected = serialization.serialize_message(tf2_msgs.TFMessage(
+        transforms=transform_messages(transforms, geometry_msgs.TransformStamped)))
+    assert TFMessageWriter().serialize(transforms) == expected
+
+
 def test_joint_states_subscription_is_alone_on_its_own_node(harness):
     def subscriptions():
         try:

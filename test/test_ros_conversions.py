@@ -14,13 +14,14 @@
 """The node's message conversions, on plain objects with the fields of the ROS messages."""
 
 import os
+import struct
 import subprocess
 import sys
 from types import SimpleNamespace as NS
 
 from frame_kinematics.bridge.messages import CenterOfMassOut, TransformOut
 from frame_kinematics.bridge.services import IKResponse, JacobianResponse, MatrixOut
-from frame_kinematics.ros import conversions
+from frame_kinematics.ros import conversions, tf_cdr
 import numpy as np
 
 
@@ -66,17 +67,52 @@ def test_joint_state_and_transform_conversions():
     assert (t.x, t.y, t.z, r.x, r.y, r.z, r.w) == (1.0, 2.0, 3.0, 0.0, 0.0, 0.6, 0.8)
 
 
-def test_transform_messages_are_reused_per_frame_pair_and_refilled():
-    pool = conversions.TransformMessages(transform_stamped, limit=2)
-    first = TransformOut('p', 'c', 1, (1.0, 2.0, 3.0), (0.0, 0.0, 0.0, 1.0))
-    (a,) = pool.convert([first])
-    (b,) = pool.convert([first._replace(stamp_ns=2_000_000_003, translation=(4.0, 5.0, 6.0))])
-    assert a is b and (b.header.stamp.sec, b.header.stamp.nanosec) == (2, 3)
-    assert (b.transform.translation.x, b.header.frame_id, b.child_frame_id) == (4.0, 'p', 'c')
-    other = pool.convert([first._replace(child='d'), first._replace(child='e')])
-    assert [m.child_frame_id for m in other] == ['d', 'e']
-    (c,) = pool.convert([first])
-    assert c is not a and c.transform.translation.x == 1.0  # the pool was emptied at its limit
+def _decode_tf_message(data):
+    """Read a serialized TFMessage back (CDR little endian), for the test."""
+    assert data[:4] == b'\x00\x01\x00\x00'
+    payload, offset = data[4:], 0
+
+    def take(fmt, align):
+        nonlocal offset
+        offset += -offset % align
+        values = struct.unpack_from(fmt, payload, offset)
+        offset += struct.calcsize(fmt)
+        return values
+
+    def string():
+        nonlocal offset
+        (size,) = take('<I', 4)
+        text = payload[offset:offset + size - 1].decode()
+        assert payload[offset + size - 1] == 0
+        offset += size
+        return text
+
+    (count,) = take('<I', 4)
+    out = []
+    for _ in range(count):
+        sec, nanosec = take('<iI', 4)
+        parent, child = string(), string()
+        numbers = take('<7d', 8)
+        out.append(TransformOut(parent, child, sec * 10 ** 9 + nanosec, numbers[:3],
+                                numbers[3:]))
+    assert offset == len(payload)
+    return out
+
+
+def test_tf_messages_are_written_as_cdr_from_a_template_per_frame_list():
+    writer = tf_cdr.TFMessageWriter(limit=2)
+    transforms = [TransformOut('base_link', 'a' * k, 1_700_000_000_123_456_789 + k,
+                               (0.1 * k, 2.0, -3.5), (0.0, 0.6, 0.0, 0.8))
+                  for k in range(1, 6)]
+    transforms.append(TransformOut('base', 'com', 5, (1.0, 2.0, 3.0), (0.0, 0.0, 0.0, 1.0)))
+    assert _decode_tf_message(writer.serialize(transforms)) == transforms
+    moved = [t._replace(stamp_ns=t.stamp_ns + 7, translation=(9.0, 8.0, 7.0))
+             for t in transforms]
+    assert _decode_tf_message(writer.serialize(moved)) == moved  # the template is reused
+    for names in (['x'], ['y'], ['z']):  # beyond the limit the templates are dropped
+        few = [TransformOut('p', n, 1, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0)) for n in names]
+        assert _decode_tf_message(writer.serialize(few)) == few
+    assert _decode_tf_message(writer.serialize([])) == []
 
 
 def test_center_of_mass_messages():
@@ -136,7 +172,8 @@ def test_parameter_changes():
 
 
 def test_conversions_do_not_import_rclpy():
-    code = ('import sys, frame_kinematics.ros.conversions, frame_kinematics.bridge.services; '
+    code = ('import sys, frame_kinematics.ros.conversions, frame_kinematics.ros.tf_cdr, '
+            'frame_kinematics.bridge.services; '
             "print('rclpy' in sys.modules)")
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ, PYTHONPATH=here)

@@ -19,7 +19,7 @@ it is given, or fills the fields of a message it is given (the node creates the 
 the conversions are tested without ROS on any object with the same fields.
 """
 
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, List, Optional, Sequence
 
 from ..bridge.messages import CenterOfMassOut, JointStateInput, TransformOut
 from ..bridge.services import (IKRequest, IKResponse, JacobianRequest, JacobianResponse,
@@ -65,50 +65,6 @@ def transform_messages(transforms: Sequence[TransformOut], make: Callable[[], An
     :param make: creates one empty message (``TransformStamped``).
     """
     return [fill_transform(make(), t) for t in transforms]
-
-
-class TransformMessages:
-    """
-    ``geometry_msgs/TransformStamped`` messages reused across calls, one per frame pair.
-
-    Building a message costs more than filling one; the ``/tf`` path sends the same frame
-    pairs again and again. A message is filled again at the next call, so the caller must be
-    done with (have published) the previous list first: one thread only.
-
-    :param make: creates one empty message (``TransformStamped``).
-    :param limit: most frame pairs kept (the pool is emptied beyond).
-    """
-
-    def __init__(self, make: Callable[[], Any], limit: int = 10_000) -> None:
-        self._make = make
-        self._limit = limit
-        self._pool: Dict[Tuple[str, str], Any] = {}
-
-    def convert(self, transforms: Sequence[TransformOut]) -> List[Any]:
-        """
-        Return the messages of ``transforms`` (the pool's own objects, filled).
-
-        :param transforms: transforms with distinct frame pairs.
-        """
-        pool = self._pool
-        out = []
-        for transform in transforms:
-            key = (transform.parent, transform.child)
-            msg = pool.get(key)
-            if msg is None:
-                if len(pool) >= self._limit:
-                    pool.clear()
-                msg = pool[key] = self._make()
-                msg.header.frame_id = transform.parent
-                msg.child_frame_id = transform.child
-            stamp = msg.header.stamp
-            stamp.sec, stamp.nanosec = divmod(transform.stamp_ns, NS_PER_S)
-            t = msg.transform.translation
-            t.x, t.y, t.z = transform.translation
-            r = msg.transform.rotation
-            r.x, r.y, r.z, r.w = transform.rotation
-            out.append(msg)
-        return out
 
 
 def fill_point(msg: Any, com: CenterOfMassOut) -> Any:
