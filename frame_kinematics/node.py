@@ -33,6 +33,7 @@ Services (with ``frame_kinematics_interfaces``): ``compute_ik``, ``get_jacobian`
 ``get_relative_motion``.
 """
 
+import gc
 import signal
 import sys
 import threading
@@ -270,6 +271,9 @@ def run(make_node: Callable[[], Node], args=None,
     node = None
     try:
         node = make_node()
+        # Keep the objects of the start-up (models, messages) out of the garbage collector's
+        # full collections, which stop every thread, the /tf path's included.
+        gc.freeze()
         executor.add_node(node)
         while not stop.is_set() and rclpy.ok():
             executor.spin_once(timeout_sec=STOP_CHECK_PERIOD)
