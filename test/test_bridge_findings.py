@@ -324,6 +324,21 @@ def test_f6_a_seed_naming_a_joint_twice_is_refused():
     assert not answer.success and 'elbow_joint' in answer.message and 'once' in answer.message
 
 
+def test_f6_ik_timeout_counts_the_reading_of_a_huge_request():
+    bridge, _ = make()
+    bridge.on_joint_state(arm_state(0.1), SEC)
+    names = [f'joint_{i}' for i in range(120_000)]
+    answer = compute_ik(bridge.snapshot(), IKRequest('tool0', target_position=(0.3, 0.1, 0.4),
+                                                     position_only=True, timeout=0.02,
+                                                     active_joints=names))
+    assert not answer.success and '120000 joints' in answer.message
+    # 30 ms spent reading a request whose timeout is 20 ms: nothing is left for the solver
+    answer = compute_ik(bridge.snapshot(), IKRequest('tool0', target_position=(0.3, 0.1, 0.4),
+                                                     position_only=True, timeout=0.02),
+                        arrival=5.0, clock=lambda: 5.03)
+    assert not answer.success and 'before solving' in answer.message
+
+
 def test_f6_jacobian_of_a_frame_below_the_com_frame_is_refused():
     bridge, _ = make()
     assert bridge.apply_parameters({'user_frames.names': ['below'],

@@ -341,6 +341,9 @@ def compute_ik(snapshot: Snapshot, request: IKRequest, arrival: Optional[float] 
             raise RequestError('the target is not finite in the root link')
         options['seed'] = snapshot.configuration_for(request.seed.names,
                                                      request.seed.positions, ())
+        if len(request.active_joints) > len(model.joint_names):
+            raise RequestError(f'active_joints names {len(request.active_joints)} joints, robot '
+                               f"'{model.name}' has {len(model.joint_names)}")
         if len(request.active_joints):
             active = [_text(name, 'active joint') for name in request.active_joints]
             if len(set(active)) != len(active):
