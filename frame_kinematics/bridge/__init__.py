@@ -34,6 +34,8 @@ One concept per module:
 * :mod:`~frame_kinematics.bridge.snapshot`: what a service reads (immutable);
 * :mod:`~frame_kinematics.bridge.com`: the robot CoM frame and topics;
 * :mod:`~frame_kinematics.bridge.bridge`: the ``/tf`` path, the lock and the swaps;
+* :mod:`~frame_kinematics.bridge.swap`: model swaps and settings changes, prepared;
+* :mod:`~frame_kinematics.bridge.service_types`: the services' requests and responses;
 * :mod:`~frame_kinematics.bridge.services`: the kinematics services.
 
 Transform rules (those of robot_state_publisher, plus the additions of this package)

@@ -22,9 +22,10 @@ the conversions are tested without ROS on any object with the same fields.
 from typing import Any, Callable, List, Optional, Sequence
 
 from ..bridge.messages import CenterOfMassOut, JointStateInput, TransformOut
-from ..bridge.services import (IKRequest, IKResponse, JacobianRequest, JacobianResponse,
-                               JointValues, LockedJointIn, MatrixOut, RelativeMotionRequest,
-                               RelativeMotionResponse, RelativeTransformationIn)
+from ..bridge.service_types import (IKRequest, IKResponse, JacobianRequest,
+                                    JacobianResponse, JointValues, LockedJointIn, MatrixOut,
+                                    RelativeMotionRequest, RelativeMotionResponse,
+                                    RelativeTransformationIn)
 
 NS_PER_S = 1_000_000_000
 
