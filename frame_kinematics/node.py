@@ -14,44 +14,61 @@
 """
 The rclpy node: a robot_state_publisher drop-in with CoM frames and kinematics services.
 
-Every decision is taken by :class:`frame_kinematics.bridge.Bridge`; this module only
-converts messages to and from its plain dataclasses and publishes what it returns.
+Every decision is taken by :class:`frame_kinematics.bridge.Bridge`; the conversions are in
+:mod:`frame_kinematics.ros.conversions`. This module only wires them to ROS, on two paths
+that never wait for each other:
+
+* the ``/tf`` path: the ``joint_states`` subscription, alone in its own callback group on a
+  private node ``<name>_tf``, whose messages a thread of its own waits for and takes
+  (:class:`~frame_kinematics.ros.subscription_thread.SubscriptionThread`, a one-subscription
+  executor: rclpy has no executor per callback group, and its executors rebuild their wait
+  set in Python on every wake-up, about a fifth of a core at 1 kHz);
+* the services and parameter callbacks, on the node itself and the main executor. They read
+  a snapshot of the bridge; a parameter change builds the new model off the ``/tf`` path.
 
 Topics: subscribes ``joint_states`` (sensor-data QoS); publishes ``robot_description``
 (transient local), ``/tf``, ``/tf_static``, ``com`` (``geometry_msgs/PointStamped``),
 ``com_velocity`` and ``angular_momentum`` (``geometry_msgs/Vector3Stamped``), ``com_markers``
-(``visualization_msgs/MarkerArray``, see :mod:`frame_kinematics.com_markers`).
+(``visualization_msgs/MarkerArray``, see :mod:`frame_kinematics.bridge.markers`).
 Services (with ``frame_kinematics_interfaces``): ``compute_ik``, ``get_jacobian``,
 ``get_relative_motion``.
 """
 
+import gc
+import signal
 import sys
-from typing import Any, Callable, Dict, List, Optional, Tuple
+import threading
+import time
+from typing import Any, Callable, List, Optional, Tuple
 
-from builtin_interfaces.msg import Time
 from geometry_msgs.msg import PointStamped, TransformStamped, Vector3Stamped
 from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
 import rclpy
+from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
 from rclpy.executors import Executor, ExternalShutdownException, SingleThreadedExecutor
 from rclpy.logging import get_logger
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 from rclpy.qos import (DurabilityPolicy, qos_profile_sensor_data, QoSProfile,
                        ReliabilityPolicy)
+from rclpy.signals import SignalHandlerOptions
 from sensor_msgs.msg import JointState
 from std_msgs.msg import MultiArrayDimension, String
 from tf2_msgs.msg import TFMessage
-from tf2_ros import TransformBroadcaster
 from visualization_msgs.msg import Marker, MarkerArray
 
-from .bridge import (Bridge, BridgeOutput, CenterOfMassOut, JointStateInput,
-                     PARAMETER_DEFAULTS, settings_from_parameters, TransformOut,
-                     USER_FRAME_DEFAULTS)
-from .bridge_services import (compute_ik, get_jacobian, get_relative_motion, IKRequest,
-                              JacobianRequest, JointValues, LockedJointIn, MatrixOut,
-                              RelativeMotionRequest, RelativeTransformationIn)
-from .com_markers import com_markers, MarkerOut, SPHERE
+from .bridge import Bridge, BridgeOutput, PARAMETER_DEFAULTS, USER_FRAME_DEFAULTS
+from .bridge.log import shorten
+from .bridge.parameters import split_frame_parameter
+from .bridge.services import compute_ik, get_jacobian, get_relative_motion
 from .core.errors import FrameKinematicsError
+from .ros.conversions import (fill_ik_response, fill_jacobian_response, fill_point,
+                              fill_relative_motion_response, fill_vector,
+                              ik_request, jacobian_request, joint_state_input,
+                              marker_messages, parameter_changes, relative_motion_request,
+                              transform_messages)
+from .ros.subscription_thread import SubscriptionThread
+from .ros.tf_cdr import TFMessageWriter
 
 try:
     from frame_kinematics_interfaces.srv import ComputeIK, GetJacobian, GetRelativeMotion
@@ -62,67 +79,12 @@ except ImportError:  # the interfaces package is optional: the node runs without
 #: subscribers.
 LATCHED_QOS = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
                          reliability=ReliabilityPolicy.RELIABLE)
-
-
-# -- message conversions (no decisions here) ---------------------------------------------------
-def stamp_to_ns(stamp: Time) -> int:
-    """``builtin_interfaces/Time`` to integer nanoseconds."""
-    return stamp.sec * 1_000_000_000 + stamp.nanosec
-
-
-def ns_to_stamp(ns: int) -> Time:
-    """Integer nanoseconds to ``builtin_interfaces/Time``."""
-    return Time(sec=ns // 1_000_000_000, nanosec=ns % 1_000_000_000)
-
-
-def joint_state_input(msg: JointState) -> JointStateInput:
-    """``sensor_msgs/JointState`` to the bridge's input."""
-    return JointStateInput(list(msg.name), msg.position, msg.velocity,
-                           stamp_to_ns(msg.header.stamp))
-
-
-def transform_msg(transform: TransformOut) -> TransformStamped:
-    """Convert a bridge transform to ``geometry_msgs/TransformStamped``."""
-    msg = TransformStamped()
-    msg.header.stamp = ns_to_stamp(transform.stamp_ns)
-    msg.header.frame_id = transform.parent
-    msg.child_frame_id = transform.child
-    t = msg.transform.translation
-    t.x, t.y, t.z = transform.translation
-    r = msg.transform.rotation
-    r.x, r.y, r.z, r.w = transform.rotation
-    return msg
-
-
-def marker_msg(marker: MarkerOut) -> Marker:
-    """Convert a center-of-mass marker to ``visualization_msgs/Marker``."""
-    msg = Marker(ns=marker.namespace, id=marker.marker_id, action=Marker.ADD,
-                 type=Marker.SPHERE if marker.shape == SPHERE else Marker.CYLINDER)
-    msg.header.stamp = ns_to_stamp(marker.stamp_ns)
-    msg.header.frame_id = marker.frame_id
-    msg.pose.position.x, msg.pose.position.y, msg.pose.position.z = marker.position
-    msg.pose.orientation.w = 1.0
-    msg.scale.x, msg.scale.y, msg.scale.z = marker.scale
-    msg.color.r, msg.color.g, msg.color.b, msg.color.a = marker.color
-    return msg
-
-
-def joint_values(msg: JointState) -> JointValues:
-    """Take the positions of a ``sensor_msgs/JointState`` in a request."""
-    return JointValues(list(msg.name), list(msg.position))
-
-
-def fill_matrix(array_msg, matrix: Optional[MatrixOut]) -> None:
-    """Copy a bridge matrix into a ``std_msgs/*MultiArray`` message."""
-    if matrix is None:
-        return
-    array_msg.layout.dim = [MultiArrayDimension(label=label, size=size, stride=stride)
-                            for label, size, stride in zip(matrix.labels, matrix.sizes,
-                                                           matrix.strides)]
-    if type(array_msg).__name__.startswith('Int'):
-        array_msg.data = [int(x) for x in matrix.data]
-    else:
-        array_msg.data = [float(x) for x in matrix.data]
+#: Seconds between two hand-overs of Python's GIL between threads (see :func:`main`).
+GIL_SWITCH_INTERVAL = 0.001
+#: Longest wait (s) of an executor before it checks whether to stop.
+STOP_CHECK_PERIOD = 0.1
+#: Errors a callback logs in one line instead of raising.
+CALLBACK_ERRORS = (FrameKinematicsError, ValueError, TypeError, OverflowError)
 
 
 class FrameKinematicsNode(Node):
@@ -139,17 +101,20 @@ class FrameKinematicsNode(Node):
                          automatically_declare_parameters_from_overrides=True, **kwargs)
         for name, default in PARAMETER_DEFAULTS.items():
             self._declare(name, default)
-        for frame in self.get_parameter('user_frames.names').value or ():
-            for key, default in USER_FRAME_DEFAULTS.items():
-                if frame:
-                    self._declare(f'user_frames.{frame}.{key}', default)
-        if not self.has_parameter('publish.com_markers'):
-            self.declare_parameter('publish.com_markers', True)
-        params = self._parameter_values()
-        self.bridge = Bridge(params['robot_description'], settings_from_parameters(params),
-                             logger=self.get_logger())
+        names = self.get_parameter('user_frames.names').value
+        if isinstance(names, (list, tuple)):
+            for frame in names:
+                if isinstance(frame, str) and frame:
+                    for key, default in USER_FRAME_DEFAULTS.items():
+                        self._declare(f'user_frames.{frame}.{key}', default)
+        for name in list(self.get_parameters_by_prefix('user_frames')):
+            if split_frame_parameter(f'user_frames.{name}') is not None:
+                self._declare(f'user_frames.{name}', None)
+        params = {name: param.value
+                  for name, param in self.get_parameters_by_prefix('').items()}
+        self.bridge = Bridge.from_parameters(params, logger=self.get_logger())
         self._description_pub = self.create_publisher(String, 'robot_description', LATCHED_QOS)
-        self._tf = TransformBroadcaster(self)
+        self._tf_pub = self.create_publisher(TFMessage, '/tf', 100)
         # Not tf2_ros's StaticTransformBroadcaster: it never replaces a child frame it has
         # sent, and the bridge always hands over the whole static set.
         self._tf_static_pub = self.create_publisher(TFMessage, '/tf_static', LATCHED_QOS)
@@ -157,8 +122,6 @@ class FrameKinematicsNode(Node):
         self._com_velocity_pub = self.create_publisher(Vector3Stamped, 'com_velocity', 10)
         self._momentum_pub = self.create_publisher(Vector3Stamped, 'angular_momentum', 10)
         self._markers_pub = self.create_publisher(MarkerArray, 'com_markers', 10)
-        self.create_subscription(JointState, 'joint_states', self._on_joint_state,
-                                 qos_profile_sensor_data)
         self.add_on_set_parameters_callback(self._on_set_parameters)
         if ComputeIK is None:
             self.get_logger().warning(
@@ -170,115 +133,115 @@ class FrameKinematicsNode(Node):
             self.create_service(GetRelativeMotion, 'get_relative_motion',
                                 self._on_get_relative_motion)
         self._publish(self.bridge.initial_output(self._now()))
+        # /tf is only published by the /tf path (one thread): the writer is its own
+        self._tf_writer = TFMessageWriter()
+        self._tf_node, self._tf_thread = self._start_tf_path()
         model = self.bridge.model
         self.get_logger().info(
             f"robot '{model.name}' ({len(model.links)} links, {len(model.joint_names)} actuated "
             'joints): publishing /tf and /tf_static from joint_states')
 
     def _declare(self, name: str, default: Any) -> None:
-        if not self.has_parameter(name):
-            self.declare_parameter(name, default, ParameterDescriptor(dynamic_typing=True))
+        """Declare a parameter with dynamic typing (the bridge checks each value's type)."""
+        if self.has_parameter(name):
+            # declared from an override with a fixed type: rclpy would then refuse another
+            # type with a reason that does not name the parameter
+            default = self.get_parameter(name).value
+            self.undeclare_parameter(name)
+        self.declare_parameter(name, default, ParameterDescriptor(dynamic_typing=True))
 
-    def _parameter_values(self) -> Dict[str, Any]:
-        return {name: param.value
-                for name, param in self.get_parameters_by_prefix('').items()}
+    def _start_tf_path(self) -> Tuple[Node, SubscriptionThread]:
+        """Start the joint_states subscription on its own node, taken in its own thread."""
+        name = f'{self.get_name()}_tf'
+        node = Node(name, namespace=self.get_namespace(), context=self.context,
+                    cli_args=['--ros-args', '-r', f'__node:={name}'],
+                    start_parameter_services=False, enable_rosout=False,
+                    parameter_overrides=[Parameter('start_type_description_service',
+                                                   value=False)])
+        subscription = node.create_subscription(
+            JointState, 'joint_states', self._on_joint_state, qos_profile_sensor_data,
+            callback_group=MutuallyExclusiveCallbackGroup())
+        thread = SubscriptionThread(subscription, self.context, self._on_joint_state,
+                                    self._on_tf_path_error, name)
+        thread.start()
+        return node, thread
+
+    def destroy_node(self) -> None:
+        """Stop the ``/tf`` path (its thread, then its node), then destroy the node."""
+        self._tf_thread.stop()
+        self._tf_node.destroy_node()
+        super().destroy_node()
 
     def _now(self) -> int:
         return self.get_clock().now().nanoseconds
 
     def _publish(self, out: BridgeOutput) -> None:
+        """Publish what the bridge returned."""
         if out.robot_description is not None:
             self._description_pub.publish(String(data=out.robot_description))
         if out.tf_static is not None:
             self._tf_static_pub.publish(
-                TFMessage(transforms=[transform_msg(t) for t in out.tf_static]))
+                TFMessage(transforms=transform_messages(out.tf_static, TransformStamped)))
         if out.tf:
-            self._tf.sendTransform([transform_msg(t) for t in out.tf])
-        if out.center_of_mass is not None:
-            self._publish_com(out.center_of_mass)
-        if out.robot_description is not None:  # a new model: drop the markers of the last one
+            self._tf_pub.publish(self._tf_writer.serialize(out.tf))
+        com = out.center_of_mass
+        if com is not None:
+            self._com_pub.publish(fill_point(PointStamped(), com))
+            for publisher, value in ((self._com_velocity_pub, com.velocity),
+                                     (self._momentum_pub, com.angular_momentum)):
+                if value is not None:
+                    publisher.publish(fill_vector(Vector3Stamped(), com, value))
+        if out.clear_markers:
             self._markers_pub.publish(MarkerArray(markers=[Marker(action=Marker.DELETEALL)]))
-        if out.tf and self.get_parameter('publish.com_markers').value is True and \
-                not self.bridge.missing_joints():
-            markers = com_markers(self.bridge.model, self.bridge.state, out.tf[0].stamp_ns,
-                                  self.bridge.settings.frame_prefix)
-            self._markers_pub.publish(MarkerArray(markers=[marker_msg(m) for m in markers]))
+        if out.markers:
+            self._markers_pub.publish(MarkerArray(markers=marker_messages(
+                out.markers, Marker, Marker.ADD, Marker.SPHERE, Marker.CYLINDER)))
 
-    def _publish_com(self, com: CenterOfMassOut) -> None:
-        stamp = ns_to_stamp(com.stamp_ns)
-        point = PointStamped()
-        point.header.stamp = stamp
-        point.header.frame_id = com.frame_id
-        point.point.x, point.point.y, point.point.z = com.position
-        self._com_pub.publish(point)
-        for publisher, value in ((self._com_velocity_pub, com.velocity),
-                                 (self._momentum_pub, com.angular_momentum)):
-            if value is None:
-                continue
-            vector = Vector3Stamped()
-            vector.header.stamp = stamp
-            vector.header.frame_id = com.frame_id
-            vector.vector.x, vector.vector.y, vector.vector.z = value
-            publisher.publish(vector)
-
-    # -- callbacks ------------------------------------------------------------------------------
+    # -- callbacks (each logs the library's errors in one line and keeps the node running) ----
     def _on_joint_state(self, msg: JointState) -> None:
-        self._publish(self.bridge.on_joint_state(joint_state_input(msg), self._now()))
+        try:
+            self._publish(self.bridge.on_joint_state(joint_state_input(msg), self._now()))
+        except CALLBACK_ERRORS as exc:
+            self.get_logger().error(shorten(f'joint_states: {exc}'))
 
-    def _on_set_parameters(self, parameters: List[Parameter]
-                           ) -> SetParametersResult:
-        params = self._parameter_values()
-        params.update({p.name: p.value for p in parameters})
-        out = self.bridge.apply_parameters(params, self._now())
+    def _on_tf_path_error(self, exc: Exception) -> None:
+        self.get_logger().error(shorten(f'joint_states: unexpected {type(exc).__name__}: {exc}'))
+
+    def _on_set_parameters(self, parameters: List[Parameter]) -> SetParametersResult:
+        try:
+            out = self.bridge.apply_parameters(parameter_changes(parameters), self._now())
+        except CALLBACK_ERRORS as exc:
+            return SetParametersResult(successful=False, reason=shorten(str(exc)))
         if out.accepted:
             self._publish(out)
-            if any(p.name == 'publish.com_markers' and p.value is False for p in parameters):
-                self._markers_pub.publish(MarkerArray(markers=[Marker(action=Marker.DELETEALL)]))
         return SetParametersResult(successful=out.accepted, reason=out.reason)
 
+    def _answer(self, what: str, work: Callable[[], Any], response: Any) -> Any:
+        try:
+            return work()
+        except CALLBACK_ERRORS as exc:
+            text = shorten(f'{what}: {exc}')
+            self.get_logger().error(text)
+            response.success = False
+            response.message = text
+            return response
+
     def _on_compute_ik(self, request, response):
-        target = request.target
-        answer = compute_ik(self.bridge, IKRequest(
-            request.tip_link, target.header.frame_id,
-            (target.pose.position.x, target.pose.position.y, target.pose.position.z),
-            (target.pose.orientation.x, target.pose.orientation.y, target.pose.orientation.z,
-             target.pose.orientation.w),
-            joint_values(request.seed), request.position_only, request.position_tolerance,
-            request.orientation_tolerance, request.timeout, list(request.active_joints)))
-        response.success = answer.success
-        response.message = answer.message
-        response.solution.header.stamp = self.get_clock().now().to_msg()
-        response.solution.name = list(answer.names)
-        response.solution.position = list(answer.positions)
-        response.position_error = answer.position_error
-        response.orientation_error = answer.orientation_error
-        response.iterations = answer.iterations
-        return response
+        arrival = time.monotonic()
+        return self._answer('compute_ik', lambda: fill_ik_response(
+            response, compute_ik(self.bridge.snapshot(), ik_request(request), arrival),
+            self._now()), response)
 
     def _on_get_jacobian(self, request, response):
-        point = request.point
-        answer = get_jacobian(self.bridge, JacobianRequest(
-            request.link, (point.x, point.y, point.z), request.expressed_in,
-            joint_values(request.joint_state)))
-        response.success = answer.success
-        response.message = answer.message
-        response.joint_names = list(answer.joint_names)
-        fill_matrix(response.jacobian, answer.jacobian)
-        response.manipulability = answer.manipulability
-        response.singular = answer.singular
-        return response
+        return self._answer('get_jacobian', lambda: fill_jacobian_response(
+            response, get_jacobian(self.bridge.snapshot(), jacobian_request(request)),
+            MultiArrayDimension), response)
 
     def _on_get_relative_motion(self, request, response):
-        answer = get_relative_motion(self.bridge, RelativeMotionRequest(
-            [LockedJointIn(item.joint, item.parameterized) for item in request.locked_joints],
-            [RelativeTransformationIn(item.body_a, item.body_b, item.parameterized,
-                                      list(item.mask))
-             for item in request.transformations]))
-        response.success = answer.success
-        response.message = answer.message
-        response.index_names = list(answer.index_names)
-        fill_matrix(response.matrix, answer.matrix)
-        return response
+        return self._answer('get_relative_motion', lambda: fill_relative_motion_response(
+            response, get_relative_motion(self.bridge.snapshot(),
+                                          relative_motion_request(request)),
+            MultiArrayDimension), response)
 
 
 def main(args=None) -> int:
@@ -288,6 +251,9 @@ def main(args=None) -> int:
     :param args: command-line arguments for rclpy.
     :return: the process exit code.
     """
+    # The /tf thread waits for the GIL while a service computes in Python: hand it over
+    # every millisecond rather than every 5 ms (Python's default).
+    sys.setswitchinterval(GIL_SWITCH_INTERVAL)
     return run(FrameKinematicsNode, args)
 
 
@@ -296,32 +262,39 @@ def run(make_node: Callable[[], Node], args=None,
     """
     Start rclpy, make a node, spin it until Ctrl-C or SIGTERM, and shut down cleanly.
 
+    SIGINT and SIGTERM only ask the spin to stop (rclpy's own handlers would shut the context
+    down at once, under the feet of the ``/tf`` path's thread): the node's threads are
+    stopped and joined, then rclpy is shut down.
+
     :param make_node: builds the node (after ``rclpy.init``).
     :param args: command-line arguments for rclpy.
     :param startup_errors: errors of ``make_node`` that mean a bad configuration: logged as
-        fatal, exit code 1.
+        one fatal line, exit code 1.
     :return: the process exit code.
     """
-    rclpy.init(args=args)
-    # The executor exists before the node: a signal that arrives while the node starts then
-    # ends the spin below instead of breaking the executor's construction.
+    stop = threading.Event()
+    previous = {sig: signal.signal(sig, lambda *_: stop.set())
+                for sig in (signal.SIGINT, signal.SIGTERM)}
+    rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
     executor = SingleThreadedExecutor()
     node = None
     try:
         node = make_node()
+        # Keep the objects of the start-up (models, messages) out of the garbage collector's
+        # full collections, which stop every thread, the /tf path's included.
+        gc.freeze()
         executor.add_node(node)
-        executor.spin()
+        while not stop.is_set() and rclpy.ok():
+            executor.spin_once(timeout_sec=STOP_CHECK_PERIOD)
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     except startup_errors as exc:
-        get_logger('frame_kinematics').fatal(f'cannot start: {exc}')
+        get_logger('frame_kinematics').fatal(shorten(f'cannot start: {exc}'))
         return 1
-    except Exception:
-        if rclpy.ok():
-            raise
-        # A signal shut the context down while the node was starting: a normal exit.
     finally:
         shutdown(node, executor)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     return 0
 
 
@@ -341,6 +314,8 @@ def shutdown(node: Optional[Node], executor: Executor) -> None:
     finally:
         rclpy.try_shutdown()
 
+
+__all__ = ['FrameKinematicsNode', 'main', 'run', 'shutdown']
 
 if __name__ == '__main__':
     sys.exit(main())

@@ -114,6 +114,26 @@ def all_joint_types_model():
     return RobotModel.from_urdf_string(urdf(body, 'all_types'))
 
 
+class ListLogger:
+    """A bridge logger that collects its lines as ``(level, text)``."""
+
+    def __init__(self) -> None:
+        self.lines = []
+
+    def info(self, text) -> None:
+        self.lines.append(('info', text))
+
+    def warning(self, text) -> None:
+        self.lines.append(('warning', text))
+
+    def error(self, text) -> None:
+        self.lines.append(('error', text))
+
+    def texts(self, level='warning'):
+        """Return the lines of one level (every line for None)."""
+        return [text for lvl, text in self.lines if level is None or lvl == level]
+
+
 class LogLines(logging.Handler):
     """Collects the messages of one logger, whatever the logger class in use."""
 

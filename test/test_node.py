@@ -57,6 +57,7 @@ rcl_msgs = pytest.importorskip('rcl_interfaces.msg')
 rcl_srvs = pytest.importorskip('rcl_interfaces.srv')
 sensor_msgs = pytest.importorskip('sensor_msgs.msg')
 std_msgs = pytest.importorskip('std_msgs.msg')
+tf2_msgs = pytest.importorskip('tf2_msgs.msg')
 
 ARM = open(robots.path('fk_arm')).read()
 TIMEOUT = 30.0
@@ -211,15 +212,15 @@ def test_com_topic(harness):
     arm = model()
     q = np.zeros(arm.nq)
 
-    def got():
-        harness.publish_joints(arm.joint_names, q)
-        return received
+    expected = arm.center_of_mass(q)[1]
 
-    assert harness.spin_until(got)
-    point = received[-1].point
+    def got():  # messages of earlier joint values may still be on their way
+        harness.publish_joints(arm.joint_names, q)
+        return received and np.allclose([received[-1].point.x, received[-1].point.y,
+                                         received[-1].point.z], expected, atol=1e-9)
+
+    assert harness.spin_until(got), received[-1:] if received else 'no com message'
     assert received[-1].header.frame_id == 'base_link'
-    np.testing.assert_allclose([point.x, point.y, point.z], arm.center_of_mass(q)[1],
-                               atol=1e-9)
     harness.node.destroy_subscription(sub)
 
 
@@ -319,6 +320,119 @@ def test_robot_description_parameter_updates(harness):
 
     assert harness.spin_until(tool_moved)
     assert set_description(ARM).successful
+
+
+def _parameter(name, value):
+    types = rcl_msgs.ParameterType
+    if isinstance(value, str):
+        return rcl_msgs.Parameter(name=name, value=rcl_msgs.ParameterValue(
+            type=types.PARAMETER_STRING, string_value=value))
+    if isinstance(value, list):
+        return rcl_msgs.Parameter(name=name, value=rcl_msgs.ParameterValue(
+            type=types.PARAMETER_DOUBLE_ARRAY, double_array_value=value))
+    return rcl_msgs.Parameter(name=name, value=rcl_msgs.ParameterValue(
+        type=types.PARAMETER_DOUBLE, double_value=value))
+
+
+def _tool0_follows(harness, value):
+    arm = model()
+    q = np.full(arm.nq, value)
+    expected = arm.forward_kinematics(q).transform('tool0')
+
+    def matches():
+        harness.publish_joints(arm.joint_names, q)
+        try:
+            t = harness.buffer.lookup_transform('base_link', 'tool0', rclpy_time.Time())
+        except tf2_ros.TransformException:
+            return False
+        p = t.transform.translation
+        return np.allclose([p.x, p.y, p.z], expected[:3, 3], atol=1e-9)
+
+    return harness.spin_until(matches)
+
+
+@pytest.mark.parametrize('name, value, fragment', [
+    ('publish_frequency', 'fast', 'publish_frequency'),
+    ('publish_frequency', 5e-324, None),
+    ('publish_frequency', 20.0, None),
+    ('com.quaternion', 1.0, 'com.quaternion'),
+    ('com.ypr', 1.0, 'com.ypr'),
+    ('user_frames.names', 1.0, 'user_frames.names'),
+    ('user_frames.cam.xyz', [], 'user_frames.cam.xyz'),
+    ('publish_frequncy', 50.0, "parameter 'publish_frequncy' cannot be set because it was "
+     'not declared'),
+])
+def test_bad_parameters_leave_the_node_publishing(harness, name, value, fragment):
+    request = rcl_srvs.SetParameters.Request()
+    request.parameters = [_parameter(name, value)]
+    result = harness.call('parameters', request).results[0]
+    if fragment is None:
+        assert result.successful, result.reason
+    else:
+        assert not result.successful and fragment in result.reason, result.reason
+    assert harness.process.poll() is None
+    assert _tool0_follows(harness, 0.1 + 0.01 * len(name))
+
+
+def test_tf_bytes_equal_rclpy_serialization():
+    serialization = pytest.importorskip('rclpy.serialization')
+    from frame_kinematics.bridge.messages import TransformOut
+    from frame_kinematics.ros.conversions import transform_messages
+    from frame_kinematics.ros.tf_cdr import TFMessageWriter
+    transforms = [TransformOut('base_link', 'link_' * k, 1_700_000_000_123_456_789 + k,
+                               (0.1 * k, 2.0, -3.5), (0.0, 0.6, 0.0, 0.8))
+                  for k in range(1, 12)]
+    expected = serialization.serialize_message(tf2_msgs.TFMessage(
+        transforms=transform_messages(transforms, geometry_msgs.TransformStamped)))
+    assert TFMessageWriter().serialize(transforms) == expected
+
+
+def test_joint_states_subscription_is_alone_on_its_own_node(harness):
+    def subscriptions():
+        try:
+            return harness.node.get_subscriber_names_and_types_by_node('frame_kinematics_tf',
+                                                                       '/')
+        except Exception:  # not discovered yet (rclpy raises NodeNameNonExistentError)
+            return None
+
+    found = harness.spin_until(subscriptions)
+    assert [name for name, _ in found] == ['/joint_states']
+    services = harness.node.get_service_names_and_types_by_node('frame_kinematics_tf', '/')
+    assert services == []
+
+
+def test_tf_keeps_flowing_while_ik_solves(harness):
+    arm = model()
+    received = []
+    sub = harness.node.create_subscription(tf2_msgs.TFMessage, '/tf', received.append, 100)
+    every = rcl_srvs.SetParameters.Request()
+    every.parameters = [_parameter('publish_frequency', 0.0)]
+    assert harness.call('parameters', every).results[0].successful
+    request = interfaces.ComputeIK.Request()
+    request.tip_link = 'tool0'
+    request.target.header.frame_id = 'base_link'
+    request.target.pose.position.x = 5.0  # unreachable: the solver runs to its cap
+    request.timeout = 1.0
+    client = harness.clients['ik']
+    assert harness.spin_until(client.service_is_ready)
+    future = client.call_async(request)
+    during = 0
+    end = time.monotonic() + TIMEOUT
+    k = 0
+    while not future.done() and time.monotonic() < end:
+        k += 1
+        harness.publish_joints(arm.joint_names, np.full(arm.nq, 0.001 * k))
+        before = len(received)
+        harness.executor.spin_once(timeout_sec=0.01)
+        if not future.done():
+            during += len(received) - before
+    harness.node.destroy_subscription(sub)
+    every.parameters = [_parameter('publish_frequency', 20.0)]
+    assert harness.call('parameters', every).results[0].successful
+    answer = future.result()
+    assert not answer.success and 'no solution' in answer.message
+    # one message per 10 ms spin: a node that waits for the solver delivers none meanwhile
+    assert during >= 10, f'{during} /tf messages while the solver ran'
 
 
 @pytest.mark.parametrize('sig', [signal.SIGTERM, signal.SIGINT])

@@ -23,7 +23,7 @@ import ast
 import os
 
 from conftest import bundled
-from frame_kinematics import com_markers
+from frame_kinematics.bridge import markers as com_markers
 import pytest
 
 yaml = pytest.importorskip('yaml')
@@ -36,7 +36,6 @@ CONFIG = os.path.join(ROOT, 'rviz', 'frame_kinematics.rviz')
 def node_publishers():
     """Map each topic the package publishes to ``(message type, QoS expression)``."""
     found = {}
-    broadcasters = set()
     for folder, dirs, files in os.walk(PACKAGE):
         dirs[:] = [d for d in dirs if d not in ('core', '__pycache__')]
         for name in files:
@@ -49,14 +48,12 @@ def node_publishers():
                     continue
                 func = call.func
                 callee = func.attr if isinstance(func, ast.Attribute) else getattr(func, 'id', '')
-                if callee == 'TransformBroadcaster':
-                    broadcasters.add('/tf')
                 if callee != 'create_publisher' or len(call.args) < 3:
                     continue
                 kind, topic, qos = call.args[:3]
                 if isinstance(topic, ast.Constant):
                     found[topic.value] = (ast.unparse(kind), ast.unparse(qos))
-    return found, broadcasters
+    return found
 
 
 def absolute(topic):
@@ -80,15 +77,15 @@ def displays(config, cls):
 
 
 def test_the_node_publishes_what_the_source_scan_expects():
-    publishers, broadcasters = node_publishers()
+    publishers = node_publishers()
     assert publishers['robot_description'][0] == 'String'
     assert publishers['com_markers'][0] == 'MarkerArray'
     assert publishers['/tf_static'][0] == 'TFMessage'
-    assert broadcasters == {'/tf'}
+    assert publishers['/tf'][0] == 'TFMessage'
 
 
 def test_robot_model_reads_the_latched_description(config):
-    publishers, _ = node_publishers()
+    publishers = node_publishers()
     topics = {absolute(t): v for t, v in publishers.items()}
     (model,) = displays(config, 'RobotModel')
     assert model['Description Source'] == 'Topic'
@@ -100,7 +97,7 @@ def test_robot_model_reads_the_latched_description(config):
 
 
 def test_marker_array_shows_the_com_markers(config):
-    publishers, _ = node_publishers()
+    publishers = node_publishers()
     topics = {absolute(t): v for t, v in publishers.items()}
     (markers,) = displays(config, 'MarkerArray')
     topic = markers['Topic']
@@ -113,8 +110,7 @@ def test_marker_array_shows_the_com_markers(config):
 
 
 def test_tf_display_and_fixed_frame(config):
-    _, broadcasters = node_publishers()
-    assert '/tf' in broadcasters
+    assert '/tf' in node_publishers()
     displays(config, 'TF')
     # The launch file replaces it with the robot's root link (rviz2 -f); the file's own
     # value is that of the default robot.
@@ -123,8 +119,7 @@ def test_tf_display_and_fixed_frame(config):
 
 
 def test_every_topic_display_reads_a_published_topic(config):
-    publishers, broadcasters = node_publishers()
-    published = {absolute(t) for t in publishers} | broadcasters
+    published = {absolute(t) for t in node_publishers()}
     for display in config['Visualization Manager']['Displays']:
         for key in ('Topic', 'Description Topic'):
             if key in display:

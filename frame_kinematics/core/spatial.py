@@ -138,7 +138,8 @@ def unit_quaternion(quat: np.ndarray, name: str = 'quaternion') -> np.ndarray:
     norm = np.linalg.norm(quat, axis=-1)
     if not np.all(np.abs(norm - 1.0) <= QUATERNION_NORM_TOLERANCE):
         shown = ', '.join(f'{x:.6g}' for x in np.atleast_1d(norm)[:3])
-        raise ConfigurationError(f'{name} has norm {shown}, expected 1')
+        raise ConfigurationError(f'{name} has norm {shown}, expected a unit quaternion '
+                                 '(norm 1)')
     return quat / norm[..., None]
 
 

@@ -37,9 +37,9 @@ from typing import List, NamedTuple, Tuple
 
 import numpy as np
 
-from .core.errors import ConfigurationError
-from .core.kinematics import KinematicsState
-from .core.model import RobotModel
+from ..core.errors import ConfigurationError
+from ..core.kinematics import KinematicsState
+from ..core.model import RobotModel
 
 #: Marker shapes (``visualization_msgs/Marker`` SPHERE and CYLINDER).
 SPHERE = 'sphere'

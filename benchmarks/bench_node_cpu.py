@@ -1,0 +1,187 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+CPU of the node against robot_state_publisher on the same joint_states stream (needs ROS 2).
+
+Starts ``robot_state_publisher`` and ``frame_kinematics_node`` side by side on one robot
+(``/tf`` remapped to ``/tf_rsp`` and ``/tf_fk``), publishes ``joint_states`` for every joint
+at ``--rate`` Hz (a smooth sweep, stamped with the clock), and measures over ``--seconds``:
+each node's CPU (user + system time from ``/proc/<pid>/stat``, as a share of one core) and the
+``/tf`` messages each one published per second. Run it twice: with the default throttle
+(``publish_frequency: 20``) and publishing every message (``--publish-frequency 0``).
+
+Run, in a sourced ROS 2 environment where ``frame_kinematics_interfaces`` is built:
+``python3 benchmarks/bench_node_cpu.py [--robot talos|pr2] [--rate 1000] [--seconds 10]
+[--publish-frequency 20]``. Prints a markdown table.
+"""
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+from frame_kinematics import robots
+from frame_kinematics.core import RobotModel
+from frame_kinematics.demo_joint_states import Sweep
+
+URDFS = {'talos': 'talos_data/robots/talos_reduced.urdf',
+         'pr2': 'pr2_description/urdf/pr2.urdf', 'ur5': 'ur_description/urdf/ur5_robot.urdf'}
+TICKS = os.sysconf('SC_CLK_TCK')
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process so far."""
+    with open(f'/proc/{pid}/stat') as handle:
+        fields = handle.read().rsplit(')', 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def params_file(directory: str, name: str, urdf: str, frequency: float) -> str:
+    """Write a params file with the URDF as a YAML block string."""
+    path = os.path.join(directory, f'{name}.yaml')
+    body = '\n'.join('      ' + line for line in urdf.splitlines())
+    with open(path, 'w') as handle:
+        handle.write(f'{name}:\n  ros__parameters:\n    publish_frequency: {frequency}\n'
+                     f'    robot_description: |\n{body}\n')
+    return path
+
+
+def start(command):
+    """Start a node in a process group of its own."""
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+
+
+def stop(process) -> None:
+    """SIGINT, then escalate (see /work/shared/ROS_NOTES.md)."""
+    for sig, wait in ((signal.SIGINT, 5), (signal.SIGINT, 3), (signal.SIGKILL, 3)):
+        if process.poll() is not None:
+            return
+        os.killpg(process.pid, sig)
+        try:
+            process.wait(wait)
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def main() -> None:
+    """Run the measurement and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
+    parser.add_argument('--robot', default='talos', choices=sorted(URDFS))
+    parser.add_argument('--rate', type=float, default=1000.0)
+    parser.add_argument('--seconds', type=float, default=10.0)
+    parser.add_argument('--warmup', type=float, default=4.0)
+    parser.add_argument('--publish-frequency', type=float, default=20.0)
+    args = parser.parse_args()
+    import rclpy
+    from ament_index_python.packages import get_package_prefix
+    from rclpy.executors import SingleThreadedExecutor
+    from sensor_msgs.msg import JointState
+    from tf2_msgs.msg import TFMessage
+
+    path = robots.example_robot_data(URDFS[args.robot])
+    if path is None:
+        sys.exit(f'{URDFS[args.robot]} (example-robot-data) not found')
+    with open(path) as handle:
+        urdf = handle.read()
+    sweep = Sweep(RobotModel.from_urdf_string(urdf), 10.0)
+    rsp = os.path.join(get_package_prefix('robot_state_publisher'), 'lib',
+                       'robot_state_publisher', 'robot_state_publisher')
+    with tempfile.TemporaryDirectory() as directory:
+        rsp_params = params_file(directory, 'rsp_bench', urdf, args.publish_frequency)
+        fk_params = params_file(directory, 'fk_bench', urdf, args.publish_frequency)
+        processes = {
+            'robot_state_publisher': start([rsp, '--ros-args', '-r', '__node:=rsp_bench',
+                                            '--params-file', rsp_params, '-r', '/tf:=/tf_rsp']),
+            'frame_kinematics_node': start([sys.executable, '-m', 'frame_kinematics.node',
+                                            '--ros-args', '-r', '__node:=fk_bench',
+                                            '--params-file', fk_params, '-r', '/tf:=/tf_fk']),
+        }
+        rclpy.init()
+        node = rclpy.create_node('bench_node_cpu')
+        counts = {'robot_state_publisher': 0, 'frame_kinematics_node': 0}
+
+        def counter(key):
+            def count(_msg):
+                counts[key] += 1
+            return count
+
+        # raw: counting must not cost a deserialisation of every TFMessage
+        node.create_subscription(TFMessage, '/tf_rsp', counter('robot_state_publisher'), 1000,
+                                 raw=True)
+        node.create_subscription(TFMessage, '/tf_fk', counter('frame_kinematics_node'), 1000,
+                                 raw=True)
+        publisher = node.create_publisher(JointState, 'joint_states', 1000)
+        executor = SingleThreadedExecutor()
+        executor.add_node(node)
+        spinner = threading.Thread(target=executor.spin, daemon=True)
+        spinner.start()
+        published = [0]
+        stop_flag = threading.Event()
+
+        def publish_loop():
+            msg = JointState()
+            msg.name = list(sweep.names)
+            period = 1.0 / args.rate
+            start_time = time.monotonic()
+            next_time = start_time
+            while not stop_flag.is_set():
+                now = node.get_clock().now()
+                positions, _ = sweep(time.monotonic() - start_time)
+                msg.header.stamp = now.to_msg()
+                msg.position = positions.tolist()
+                publisher.publish(msg)
+                published[0] += 1
+                next_time += period
+                delay = next_time - time.monotonic()
+                if delay > 0:
+                    time.sleep(delay)
+
+        pub_thread = threading.Thread(target=publish_loop, daemon=True)
+        pub_thread.start()
+        try:
+            time.sleep(args.warmup)
+            cpu0 = {k: cpu_seconds(p.pid) for k, p in processes.items()}
+            tf0 = dict(counts)
+            sent0 = published[0]
+            t0 = time.monotonic()
+            time.sleep(args.seconds)
+            elapsed = time.monotonic() - t0
+            cpu1 = {k: cpu_seconds(p.pid) for k, p in processes.items()}
+            tf1 = dict(counts)
+            sent = (published[0] - sent0) / elapsed
+        finally:
+            stop_flag.set()
+            pub_thread.join()
+            executor.shutdown()
+            spinner.join(timeout=5)
+            node.destroy_node()
+            rclpy.try_shutdown()
+            for process in processes.values():
+                stop(process)
+    print(f'{args.robot}, joint_states at {sent:.0f} Hz for {elapsed:.1f} s, '
+          f'publish_frequency {args.publish_frequency:g}')
+    print('| node | CPU (% of a core) | /tf messages per second |')
+    print('|---|---|---|')
+    for key in processes:
+        share = 100.0 * (cpu1[key] - cpu0[key]) / elapsed
+        print(f'| {key} | {share:.1f} | {(tf1[key] - tf0[key]) / elapsed:.0f} |')
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,104 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+What the bridge takes in and hands back: plain-data messages (no ROS).
+
+Stamps are integer nanoseconds (``builtin_interfaces/Time`` as one number).
+"""
+
+from dataclasses import dataclass, field
+from typing import List, NamedTuple, Optional, Sequence, Tuple
+
+from .markers import MarkerOut
+
+
+@dataclass(frozen=True)
+class JointStateInput:
+    """
+    A ``sensor_msgs/JointState`` as plain data.
+
+    :ivar names: joint names (any subset of the model's joints).
+    :ivar positions: one position per name.
+    :ivar velocities: one velocity per name, or empty.
+    :ivar stamp_ns: header stamp in nanoseconds.
+    """
+
+    names: Sequence[str]
+    positions: Sequence[float]
+    velocities: Sequence[float] = ()
+    stamp_ns: int = 0
+
+
+class TransformOut(NamedTuple):
+    """
+    One ``geometry_msgs/TransformStamped`` to publish: ``parent_T_child``.
+
+    :ivar parent: header frame id (prefixed).
+    :ivar child: child frame id (prefixed).
+    :ivar stamp_ns: stamp in nanoseconds.
+    :ivar translation: ``parent_p_child``.
+    :ivar rotation: quaternion ``[x, y, z, w]`` of ``parent_R_child``.
+    """
+
+    parent: str
+    child: str
+    stamp_ns: int
+    translation: Tuple[float, float, float]
+    rotation: Tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class CenterOfMassOut:
+    """
+    Robot center of mass to publish on the topics.
+
+    :ivar stamp_ns: stamp in nanoseconds (the one of the CoM frame on ``/tf``).
+    :ivar frame_id: the (prefixed) frame every vector is expressed in: the root link, or the
+        child of the floating root joint when floating joints are skipped.
+    :ivar position: ``frame_p_com``.
+    :ivar velocity: CoM velocity in that frame's axes, None unless every velocity is known.
+    :ivar angular_momentum: centroidal angular momentum (about the CoM), or None.
+    """
+
+    stamp_ns: int
+    frame_id: str
+    position: Tuple[float, float, float]
+    velocity: Optional[Tuple[float, float, float]]
+    angular_momentum: Optional[Tuple[float, float, float]]
+
+
+@dataclass
+class BridgeOutput:
+    """
+    What the node publishes after an event.
+
+    :ivar accepted: whether the input was accepted.
+    :ivar tf: transforms for ``/tf``.
+    :ivar tf_static: the whole static set for ``/tf_static`` when it changed, else None.
+    :ivar center_of_mass: values for the CoM topics, or None.
+    :ivar robot_description: URDF to publish on ``robot_description``, or None.
+    :ivar markers: the CoM markers to publish (they replace the previous ones), or None.
+    :ivar clear_markers: remove the markers shown so far (a new model, or markers switched
+        off) before publishing ``markers``.
+    :ivar reason: why an input was rejected (empty when accepted).
+    """
+
+    accepted: bool = True
+    tf: List[TransformOut] = field(default_factory=list)
+    tf_static: Optional[List[TransformOut]] = None
+    center_of_mass: Optional[CenterOfMassOut] = None
+    robot_description: Optional[str] = None
+    markers: Optional[List[MarkerOut]] = None
+    clear_markers: bool = False
+    reason: str = ''

@@ -1,0 +1,139 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+The immutable half of the bridge: one robot model with one set of settings.
+
+A :class:`ModelCore` is built whole (off the ``/tf`` path when parameters change) and then
+swapped in by reference: nothing in it changes after construction, so any thread may read it.
+"""
+
+from typing import Mapping, Optional, Tuple
+
+import numpy as np
+
+from .layout import build_tree, static_entries, StaticEntry
+from .names import JointIndex
+from .settings import BridgeSettings
+from .throttle import publish_interval_ns
+from ..core.errors import ConfigurationError, UnknownFrameError
+from ..core.frames import FrameTree
+from ..core.joints import JointType
+from ..core.model import RobotModel
+
+
+def parse_description(urdf: str) -> RobotModel:
+    """
+    Load a robot description.
+
+    :raises FrameKinematicsError: for an empty or unusable URDF.
+    """
+    if not isinstance(urdf, str) or not urdf.strip():
+        raise ConfigurationError('robot_description is empty')
+    return RobotModel.from_urdf_string(urdf)
+
+
+class ModelCore:
+    """
+    A model, its settings and everything derived from them (read-only).
+
+    :param model: the robot model.
+    :param settings: validated settings.
+    :param baked: ``reference_T_frame`` of the baked frames already placed.
+    :raises FrameKinematicsError: when the settings do not fit the model (a user frame
+        parent that does not exist, a clash of names, an unknown ``com.yaw_link``).
+    :ivar reference: the link the robot CoM and baked frames are given in.
+    :ivar com_note: why the robot CoM is not published ('' when it is).
+    """
+
+    def __init__(self, model: RobotModel, settings: BridgeSettings,
+                 baked: Optional[Mapping[str, np.ndarray]] = None) -> None:
+        self.model = model
+        self.settings = settings
+        skip = settings.floating_joints == 'skip'
+        self.index = JointIndex(model, skip)
+        floating = [j for j in model.joints if j.type is JointType.FLOATING]
+        self.reference = model.root_link
+        self.com_note = ''
+        if model.total_mass <= 0:
+            self.com_note = 'the robot has no mass'
+        elif skip and floating:
+            if len(floating) == 1 and floating[0].parent == model.root_link:
+                self.reference = floating[0].child
+            else:
+                self.com_note = ('floating_joints is skip and the robot has floating joints '
+                                 'other than one at its root: the CoM would depend on poses '
+                                 'the node does not receive')
+        self.velocities_known_possible = bool(self.index.velocity_given.all())
+        self.baked = dict(baked or {})
+        self.n_baked = sum(f.baked for f in settings.user_frames)
+        self.interval_ns: Optional[int] = None
+        if not (settings.ignore_timestamp or settings.publish_frequency == 0):
+            self.interval_ns = publish_interval_ns(settings.publish_frequency)
+        q = self.initial_configuration()
+        tree = self.make_tree(q, complete=False)
+        self.static: Tuple[StaticEntry, ...] = static_entries(tree, settings)
+
+    def initial_configuration(self) -> np.ndarray:
+        """Return the configuration before any joint_states (neutral, a copy)."""
+        return self.model.neutral_configuration()
+
+    def initial_received(self) -> np.ndarray:
+        """Return which q entries count as received before any joint_states (skipped ones)."""
+        return ~self.index.needed
+
+    def make_tree(self, q: np.ndarray, complete: bool, v: Optional[np.ndarray] = None
+                  ) -> FrameTree:
+        """
+        Build a new frame tree at ``q`` (owned by the caller).
+
+        :param q: a configuration.
+        :param complete: every needed joint was received (baked frames may be placed).
+        :param v: a velocity (optional).
+        """
+        return build_tree(self.model, self.settings, q, self.reference, self.baked, complete,
+                          v)
+
+    @property
+    def needs_baking(self) -> bool:
+        """Whether some baked frames still wait for their placement."""
+        return len(self.baked) < self.n_baked
+
+    def strip_prefix(self, frame_id: str) -> str:
+        """
+        Remove the frame prefix from a frame id (as received in a request).
+
+        :param frame_id: a frame id, prefixed or not.
+        :return: the bare frame name.
+        """
+        prefix = self.settings.frame_prefix
+        if prefix and frame_id.startswith(prefix):
+            return frame_id[len(prefix):]
+        return frame_id
+
+    def carry_over(self, old: 'ModelCore') -> Tuple[np.ndarray, np.ndarray]:
+        """
+        Index arrays ``(new, old)`` of the q entries a new model shares with ``old``.
+
+        Joints that keep their name and type keep their latest values.
+        """
+        new_idx, old_idx = [], []
+        for joint in self.model.actuated_joints:
+            try:
+                before = old.model.joint(joint.name)
+            except UnknownFrameError:
+                continue
+            if before.type == joint.type and before.nq == joint.nq:
+                new_idx.extend(range(joint.idx_q, joint.idx_q + joint.nq))
+                old_idx.extend(range(before.idx_q, before.idx_q + before.nq))
+        return np.array(new_idx, dtype=int), np.array(old_idx, dtype=int)

@@ -1,0 +1,292 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+The bridge's settings and the checks of each value (type and range).
+
+Each check takes a value as it comes (a Python value from code, or an rclpy parameter value,
+possibly dynamically typed) and returns it normalised, or raises :class:`SettingError` naming
+the setting and quoting at most a short excerpt of the value. :class:`BridgeSettings` and the
+node's parameters (:mod:`frame_kinematics.bridge.parameters`) use the same checks.
+"""
+
+from dataclasses import dataclass, fields, replace
+import math
+import numbers
+from typing import Any, Callable, Dict, Tuple
+
+import numpy as np
+
+from .log import excerpt
+from ..core.errors import ConfigurationError
+from ..core.frames import COM_ORIENTATION_MODES
+from ..core.spatial import unit_quaternion
+from ..core.velocity import SINGULARITY_THRESHOLD
+
+COM_ORIENTATIONS = COM_ORIENTATION_MODES
+#: ``tf``: floating joints are moving joints on ``/tf`` (their pose comes on joint_states);
+#: ``skip``: as robot_state_publisher, they are not published and not waited for (another
+#: publisher gives the base pose); the CoM is then given relative to the floating joint's child.
+FLOATING_JOINT_MODES = ('tf', 'skip')
+#: Range of ``publish_frequency`` (Hz), as robot_state_publisher's.
+FREQUENCY_RANGE = (0.0, 1000.0)
+#: Range of ``singularity_threshold``.
+THRESHOLD_RANGE = (0.0, 1e3)
+#: Range of ``warn_period`` (seconds).
+WARN_PERIOD_RANGE = (0.0, 3600.0)
+#: Largest coordinate of a user frame offset (metres or radians): keeps poses finite.
+OFFSET_LIMIT = 1e6
+#: Longest frame name or prefix (characters).
+NAME_LIMIT = 256
+#: Most user frames.
+USER_FRAME_LIMIT = 1000
+
+
+class SettingError(ConfigurationError):
+    """A setting or node parameter has a wrong type or is out of range."""
+
+
+def _is_sequence(value: Any) -> bool:
+    return (not isinstance(value, (str, bytes, bytearray, dict))
+            and hasattr(value, '__len__') and hasattr(value, '__iter__'))
+
+
+def check_bool(value: Any, what: str) -> bool:
+    """
+    Return ``value`` if it is a bool.
+
+    :raises SettingError: otherwise.
+    """
+    if isinstance(value, bool):
+        return value
+    raise SettingError(f'{what} must be true or false, got {excerpt(value)}')
+
+
+def check_number(value: Any, what: str, low: float, high: float) -> float:
+    """
+    Return ``value`` as a float if it is a real number (not a bool) within ``[low, high]``.
+
+    :raises SettingError: otherwise.
+    """
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        try:
+            number = float(value)
+        except (OverflowError, ValueError):
+            number = math.inf
+        if math.isfinite(number) and low <= number <= high:
+            return number
+    raise SettingError(f'{what} must be a number from {low:g} to {high:g}, got {excerpt(value)}')
+
+
+def check_vector(value: Any, what: str, size: int, limit: float = math.inf
+                 ) -> Tuple[float, ...]:
+    """
+    Return ``value`` as a tuple of ``size`` finite floats of magnitude at most ``limit``.
+
+    :raises SettingError: otherwise.
+    """
+    if _is_sequence(value) and len(value) == size:
+        out = []
+        for item in value:
+            if not isinstance(item, numbers.Real) or isinstance(item, bool):
+                break
+            number = float(item) if abs(item) < 1e308 else math.inf
+            if not (math.isfinite(number) and abs(number) <= limit):
+                break
+            out.append(number)
+        else:
+            return tuple(out)
+    bound = '' if math.isinf(limit) else f' of magnitude at most {limit:g}'
+    raise SettingError(f'{what} must be a list of {size} finite numbers{bound}, got '
+                       f'{excerpt(value)}')
+
+
+def check_string(value: Any, what: str, limit: int = NAME_LIMIT, empty: bool = True) -> str:
+    """
+    Return ``value`` if it is a string of at most ``limit`` characters (non-empty if asked).
+
+    :raises SettingError: otherwise.
+    """
+    if isinstance(value, str) and len(value) <= limit and (empty or value):
+        return value
+    need = 'a string' if empty else 'a non-empty string'
+    raise SettingError(f'{what} must be {need} of at most {limit} characters, got '
+                       f'{excerpt(value)}')
+
+
+def check_choice(value: Any, what: str, choices: Tuple[str, ...]) -> str:
+    """
+    Return ``value`` if it is one of ``choices``.
+
+    :raises SettingError: otherwise.
+    """
+    if isinstance(value, str) and value in choices:
+        return value
+    raise SettingError(f"{what} must be one of {', '.join(choices)}, got {excerpt(value)}")
+
+
+def check_quaternion(value: Any, what: str) -> Tuple[float, float, float, float]:
+    """
+    Return a unit quaternion ``[x, y, z, w]`` (normalised when within the tolerance).
+
+    :raises SettingError: otherwise.
+    """
+    quat = check_vector(value, what, 4)
+    try:
+        return tuple(unit_quaternion(np.array(quat), f'{what} [x, y, z, w]').tolist())
+    except ConfigurationError as exc:
+        raise SettingError(str(exc)) from None
+
+
+@dataclass(frozen=True)
+class UserFrame:
+    """
+    A frame added by the user, fixed relative to its parent (mc_rbdyn's ``Frame``).
+
+    :ivar name: frame name (must not clash with a link or another frame).
+    :ivar parent: a link, a ``<link>_com`` frame or a user frame defined before it.
+    :ivar xyz: ``parent_p_frame``.
+    :ivar rpy: URDF roll-pitch-yaw of ``parent_R_frame``.
+    :ivar baked: placed once relative to the reference link (the root link, or the floating
+        joint's child when floating joints are skipped) from the first complete joint state,
+        then no longer follows its parent.
+    """
+
+    name: str
+    parent: str
+    xyz: Tuple[float, float, float] = (0.0, 0.0, 0.0)
+    rpy: Tuple[float, float, float] = (0.0, 0.0, 0.0)
+    baked: bool = False
+
+    def validated(self) -> 'UserFrame':
+        """
+        Check every field.
+
+        :return: a copy with normalised values.
+        :raises SettingError: naming the field at fault.
+        """
+        name = check_string(self.name, 'user frame name', empty=False)
+        what = f"user frame '{name}'"
+        return UserFrame(name, check_string(self.parent, f'{what} parent', empty=False),
+                         check_vector(self.xyz, f'{what} xyz', 3, OFFSET_LIMIT),
+                         check_vector(self.rpy, f'{what} rpy', 3, OFFSET_LIMIT),
+                         check_bool(self.baked, f'{what} baked'))
+
+
+def _user_frames(value: Any, what: str) -> Tuple[UserFrame, ...]:
+    if not _is_sequence(value) or len(value) > USER_FRAME_LIMIT:
+        raise SettingError(f'{what} must be a list of at most {USER_FRAME_LIMIT} UserFrame, '
+                           f'got {excerpt(value)}')
+    frames = []
+    seen = set()
+    for frame in value:
+        if not isinstance(frame, UserFrame):
+            raise SettingError(f'{what} must hold UserFrame items, got {excerpt(frame)}')
+        frame = frame.validated()
+        if frame.name in seen:
+            raise SettingError(f"user frame names must be unique: '{frame.name}' is given "
+                               'twice')
+        seen.add(frame.name)
+        frames.append(frame)
+    return tuple(frames)
+
+
+def _frame_name(value: Any, what: str) -> str:
+    return check_string(value, what, empty=False)
+
+
+#: The check of each setting: ``attribute -> check(value, what)``.
+CHECKS: Dict[str, Callable[[Any, str], Any]] = {
+    'publish_frequency': lambda v, w: check_number(v, w, *FREQUENCY_RANGE),
+    'ignore_timestamp': check_bool,
+    'frame_prefix': check_string,
+    'publish_joint_transforms': check_bool,
+    'publish_fixed_transforms': check_bool,
+    'publish_link_com_frames': check_bool,
+    'publish_com_frame': check_bool,
+    'publish_user_frames': check_bool,
+    'publish_com_topics': check_bool,
+    'publish_com_markers': check_bool,
+    'com_frame': _frame_name,
+    'com_orientation': lambda v, w: check_choice(v, w, COM_ORIENTATIONS),
+    'com_quaternion': check_quaternion,
+    'com_ypr': lambda v, w: check_vector(v, w, 3, OFFSET_LIMIT),
+    'com_yaw_link': check_string,
+    'floating_joints': lambda v, w: check_choice(v, w, FLOATING_JOINT_MODES),
+    'user_frames': _user_frames,
+    'singularity_threshold': lambda v, w: check_number(v, w, *THRESHOLD_RANGE),
+    'warn_period': lambda v, w: check_number(v, w, *WARN_PERIOD_RANGE),
+}
+
+
+@dataclass(frozen=True)
+class BridgeSettings:
+    """
+    Run-time settings of the bridge (the node's parameters other than the URDF).
+
+    :ivar publish_frequency: maximum rate (Hz) of joint transforms per joint, 0 to 1000;
+        0: no throttling.
+    :ivar ignore_timestamp: publish every message whatever its stamp.
+    :ivar frame_prefix: prepended to every frame id.
+    :ivar publish_joint_transforms: movable joints on ``/tf``.
+    :ivar publish_fixed_transforms: fixed joints on ``/tf_static``.
+    :ivar publish_link_com_frames: ``<link>_com`` frames on ``/tf_static``.
+    :ivar publish_com_frame: the robot CoM frame on ``/tf``.
+    :ivar publish_user_frames: user frames on ``/tf_static``.
+    :ivar publish_com_topics: CoM position, velocity and angular momentum topics.
+    :ivar publish_com_markers: the CoM MarkerArray (:mod:`~frame_kinematics.bridge.markers`).
+    :ivar com_frame: name of the robot CoM frame.
+    :ivar com_orientation: ``root`` (axes of the root link), ``yaw`` (yaw of
+        :attr:`com_yaw_link` about the root's z axis), ``ypr`` (:attr:`com_ypr`, root axes)
+        or ``quaternion`` (:attr:`com_quaternion`, root axes).
+    :ivar com_quaternion: ``[x, y, z, w]`` for the ``quaternion`` mode (normalised when its
+        norm is within :data:`~frame_kinematics.core.spatial.QUATERNION_NORM_TOLERANCE` of 1).
+    :ivar com_ypr: ``[yaw, pitch, roll]`` for the ``ypr`` mode.
+    :ivar com_yaw_link: link whose yaw the ``yaw`` mode follows ('' for the base link: the
+        child of a floating root joint, else the root link).
+    :ivar floating_joints: one of :data:`FLOATING_JOINT_MODES`.
+    :ivar user_frames: frames added by the user.
+    :ivar singularity_threshold: smallest singular value under which a Jacobian is singular.
+    :ivar warn_period: seconds between two repeats of a throttled warning.
+    """
+
+    publish_frequency: float = 20.0
+    ignore_timestamp: bool = False
+    frame_prefix: str = ''
+    publish_joint_transforms: bool = True
+    publish_fixed_transforms: bool = True
+    publish_link_com_frames: bool = True
+    publish_com_frame: bool = True
+    publish_user_frames: bool = True
+    publish_com_topics: bool = True
+    publish_com_markers: bool = True
+    com_frame: str = 'com'
+    com_orientation: str = 'root'
+    com_quaternion: Tuple[float, float, float, float] = (0.0, 0.0, 0.0, 1.0)
+    com_ypr: Tuple[float, float, float] = (0.0, 0.0, 0.0)
+    com_yaw_link: str = ''
+    floating_joints: str = 'tf'
+    user_frames: Tuple[UserFrame, ...] = ()
+    singularity_threshold: float = SINGULARITY_THRESHOLD
+    warn_period: float = 5.0
+
+    def validated(self) -> 'BridgeSettings':
+        """
+        Check every value by type and range (those that do not depend on the model).
+
+        :return: a copy with normalised values (floats, tuples, unit quaternion).
+        :raises SettingError: naming the setting at fault.
+        """
+        values = {f.name: CHECKS[f.name](getattr(self, f.name), f.name)
+                  for f in fields(self)}
+        return replace(self, **values)

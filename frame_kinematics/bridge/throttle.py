@@ -1,0 +1,130 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+When joint transforms are due on ``/tf``, and the stamps of the robot CoM frame.
+
+Throttling follows robot_state_publisher: a message is due when its stamp is at least
+``int(1000 / publish_frequency)`` whole milliseconds after the least recently published joint
+it names, or always with ``ignore_timestamp`` or ``publish_frequency: 0``. If the node clock
+goes backwards, the publish history is cleared.
+
+The robot CoM frame is one child frame fed by every joint_states source: two sources stamped
+with the same tick would send it twice with one stamp (tf2 listeners warn TF_REPEATED_DATA and
+drop the newer value). Its stamps are therefore made strictly increasing.
+
+The CoM markers (for RViz) go with the CoM frame, at most once per :data:`MARKER_PERIOD_NS`
+of stamps: a display needs no more, and joint_states may come at 1 kHz.
+"""
+
+import math
+from typing import Dict, Optional, Sequence
+
+#: Largest stamp interval (ns): a tiny publish_frequency means "hardly ever", not overflow.
+MAX_INTERVAL_NS = 2 ** 62
+#: Stamps of two sources this close count as one tick (their CoM frames are spaced by 1 ns).
+SAME_TICK_NS = 1_000_000
+#: Shortest stamp interval between two CoM marker arrays (10 per second).
+MARKER_PERIOD_NS = 100_000_000
+
+
+def publish_interval_ns(publish_frequency: float) -> int:
+    """
+    Throttle interval of a publish frequency, in whole milliseconds, as nanoseconds.
+
+    :param publish_frequency: Hz, > 0.
+    :return: ``int(1000 / publish_frequency)`` ms in ns, at most :data:`MAX_INTERVAL_NS`.
+    """
+    ms = 1000.0 / publish_frequency
+    if not math.isfinite(ms) or ms * 1e6 >= MAX_INTERVAL_NS:
+        return MAX_INTERVAL_NS
+    return int(ms) * 1_000_000
+
+
+class Throttle:
+    """
+    Per-joint publish history of the ``/tf`` path (one thread uses it).
+
+    :param logger: where the backwards-time warning goes.
+    """
+
+    def __init__(self, logger) -> None:
+        self.logger = logger
+        self._last_publish: Dict[str, int] = {}
+        self._last_callback_ns = 0
+        #: stamp of the last robot CoM frame sent, None after a reset.
+        self.last_com_ns: Optional[int] = None
+        self._last_markers_ns: Optional[int] = None
+
+    def reset(self) -> None:
+        """Forget the publish history (model swap)."""
+        self._last_publish.clear()
+        self.last_com_ns = None
+        self._last_markers_ns = None
+
+    def markers_due(self, com_ns: int) -> bool:
+        """
+        Whether the CoM markers go with the CoM frame stamped ``com_ns``, and record it if so.
+
+        :param com_ns: the stamp of the CoM frame (see :meth:`com_stamp`).
+        :return: True for the first one, then once :data:`MARKER_PERIOD_NS` has passed.
+        """
+        last = self._last_markers_ns
+        if last is not None and last <= com_ns < last + MARKER_PERIOD_NS:
+            return False
+        self._last_markers_ns = com_ns
+        return True
+
+    def due(self, stamp_ns: int, joints: Sequence[str], now_ns: int,
+            interval_ns: Optional[int]) -> bool:
+        """
+        Whether a message is due, and record it if so.
+
+        :param stamp_ns: the message stamp.
+        :param joints: the joints it moves.
+        :param now_ns: the node clock.
+        :param interval_ns: see :func:`publish_interval_ns`; None: every message is due.
+        :return: whether to publish its transforms.
+        """
+        if now_ns < self._last_callback_ns:
+            self.logger.warning('moved backwards in time, re-publishing joint transforms')
+            self.reset()
+        self._last_callback_ns = now_ns
+        publish = interval_ns is None
+        if not publish:
+            last = now_ns
+            history = self._last_publish
+            for name in joints:
+                last = min(last, history.get(name, 0))
+            publish = stamp_ns >= last + interval_ns
+        if publish:
+            for name in joints:
+                self._last_publish[name] = stamp_ns
+        return publish
+
+    def com_stamp(self, stamp_ns: int) -> Optional[int]:
+        """
+        Stamp for the robot CoM frame of a message, strictly after the previous one.
+
+        :param stamp_ns: the message stamp.
+        :return: the stamp (one nanosecond after the previous one when the message repeats
+            its stamp, give or take :data:`SAME_TICK_NS`), or None for a message older than
+            that (no CoM is sent for it).
+        """
+        last = self.last_com_ns
+        if last is not None and stamp_ns <= last:
+            if last - stamp_ns >= SAME_TICK_NS:
+                return None
+            stamp_ns = last + 1
+        self.last_com_ns = stamp_ns
+        return stamp_ns

@@ -1,0 +1,182 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""The node's message conversions, on plain objects with the fields of the ROS messages."""
+
+import os
+import struct
+import subprocess
+import sys
+from types import SimpleNamespace as NS
+
+from frame_kinematics.bridge.messages import CenterOfMassOut, TransformOut
+from frame_kinematics.bridge.services import IKResponse, JacobianResponse, MatrixOut
+from frame_kinematics.ros import conversions, tf_cdr
+import numpy as np
+
+
+def stamp(sec=0, nanosec=0):
+    return NS(sec=sec, nanosec=nanosec)
+
+
+def header(frame_id=''):
+    return NS(stamp=stamp(), frame_id=frame_id)
+
+
+def transform_stamped():
+    return NS(header=header(), child_frame_id='',
+              transform=NS(translation=NS(x=0.0, y=0.0, z=0.0),
+                           rotation=NS(x=0.0, y=0.0, z=0.0, w=1.0)))
+
+
+def joint_state(names=(), positions=(), velocities=(), sec=0, nanosec=0):
+    return NS(header=NS(stamp=stamp(sec, nanosec), frame_id=''), name=list(names),
+              position=list(positions), velocity=list(velocities))
+
+
+def multi_array():
+    return NS(layout=NS(dim=[]), data=[])
+
+
+def test_stamps_round_trip_in_integer_nanoseconds():
+    ns = 1_700_000_000_123_456_789
+    msg = conversions.fill_stamp(stamp(), ns)
+    assert (msg.sec, msg.nanosec) == (1_700_000_000, 123_456_789)
+    assert conversions.stamp_to_ns(msg) == ns
+
+
+def test_joint_state_and_transform_conversions():
+    data = conversions.joint_state_input(joint_state(['a', 'b'], [0.1, 0.2], [1.0, 2.0], 3, 4))
+    assert tuple(data.names) == ('a', 'b') and list(data.positions) == [0.1, 0.2]
+    assert list(data.velocities) == [1.0, 2.0] and data.stamp_ns == 3_000_000_004
+    out = TransformOut('p', 'c', 5_000_000_006, (1.0, 2.0, 3.0), (0.0, 0.0, 0.6, 0.8))
+    (msg,) = conversions.transform_messages([out], transform_stamped)
+    assert (msg.header.frame_id, msg.child_frame_id) == ('p', 'c')
+    assert (msg.header.stamp.sec, msg.header.stamp.nanosec) == (5, 6)
+    t, r = msg.transform.translation, msg.transform.rotation
+    assert (t.x, t.y, t.z, r.x, r.y, r.z, r.w) == (1.0, 2.0, 3.0, 0.0, 0.0, 0.6, 0.8)
+
+
+def _decode_tf_message(data):
+    """Read a serialized TFMessage back (CDR little endian), for the test."""
+    assert data[:4] == b'\x00\x01\x00\x00'
+    payload, offset = data[4:], 0
+
+    def take(fmt, align):
+        nonlocal offset
+        offset += -offset % align
+        values = struct.unpack_from(fmt, payload, offset)
+        offset += struct.calcsize(fmt)
+        return values
+
+    def string():
+        nonlocal offset
+        (size,) = take('<I', 4)
+        text = payload[offset:offset + size - 1].decode()
+        assert payload[offset + size - 1] == 0
+        offset += size
+        return text
+
+    (count,) = take('<I', 4)
+    out = []
+    for _ in range(count):
+        sec, nanosec = take('<iI', 4)
+        parent, child = string(), string()
+        numbers = take('<7d', 8)
+        out.append(TransformOut(parent, child, sec * 10 ** 9 + nanosec, numbers[:3],
+                                numbers[3:]))
+    assert offset == len(payload)
+    return out
+
+
+def test_tf_messages_are_written_as_cdr_from_a_template_per_frame_list():
+    writer = tf_cdr.TFMessageWriter(limit=2)
+    transforms = [TransformOut('base_link', 'a' * k, 1_700_000_000_123_456_789 + k,
+                               (0.1 * k, 2.0, -3.5), (0.0, 0.6, 0.0, 0.8))
+                  for k in range(1, 6)]
+    transforms.append(TransformOut('base', 'com', 5, (1.0, 2.0, 3.0), (0.0, 0.0, 0.0, 1.0)))
+    assert _decode_tf_message(writer.serialize(transforms)) == transforms
+    moved = [t._replace(stamp_ns=t.stamp_ns + 7, translation=(9.0, 8.0, 7.0))
+             for t in transforms]
+    assert _decode_tf_message(writer.serialize(moved)) == moved  # the template is reused
+    for names in (['x'], ['y'], ['z']):  # beyond the limit the templates are dropped
+        few = [TransformOut('p', n, 1, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0)) for n in names]
+        assert _decode_tf_message(writer.serialize(few)) == few
+    assert _decode_tf_message(writer.serialize([])) == []
+
+
+def test_center_of_mass_messages():
+    com = CenterOfMassOut(7, 'base', (1.0, 2.0, 3.0), (4.0, 5.0, 6.0), None)
+    point = conversions.fill_point(NS(header=header(), point=NS(x=0, y=0, z=0)), com)
+    assert (point.point.x, point.point.y, point.point.z) == (1.0, 2.0, 3.0)
+    assert point.header.frame_id == 'base' and point.header.stamp.nanosec == 7
+    vector = conversions.fill_vector(NS(header=header(), vector=NS(x=0, y=0, z=0)), com,
+                                     com.velocity)
+    assert (vector.vector.x, vector.vector.y, vector.vector.z) == (4.0, 5.0, 6.0)
+
+
+def test_service_requests_and_responses():
+    pose = NS(position=NS(x=0.1, y=0.2, z=0.3), orientation=NS(x=0.0, y=0.0, z=0.0, w=1.0))
+    request = NS(tip_link='tool0', target=NS(header=header('base_link'), pose=pose),
+                 seed=joint_state(['j'], [0.5]), position_only=True, position_tolerance=1e-4,
+                 orientation_tolerance=0.0, timeout=0.5, active_joints=['j'])
+    ik = conversions.ik_request(request)
+    assert ik.tip_link == 'tool0' and ik.target_frame == 'base_link'
+    assert ik.target_position == (0.1, 0.2, 0.3) and ik.seed.names == ['j']
+    assert ik.position_only and ik.timeout == 0.5 and ik.active_joints == ['j']
+    response = NS(success=False, message='', solution=joint_state(), position_error=0.0,
+                  orientation_error=0.0, iterations=0)
+    conversions.fill_ik_response(response, IKResponse(True, 'ok', ('j',), (0.4,), 1e-6, 2e-6,
+                                                      3), 9)
+    assert response.success and response.solution.name == ['j']
+    assert response.solution.position == [0.4] and response.iterations == 3
+    jacobian = NS(link='tool0', point=NS(x=0.0, y=0.0, z=0.1), expressed_in='local',
+                  joint_state=joint_state())
+    assert conversions.jacobian_request(jacobian).point == (0.0, 0.0, 0.1)
+    matrix = MatrixOut.from_array(np.arange(6.0).reshape(2, 3), 'rows', 'columns')
+    response = NS(success=False, message='', joint_names=[], jacobian=multi_array(),
+                  manipulability=0.0, singular=False)
+    conversions.fill_jacobian_response(response, JacobianResponse(True, 'ok', ('a', 'b', 'c'),
+                                                                  matrix, 0.5, True), NS)
+    assert [d.size for d in response.jacobian.layout.dim] == [2, 3]
+    assert [d.stride for d in response.jacobian.layout.dim] == [6, 3]
+    assert response.jacobian.data == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0] and response.singular
+
+
+def test_relative_motion_request_and_integer_matrix():
+    request = NS(locked_joints=[NS(joint='j', parameterized=True)],
+                 transformations=[NS(body_a='a', body_b='', parameterized=False,
+                                     mask=[True] * 6)])
+    converted = conversions.relative_motion_request(request)
+    assert converted.locked_joints[0].joint == 'j' and converted.locked_joints[0].parameterized
+    assert converted.transformations[0].mask == [True] * 6
+    target = multi_array()
+    conversions.fill_matrix(target, MatrixOut.from_array(np.array([[0, 2], [1, 0]]), 'r', 'c'),
+                            NS, integer=True)
+    assert target.data == [0, 2, 1, 0] and all(isinstance(x, int) for x in target.data)
+
+
+def test_parameter_changes():
+    changes = conversions.parameter_changes([NS(name='publish_frequency', value=50)])
+    assert changes == {'publish_frequency': 50}
+
+
+def test_conversions_do_not_import_rclpy():
+    code = ('import sys, frame_kinematics.ros.conversions, frame_kinematics.ros.tf_cdr, '
+            'frame_kinematics.bridge.services; '
+            "print('rclpy' in sys.modules)")
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, PYTHONPATH=here)
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
+                         env=env, check=True)
+    assert out.stdout.strip() == 'False'
