@@ -294,7 +294,8 @@ def test_markers_are_cleared_on_a_model_swap_and_when_switched_off(ros):
         harness.spin_until(lambda: False, timeout=1.0)
         assert _actions(harness, cleared) == []
         refused = _set_parameter(harness, service, 'publish.com_markers', 'yes')
-        assert not refused.successful and 'BOOL' in refused.reason
+        assert not refused.successful and 'publish.com_markers must be true or false' in \
+            refused.reason
     finally:
         harness.close()
         print(launch.stop()[-3000:])
