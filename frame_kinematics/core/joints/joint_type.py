@@ -75,12 +75,12 @@ class JointType(enum.Enum):
 
     @property
     def nq(self) -> int:
-        """Number of configuration entries."""
+        """Return the number of configuration entries."""
         return len(_Q_ENTRIES[self])
 
     @property
     def nv(self) -> int:
-        """Number of velocity entries (degrees of freedom)."""
+        """Return the number of velocity entries (degrees of freedom)."""
         return len(_V_ENTRIES[self])
 
     @property
@@ -115,7 +115,7 @@ class JointType(enum.Enum):
 
     @property
     def unit(self) -> str:
-        """Unit of a one-dof coordinate (``rad`` or ``m``; empty for other types)."""
+        """Return the unit of a one-dof coordinate (``rad``, ``m``; empty for other types)."""
         if self is JointType.PRISMATIC:
             return 'm'
         return 'rad' if self.rotates else ''
