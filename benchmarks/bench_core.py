@@ -19,10 +19,9 @@ of every link, one Jacobian and the center of mass, for one configuration and fo
 1000, and prints a Markdown table of the time per configuration and the ratio to Pinocchio.
 Pinocchio's batch is a Python loop calling it once per configuration.
 
-Pinocchio is imported only after the core's timings: importing it changes glibc malloc's
-thresholds for the whole process, after which numpy's large temporary arrays page-fault on
-every call (about 10 minor faults per batched Jacobian before, 790 after, by getrusage), which
-would slow the numpy side up to 3x for a reason that is not the library's.
+The script runs with glibc malloc's thresholds fixed (see ``steady_malloc.py``), so that
+large temporaries of numpy, the core and Pinocchio come from the heap at steady state whatever
+the order of the runs.
 
 A second table times serial chains of 6 to 5000 revolute joints (FK of every link, the tip
 Jacobian, the center of mass; one configuration and a batch of ``--chain-batch``) with the
@@ -42,6 +41,7 @@ import tracemalloc
 from frame_kinematics import robots
 from frame_kinematics.core import ExpressedIn, RobotModel
 import numpy as np
+import steady_malloc
 
 QUANTITIES = ('forward kinematics, all links', 'Jacobian of {tip}', 'center of mass')
 
@@ -157,6 +157,7 @@ def main(argv=None) -> int:
     :param argv: command-line arguments.
     :return: exit status.
     """
+    steady_malloc.ensure()
     parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     parser.add_argument('--batch', type=int, default=1000)
     parser.add_argument('--repeat', type=int, default=5)

@@ -14,9 +14,11 @@
 """Inverse kinematics: the chain evaluator, single, weighted, multi-tip and batch solves."""
 
 import gc
+import threading
 import weakref
 
-from conftest import all_joint_types_model, bundled, random_configuration, real_robot_path
+from conftest import all_joint_types_model, bundled, joint_xml, link_xml, random_configuration, \
+    real_robot_path, REAL_ROBOTS, urdf
 from frame_kinematics.core import configuration as cfg
 from frame_kinematics.core import ConfigurationError, ReferenceFrameError, RobotModel, \
     UnknownFrameError
@@ -198,17 +200,20 @@ def test_multiple_tips_on_a_floating_base_humanoid():
 
 def test_target_in_another_frame():
     rng = np.random.default_rng(9)
-    q_goal, root_T_target = _reachable(ARM, 'tool0', rng)
     seed = ARM.neutral_configuration()
-    # shoulder_link is moved by shoulder_pan: hold that joint, the frame is then fixed.
+    goal = random_configuration(ARM, rng)
+    # shoulder_link is moved by shoulder_pan: hold that joint (at the seed's value), the frame
+    # is then fixed and the target stays reachable.
+    goal[0] = seed[0]
+    root_T_target = ARM.forward_kinematics(goal).transform('tool0')
     root_T_frame = ARM.forward_kinematics(seed).transform('shoulder_link')
     frame_T_target = np.linalg.inv(root_T_frame) @ root_T_target
     active = ARM_JOINTS[1:]
     result = ik.solve(ARM, 'tool0', frame_T_target, seed=seed, reference_frame='shoulder_link',
                       active_joints=active, position_only=True, time_budget=0.5)
+    assert result.success
     reached = ARM.forward_kinematics(result.q).transform('tool0')
-    if result.success:
-        assert np.linalg.norm(reached[:3, 3] - root_T_target[:3, 3]) < TOL
+    assert np.linalg.norm(reached[:3, 3] - root_T_target[:3, 3]) < TOL
     with pytest.raises(ReferenceFrameError):
         ik.solve(ARM, 'tool0', frame_T_target, reference_frame='shoulder_link')
 
@@ -275,32 +280,35 @@ def test_invalid_input_raises_and_changes_nothing():
     seed = ARM.neutral_configuration()
     kept = seed.copy()
     with pytest.raises(UnknownFrameError):
-        ik.solve(ARM, 'nope', root_T_target)
+        ik.solve(ARM, 'nope', root_T_target, seed=seed)
     bad = root_T_target.copy()
     bad[0, 3] = np.nan
     with pytest.raises(ConfigurationError, match='NaN'):
-        ik.solve(ARM, 'tool0', bad)
+        ik.solve(ARM, 'tool0', bad, seed=seed)
     skewed = root_T_target.copy()
     skewed[:3, :3] *= 1.1
     with pytest.raises(ConfigurationError, match='orthonormal'):
-        ik.solve(ARM, 'tool0', skewed)
+        ik.solve(ARM, 'tool0', skewed, seed=seed)
     with pytest.raises(ConfigurationError):
         ik.solve(ARM, 'tool0', root_T_target, seed=seed[:3])
     with pytest.raises(ConfigurationError):
-        ik.solve(ARM, 'tool0', root_T_target[:3])
+        ik.solve(ARM, 'tool0', root_T_target[:3], seed=seed)
     with pytest.raises(UnknownFrameError):
-        ik.solve(ARM, 'tool0', root_T_target, active_joints=['nope'])
+        ik.solve(ARM, 'tool0', root_T_target, seed=seed, active_joints=['nope'])
     with pytest.raises(ConfigurationError):
-        ik.solve(ARM, 'tool0', root_T_target, position_tolerance=0.0)
+        ik.solve(ARM, 'tool0', root_T_target, seed=seed, position_tolerance=0.0)
     with pytest.raises(ConfigurationError):
-        ik.solve(ARM, ['tool0', 'wrist_3_link'], root_T_target)
+        ik.solve(ARM, ['tool0', 'wrist_3_link'], root_T_target, seed=seed)
     with pytest.raises(ConfigurationError):
-        ik.solve(ARM, 'tool0', root_T_target, weights=[1, 1, 1])
+        ik.solve(ARM, 'tool0', root_T_target, seed=seed, weights=[1, 1, 1])
     with pytest.raises(TypeError):
-        ik.solve(ARM, 'tool0', root_T_target, no_such_option=1)
+        ik.solve(ARM, 'tool0', root_T_target, seed=seed, no_such_option=1)
     with pytest.raises(ConfigurationError, match='no active joint'):
-        ik.solve(ARM, 'tool0', root_T_target, active_joints=['left_finger_joint'])
-    assert np.array_equal(seed, kept)
+        ik.solve(ARM, 'tool0', root_T_target, seed=seed, active_joints=['left_finger_joint'])
+    with pytest.raises(ConfigurationError):
+        ik.solve(ARM, 'tool0', root_T_target, seed=seed, reference_frame='base_link',
+                 rest_posture=seed[:3])
+    assert np.array_equal(seed, kept) and seed.flags.writeable
 
 
 def test_seed_outside_the_limits_is_projected_with_a_warning(core_log):
@@ -326,14 +334,311 @@ def test_a_seed_already_on_target_converges_without_iterating():
     assert len(empty) == 0 and empty.q.shape == (0, ARM.nq)
 
 
-def test_cached_evaluators_do_not_keep_models_alive():
+# -- the kernel's consumers agree: IK's evaluator against the forward kinematics ---------------
+def _cross_check_models():
+    yield 'fk_arm', bundled()
+    yield 'fk_quadruped', bundled('fk_quadruped')
+    yield 'fk_quadruped floating', bundled('fk_quadruped', floating_base=True)
+    yield 'all joint types', all_joint_types_model()
+    for name, (_, floating) in sorted(REAL_ROBOTS.items()):
+        yield name, RobotModel.from_urdf_file(real_robot_path(name), floating_base=floating)
+    yield 'iiwa', RobotModel.from_urdf_file(real_robot_path('iiwa'))
+
+
+@pytest.mark.parametrize('name', ['fk_arm', 'fk_quadruped', 'fk_quadruped floating',
+                                  'all joint types', 'iiwa'] + sorted(REAL_ROBOTS))
+def test_evaluator_poses_and_jacobians_equal_the_forward_kinematics(name):
+    model = dict(_cross_check_models_until(name))[name]
+    leaves = sorted(set(model.link_names) - {model.link(j.child).parent for j in model.joints})
+    rng = np.random.default_rng(30)
+    q = random_configuration(model, rng, 5)
+    state = model.forward_kinematics(q)
+    for tips in [leaves] + [[leaf] for leaf in leaves]:
+        evaluator = ik.ChainEvaluator(model, tips)
+        poses = evaluator.forward(evaluator.reduce(q))
+        for t, tip in enumerate(tips):
+            assert np.allclose(poses[evaluator.n_nodes + t], state.transform(tip), rtol=0,
+                               atol=1e-12), (name, tip)
+        # Every joint that moves a tip is active: the reduced Jacobian is the whole one.
+        full = np.zeros((5, 6 * len(tips), model.nv))
+        full[..., evaluator.v_index] = evaluator.jacobian(poses)
+        assert np.allclose(full, stacked_jacobian(state, tips), rtol=0, atol=1e-12), (name, tips)
+
+
+def _cross_check_models_until(name):
+    for label, model in _cross_check_models():
+        if label == name:
+            yield label, model
+            return
+
+
+# -- mimic masters off the tip's path (issue 9, finding 4) -------------------------------------
+def test_a_finger_moved_only_by_a_mimic_joint_moves_with_its_master():
+    # right_finger_joint mimics left_finger_joint, which is not on right_finger_link's path.
+    evaluator = ik.ChainEvaluator(ARM, 'right_finger_link')
+    assert 'left_finger_joint' in evaluator.active_joints
+    rng = np.random.default_rng(31)
+    q = random_configuration(ARM, rng, 4)
+    poses = evaluator.forward(evaluator.reduce(q))
+    state = ARM.forward_kinematics(q)
+    assert np.allclose(poses[-1], state.transform('right_finger_link'), atol=1e-12)
+    full = np.zeros((4, 6, ARM.nv))
+    full[..., evaluator.v_index] = evaluator.jacobian(poses)
+    assert np.allclose(full, state.jacobian('right_finger_link'), atol=1e-12)
+    # The finger alone reaches a target only its master can give it.
+    seed = random_configuration(ARM, rng)
+    seed[6] = 0.0
+    goal = seed.copy()
+    goal[6] = 0.03
+    root_T_target = ARM.forward_kinematics(goal).transform('right_finger_link')
+    result = ik.solve(ARM, 'right_finger_link', root_T_target, seed=seed,
+                      active_joints=['left_finger_joint'], time_budget=0.5)
+    assert result.success and result.q[6] == pytest.approx(0.03, abs=TOL)
+    assert np.array_equal(result.q[:6], seed[:6])
+    # With the master held, the mimic finger is held at its master's value.
+    held = ik.ChainEvaluator(ARM, 'right_finger_link', ARM_JOINTS, q_fixed=goal)
+    assert held.active_joints == tuple(ARM_JOINTS)
+    mixed = q.copy()
+    mixed[:, 6] = goal[6]
+    assert np.allclose(held.forward(held.reduce(q))[-1],
+                       ARM.forward_kinematics(mixed).transform('right_finger_link'),
+                       atol=1e-12)
+    # A frame moved by a mimic of an active joint is a moving reference frame.
+    with pytest.raises(ReferenceFrameError):
+        ik.solve(ARM, 'left_finger_link', np.eye(4), reference_frame='right_finger_link',
+                 active_joints=['left_finger_joint'])
+
+
+# -- the reference frame is placed by the call's own seed (issue 9, finding 1) -----------------
+def _arm_and_head():
+    body = '\n'.join([
+        link_xml('base'), link_xml('a1'), link_xml('a2'), link_xml('a3'), link_xml('tip'),
+        link_xml('head'),
+        joint_xml('arm_1', 'revolute', 'base', 'a1', '0 0 0.1', axis='0 0 1'),
+        joint_xml('arm_2', 'revolute', 'a1', 'a2', '0 0 0.2', axis='0 1 0'),
+        joint_xml('arm_3', 'revolute', 'a2', 'a3', '0 0 0.3', axis='0 1 0'),
+        joint_xml('tool', 'fixed', 'a3', 'tip', '0 0 0.25'),
+        joint_xml('neck', 'revolute', 'base', 'head', '0.1 0 0.5', axis='0 0 1'),
+    ])
+    return RobotModel.from_urdf_string(urdf(body, 'arm_and_head'))
+
+
+def test_a_reference_frame_is_evaluated_at_each_calls_seed():
+    model = _arm_and_head()
+    neck = model.joint('neck').idx_q
+    rng = np.random.default_rng(32)
+    seed = np.zeros(model.nq)
+    for neck_angle in (0.0, 1.2, -0.7):
+        # A new seed array each time, then the same buffer written in place.
+        for fresh in (True, False):
+            seed = seed.copy() if fresh else seed
+            seed[neck] = neck_angle + (0.0 if fresh else 0.4)
+            goal = random_configuration(model, rng)
+            goal[neck] = seed[neck]
+            state = model.forward_kinematics(goal)
+            head_T_target = np.linalg.inv(state.transform('head')) @ state.transform('tip')
+            result = model.inverse_kinematics('tip', head_T_target, seed=seed,
+                                              reference_frame='head', position_only=True,
+                                              time_budget=0.5)
+            reached = model.forward_kinematics(result.q).transform('tip')
+            assert result.success
+            assert np.linalg.norm(reached[:3, 3] - state.transform('tip')[:3, 3]) < TOL
+            assert result.q[neck] == seed[neck]
+    # A batch with one seed per target: each target's frame is placed by its own seed.
+    seeds = np.zeros((3, model.nq))
+    seeds[:, neck] = [0.0, 1.0, 2.0]
+    goals = random_configuration(model, rng, 3)
+    goals[:, neck] = seeds[:, neck]
+    state = model.forward_kinematics(goals)
+    head_T_targets = np.linalg.inv(state.transform('head')) @ state.transform('tip')
+    batch = ik.solve_batch(model, 'tip', head_T_targets, seed=seeds, reference_frame='head',
+                           position_only=True, time_budget=2.0)
+    assert batch.success.all()
+    reached = model.forward_kinematics(batch.q).transform('tip')
+    assert np.allclose(reached[:, :3, 3], state.transform('tip')[:, :3, 3], atol=TOL)
+
+
+# -- the caller's arrays stay the caller's (issue 9, finding 2) ---------------------------------
+def test_seeds_targets_and_rest_postures_are_copied_not_kept():
+    rng = np.random.default_rng(33)
+    root_T_target = _reachable(ARM, 'tool0', rng)[1].copy()
+    seed = random_configuration(ARM, rng)
+    rest = random_configuration(ARM, rng)
+    inputs = (seed, root_T_target, rest)
+    copies = [a.copy() for a in inputs]
+    solver = ik.IKSolver(ARM, 'tool0')
+    result = solver.solve(root_T_target, seed=seed, rest_posture=rest, time_budget=0.5)
+    assert result.success
+    for given, kept in zip(inputs, copies):
+        assert given.flags.writeable and np.array_equal(given, kept)
+        assert not np.shares_memory(result.q, given)
+        assert not np.shares_memory(solver.evaluator(seed).q_fixed, given)
+    solved = result.q.copy()
+    seed += 1.0
+    root_T_target[:3, 3] += 1.0
+    rest += 1.0
+    assert np.array_equal(result.q, solved)
+    targets = np.stack([root_T_target] * 3)
+    seeds = np.stack([seed] * 3)
+    kept = targets.copy(), seeds.copy()
+    ik.solve_batch(ARM, 'tool0', targets, seed=seeds, time_budget=0.1)
+    assert np.array_equal(targets, kept[0]) and np.array_equal(seeds, kept[1])
+    assert targets.flags.writeable and seeds.flags.writeable
+
+
+# -- no global state; one solver, several threads (issue 9, finding 6) -------------------------
+def test_solving_leaves_no_state_behind():
     model = bundled()
     seed = random_configuration(model, np.random.default_rng(16))
     result = ik.solve(model, 'tool0', model.forward_kinematics(seed).transform('tool0'),
                       time_budget=0.5)
     assert result.success
-    assert ik.evaluator_for(model, 'tool0').model is model
+    assert not hasattr(ik, '_EVALUATORS') and not hasattr(ik, '_PROBLEMS')
     alive = weakref.ref(model)
     del model
     gc.collect()
     assert alive() is None
+
+
+def test_a_solver_keeps_one_evaluator_per_held_values_in_a_bounded_cache():
+    solver = ik.IKSolver(ARM, 'tool0', ARM_JOINTS[1:], cache_size=2)
+    seed = ARM.neutral_configuration()
+    first = solver.evaluator(seed)
+    moved = seed.copy()
+    moved[6] = 0.02
+    assert solver.evaluator(moved) is first
+    assert solver.tips == ('tool0',) and solver.active_joints == tuple(ARM_JOINTS[1:])
+    others = []
+    for angle in (0.1, 0.2, 0.3):
+        moved = seed.copy()
+        moved[0] = angle
+        others.append(solver.evaluator(moved))
+        assert others[-1] is not first and others[-1].q_fixed[0] == angle
+    assert solver.evaluator(moved) is others[-1]
+    assert solver.evaluator(seed) is not first
+
+
+def test_one_solver_is_safe_to_share_between_threads():
+    model = _arm_and_head()
+    neck = model.joint('neck').idx_q
+    solver = ik.IKSolver(model, 'tip', ['arm_2', 'arm_3'], cache_size=2)
+    arm_1 = model.joint('arm_1').idx_q
+    start = threading.Barrier(4)
+    failures = []
+
+    def work(index):
+        rng = np.random.default_rng(40 + index)
+        start.wait()
+        for _ in range(15):
+            # Held joints differ between calls: evaluators are built and evicted meanwhile.
+            seed = np.zeros(model.nq)
+            seed[[arm_1, neck]] = rng.uniform(-2, 2, 2)
+            goal = random_configuration(model, rng)
+            goal[[arm_1, neck]] = seed[[arm_1, neck]]
+            state = model.forward_kinematics(goal)
+            head_T_target = np.linalg.inv(state.transform('head')) @ state.transform('tip')
+            result = solver.solve(head_T_target, seed=seed, reference_frame='head',
+                                  position_only=True, time_budget=1.0,
+                                  rng=np.random.default_rng(index))
+            reached = model.forward_kinematics(result.q).transform('tip')
+            error = np.linalg.norm(reached[:3, 3] - state.transform('tip')[:3, 3])
+            if not result.success or error > TOL:
+                failures.append((index, result.reason, error))
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+
+
+# -- options: the library's errors, bounded work (issue 9, finding 7) --------------------------
+@pytest.mark.parametrize('option', ['max_iterations', 'restarts', 'parallel_seeds'])
+@pytest.mark.parametrize('bad', [float('nan'), float('inf'), 1e300, 10 ** 30, True, 'x', -1,
+                                 2.5, [3], None])
+def test_count_options_refuse_bad_values(option, bad):
+    if bad is None and option != 'max_iterations':
+        pytest.skip('None is the default of restarts and parallel_seeds')
+    with pytest.raises(ConfigurationError, match=option) as info:
+        ik.solve(ARM, 'tool0', np.eye(4), **{option: bad})
+    assert len(str(info.value)) < 100
+
+
+def test_parallel_seeds_are_bounded():
+    assert ik.MAX_PARALLEL_SEEDS == 1024
+    with pytest.raises(ConfigurationError, match='parallel_seeds'):
+        ik.solve(ARM, 'tool0', np.eye(4), parallel_seeds=2e6)
+    result = ik.solve(ARM, 'tool0', np.eye(4), parallel_seeds=1024, max_iterations=2)
+    assert result.reason == 'max_iterations' and result.restarts == 1023
+
+
+@pytest.mark.parametrize('option, bad', [
+    ('time_budget', float('nan')), ('time_budget', float('inf')), ('time_budget', -0.1),
+    ('time_budget', 1e9), ('time_budget', 'soon'), ('time_budget', True),
+    ('position_tolerance', 0.0), ('position_tolerance', float('nan')),
+    ('orientation_tolerance', 'x'), ('orientation_weight', -1.0), ('damping', 0.0),
+    ('rest_gain', float('inf')), ('position_only', 'yes'), ('weights', [1, 1, 1, 1, 1, 'x']),
+    ('weights', [1, 1, 1, 1, 1, float('nan')]), ('rng', 42), ('seed', 'abc'),
+    ('seed', [0.0] * 6 + [1j]), ('reference_frame', 3)])
+def test_other_options_refuse_bad_values(option, bad):
+    error = UnknownFrameError if option == 'reference_frame' else ConfigurationError
+    with pytest.raises(error, match=option if error is ConfigurationError else None) as info:
+        ik.solve(ARM, 'tool0', np.eye(4), **{option: bad})
+    assert len(str(info.value)) < 200
+
+
+def test_a_zero_time_budget_returns_the_seeds_outcome():
+    assert ik.MAX_TIME_BUDGET == 3600.0
+    seed = random_configuration(ARM, np.random.default_rng(34))
+    far = np.eye(4)
+    far[:3, 3] = [3.0, 0.0, 0.0]
+    result = ik.solve(ARM, 'tool0', far, seed=seed, time_budget=0)
+    assert result.reason == 'time_budget' and result.iterations == 0 and not result.success
+    on_target = ARM.forward_kinematics(seed).transform('tool0')
+    assert ik.solve(ARM, 'tool0', on_target, seed=seed, time_budget=0.0).success
+
+
+def test_bad_targets_get_the_librarys_error():
+    for bad, message in [('eye', 'target'), (np.eye(4) * 1j, 'complex'),
+                         (np.full((4, 4), 1e300), 'target'), ([[1, 2], [3]], 'target')]:
+        with pytest.raises(ConfigurationError, match=message):
+            ik.solve(ARM, 'tool0', bad)
+
+
+# -- the default seed lies within the limits (issue 12) ----------------------------------------
+def test_the_default_seed_is_inside_the_limits_and_warns_about_nothing(core_log):
+    body = '\n'.join([
+        link_xml('base'), link_xml('a'), link_xml('b'), link_xml('tip'),
+        joint_xml('bent', 'revolute', 'base', 'a', '0 0 0.1', axis='0 1 0'),
+        joint_xml('elbow', 'revolute', 'a', 'b', '0 0 0.3', axis='0 1 0').replace(
+            'lower="-2" upper="2"', 'lower="-3" upper="-1"'),
+        joint_xml('tool', 'fixed', 'b', 'tip', '0 0 0.3'),
+    ])
+    model = RobotModel.from_urdf_string(urdf(body, 'bent_elbow'))
+    log = core_log('frame_kinematics.core.ik')
+    result = ik.solve(model, 'tip', np.eye(4), position_only=True, restarts=0,
+                      max_iterations=0)
+    assert result.q.tolist() == [0.0, -2.0]
+    assert log.text == ''
+
+
+def test_the_default_seed_of_panda_is_inside_its_limits(core_log):
+    panda = RobotModel.from_urdf_file(real_robot_path('panda'))
+    log = core_log('frame_kinematics.core.ik')
+    goal = cfg.clip(panda, np.array([0.3, -0.3, 0.2, -2.0, 0.1, 1.8, 0.5, 0.02]))
+    root_T_target = panda.forward_kinematics(goal).transform('panda_link8')
+    result = panda.inverse_kinematics('panda_link8', root_T_target, time_budget=0.5)
+    assert result.success and _within_limits(panda, result.q)
+    assert 'outside' not in log.text
+    start = ik.solve(panda, 'panda_link8', root_T_target, restarts=0, max_iterations=0)
+    assert _within_limits(panda, start.q)
+
+
+def test_a_robot_without_joints_to_move_says_so():
+    body = '\n'.join([link_xml('base'), link_xml('tip'),
+                      joint_xml('weld', 'fixed', 'base', 'tip', '0 0 0.1')])
+    model = RobotModel.from_urdf_string(urdf(body, 'welded'))
+    with pytest.raises(ConfigurationError, match='no joint to move') as info:
+        model.inverse_kinematics('tip', np.eye(4))
+    assert 'reshape' not in str(info.value)

@@ -36,7 +36,7 @@ from . import configuration, ik, velocity
 from .errors import (BackendError, ConfigurationError, FrameKinematicsError, ReferenceFrameError,
                      UnknownFrameError, UnknownReferenceFrameError, URDFError)
 from .frames import FrameKind, FrameTree, ReferenceFrame
-from .ik import ChainEvaluator, IKBatchResult, IKResult, solve_batch
+from .ik import ChainEvaluator, IKBatchResult, IKResult, IKSolver, solve_batch
 from .kinematics import ExpressedIn, KinematicsState
 from .model import Joint, Link, RobotModel
 from .quantities import (FrameOrientation, FramePoint, FrameVector, SpatialAcceleration,
@@ -61,6 +61,7 @@ __all__ = [
     'ik',
     'IKBatchResult',
     'IKResult',
+    'IKSolver',
     'JacobianInverse',
     'Joint',
     'KinematicsState',

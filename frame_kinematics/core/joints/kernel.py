@@ -30,11 +30,11 @@ plain dtypes, laid out so that a compiled backend can read them as they are.
 """
 
 from types import MappingProxyType
-from typing import Sequence, Tuple
+from typing import Optional, Sequence, Tuple
 
 import numpy as np
 
-from .joint_type import JointType, plane_basis
+from .joint_type import JointType
 from ..spatial import quaternion_from_rotation, quaternion_multiply, skew
 
 #: Integer code of every joint type in :attr:`JointKernel.type_code`.
@@ -100,8 +100,6 @@ class JointKernel:
     def _group_rows(self) -> None:
         types = self.types
         n = self.n_rows
-        self.rotating = frozen(np.array([i for i, t in enumerate(types) if t.rotates],
-                                        dtype=np.int64))
         self.sliding = frozen(np.array([i for i, t in enumerate(types)
                                         if t is JointType.PRISMATIC], dtype=np.int64))
         self.one_dof = frozen(np.array([i for i, t in enumerate(types) if t.one_dof],
@@ -122,12 +120,13 @@ class JointKernel:
         rot = self.origin[:, :3, :3]
         self._rot_sin = rot @ k
         self._rot_versine = rot @ k @ k
+        #: ``[R, R K, R K K]`` flattened per row, for batches in :meth:`local_transforms`.
+        self._rot_stack = np.stack([rot, self._rot_sin, self._rot_versine], axis=1).reshape(
+            -1, 3, 9)
         self._slide = np.einsum('nij,nj->ni', rot, self.axis) * np.array(
             [t is JointType.PRISMATIC for t in types], dtype=float)[:, None]
-        self._has_rotation = bool(len(self.rotating))
+        self._has_rotation = bool(np.any(rotates))
         self._has_slide = bool(len(self.sliding))
-        self._plain = bool(np.all(self.multiplier[self.one_dof] == 1.0)
-                           and np.all(self.offset[self.one_dof] == 0.0))
         self._rotates = rotates.astype(float)
         self._multi = np.zeros(n, dtype=bool)
         self._multi[list(self.multi_dof)] = True
@@ -137,8 +136,6 @@ class JointKernel:
         self._origin_quat_axis = quaternion_multiply(self._origin_quat, pure_axis)
         #: ``origin`` transposed, for products with batch-last poses.
         self.origin_t = frozen(self.origin.transpose(0, 2, 1))
-        self._plane = {i: plane_basis(self.axis[i]) for i in self.multi_dof
-                       if types[i] is JointType.PLANAR}
 
     def _columns(self, v_index: np.ndarray) -> None:
         rows, cols_v, mults, twists = [], [], [], []
@@ -198,20 +195,6 @@ class JointKernel:
         self._batch_offset = self._value_offset * sign
 
     # -- joint values ---------------------------------------------------------------------------
-    def row_values(self, q: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """
-        Values of one-dof rows, mimic terms applied.
-
-        :param q: ``(*B, nq)``.
-        :param rows: one-dof rows, ``(m,)`` ints.
-        :return: ``(m, *B)``.
-        """
-        raw = np.moveaxis(q[..., self.q_index[rows]], -1, 0)
-        if self._plain:
-            return raw
-        shape = (-1,) + (1,) * (q.ndim - 1)
-        return raw * self.multiplier[rows].reshape(shape) + self.offset[rows].reshape(shape)
-
     def joint_transform(self, row: int, q: np.ndarray) -> np.ndarray:
         """
         ``joint_T_child`` of one row (batched).
@@ -229,29 +212,46 @@ class JointKernel:
         return jtype.transform(self.axis[row], coords)
 
     # -- evaluation ---------------------------------------------------------------------------
-    def local_transforms(self, q: np.ndarray) -> np.ndarray:
+    def local_transforms(self, q: np.ndarray, out: Optional[np.ndarray] = None) -> np.ndarray:
         """
         ``parent_T_body`` of every row.
 
+        The rotation of a row is ``R + sin(v) R K + (1 - cos(v)) R K K`` (origin ``R``, axis
+        ``K`` as a cross-product matrix): for one configuration a broadcast sum over the rows,
+        for a batch one product ``[1, sin v, 1 - cos v] @ [R, R K, R K K]`` per row over the
+        batch (faster once a batch has more than a few configurations).
+
         :param q: ``(nq,)`` or ``(B, nq)`` (validated by the caller).
+        :param out: for a batch, a ``(n, B, 4, 4)`` array to write into (default: a new one).
         :return: ``(n, 4, 4)`` or ``(n, B, 4, 4)``.
         """
-        nb = q.ndim - 1
         n = self.n_rows
-        if nb:
-            local = np.empty((n,) + q.shape[:-1] + (4, 4))
-            local[:] = self.origin.reshape((n,) + (1,) * nb + (4, 4))
-        else:
+        moving = self._has_rotation or self._has_slide
+        if q.ndim == 1:
             local = self.origin.copy()
-        if self._has_rotation or self._has_slide:
-            value = (q[..., self._value_src] * self._value_mult + self._value_offset).T
-        if self._has_rotation:
-            shape = (n,) + (1,) * nb + (3, 3)
-            local[..., :3, :3] += (np.sin(value)[..., None, None] * self._rot_sin.reshape(shape)
-                                   + (1.0 - np.cos(value))[..., None, None]
-                                   * self._rot_versine.reshape(shape))
-        if self._has_slide:
-            local[..., :3, 3] += value[..., None] * self._slide.reshape((n,) + (1,) * nb + (3,))
+            if moving:
+                value = q[self._value_src] * self._value_mult + self._value_offset
+            if self._has_rotation:
+                local[:, :3, :3] += (np.sin(value)[:, None, None] * self._rot_sin
+                                     + (1.0 - np.cos(value))[:, None, None] * self._rot_versine)
+            if self._has_slide:
+                local[:, :3, 3] += value[:, None] * self._slide
+        else:
+            count = q.shape[0]
+            local = np.empty((n, count, 4, 4)) if out is None else out
+            local[:] = self.origin[:, None]
+            if moving:
+                value = q.T[self._value_src] * self._value_mult[:, None] + \
+                    self._value_offset[:, None]
+            if self._has_rotation:
+                coef = np.empty((n, count, 3))
+                coef[..., 0] = 1.0
+                np.sin(value, out=coef[..., 1])
+                coef[..., 2] = 1.0 - np.cos(value)
+                local[..., :3, :3] = (coef @ self._rot_stack).reshape(n, count, 3, 3)
+            if self._has_slide:
+                rows = self.sliding
+                local[rows, :, :3, 3] += value[rows, :, None] * self._slide[rows, None]
         for row in self.multi_dof:
             local[row] = self.origin[row] @ self.joint_transform(row, q)
         return local

@@ -1,0 +1,336 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+The vectorised Levenberg-Marquardt loop over targets x parallel seeds.
+
+Every target gets ``parallel_seeds`` slots (its seed and random ones), each with its own
+damping, advanced together as one batch of the chain evaluator. A step that lowers a slot's
+cost is accepted and the damping lowered, otherwise the damping is raised; a slot whose cost
+stalls or whose damping explodes is restarted from a random configuration. A target retires
+as soon as one of its slots meets both tolerances, or at the iteration, restart or time
+limit, with the best configuration seen. When few slots are left in flight the remaining
+targets get more parallel seeds.
+"""
+
+import time
+from typing import Optional
+
+import numpy as np
+
+from .chain import ChainEvaluator
+from .residual import PoseResidual
+from .sampler import Sampler
+
+#: Factor applied to the damping after an accepted step.
+DAMPING_DECREASE = 0.3
+#: Factor applied to the damping after a rejected step.
+DAMPING_INCREASE = 10.0
+#: Smallest damping used.
+DAMPING_MIN = 1e-10
+#: A seed whose damping exceeds this is stuck in a local minimum and is restarted.
+DAMPING_MAX = 1e2
+#: A seed whose cost has decreased by less than this fraction ...
+STALL_PROGRESS = 0.25
+#: ... this many iterations in a row is restarted.
+STALL_ITERATIONS = 3
+
+#: When a batch has at most this many seeds left in flight ...
+WIDEN_SLOTS = 256
+#: ... each remaining target gets up to this many parallel seeds ...
+WIDEN_SEEDS = 16
+#: ... twice as many from the first of these iterations on, three times from the second.
+WIDEN_AT = (8, 16)
+
+#: From this iteration on, a step that pushes joints beyond their limits is solved again
+#: without them (it costs a second solve; the first iterations rarely need it).
+CLAMP_AFTER = 5
+
+
+class Engine:
+    """The vectorised LM loop of one call (its scratch is its own: one engine per call)."""
+
+    def __init__(self, evaluator: ChainEvaluator, problem: PoseResidual,
+                 rng: np.random.Generator, parallel_seeds: int, max_iterations: int,
+                 max_restarts: Optional[int], damping: float, rest: Optional[np.ndarray],
+                 rest_gain: float) -> None:
+        """
+        Set up a solve.
+
+        :param evaluator: the chain evaluator.
+        :param problem: the residual and tolerances.
+        :param rng: generator of the restarts.
+        :param parallel_seeds: slots per target at the start.
+        :param max_iterations: iteration limit per target.
+        :param max_restarts: limit of random seeds per target (None: unlimited).
+        :param damping: initial damping.
+        :param rest: reduced rest posture pulled toward in the null space (or None).
+        :param rest_gain: gain of that pull.
+        """
+        self.ev = evaluator
+        self.problem = problem
+        self.sampler = Sampler(evaluator.layout, rng)
+        self.k = parallel_seeds
+        self.max_iterations = max_iterations
+        self.max_restarts = max_restarts
+        self.damping = damping
+        self.rest = rest
+        self.rest_gain = rest_gain
+        table = evaluator.layout
+        self.lower, self.upper = table.lower, table.upper
+        self._eyes = {}
+
+    def _eye(self, size: int) -> np.ndarray:
+        eye = self._eyes.get(size)
+        if eye is None:
+            eye = self._eyes[size] = np.eye(size)
+        return eye
+
+    def _evaluate(self, q: np.ndarray, targets: np.ndarray):
+        poses = self.ev.forward(q)
+        metrics, rotate = self.problem.residual(poses[self.ev.n_nodes:], targets)
+        return poses, metrics, rotate
+
+    def _step(self, q, poses, residual, rotate, lam, clamp: bool):
+        jac = self.problem.weighted_jacobian(self.ev.jacobian(poses), rotate)
+        dq = self._solve(q, jac, residual, lam)
+        if clamp and self.ev.layout.simple:
+            # Joints at a limit that the step pushes further are taken out and the step
+            # solved again, so that the other joints make up for them.
+            blocked = ((q <= self.lower) & (dq < 0)) | ((q >= self.upper) & (dq > 0))
+            if len(q) > 64:
+                rows = np.nonzero(blocked.any(axis=1))[0]
+                if len(rows):
+                    free = ~blocked[rows]
+                    sub = self._solve(q[rows], jac[rows] * free[:, None, :], residual[rows],
+                                      lam[rows])
+                    dq[rows] = sub * free
+            elif blocked.any():
+                dq = self._solve(q, jac * ~blocked[:, None, :], residual, lam)
+                dq[blocked] = 0.0
+        return dq
+
+    def _solve(self, q, jac, residual, lam):
+        m, n = jac.shape[1], jac.shape[2]
+        jac_t = np.swapaxes(jac, -1, -2)
+        if self.rest is not None or m <= n:
+            gram = jac @ jac_t
+            gram += lam[:, None, None] * self._eye(m)
+            if self.rest is not None:
+                bias = self.rest_gain * self.ev.layout.difference(q, self.rest)
+                rhs = np.stack([residual, (jac @ bias[..., None])[..., 0]], axis=-1)
+                sol = jac_t @ np.linalg.solve(gram, rhs)
+                return sol[..., 0] + bias - sol[..., 1]
+            return (jac_t @ np.linalg.solve(gram, residual[..., None]))[..., 0]
+        gram = jac_t @ jac
+        gram += lam[:, None, None] * self._eye(n)
+        return np.linalg.solve(gram, (jac_t @ residual[..., None]))[..., 0]
+
+    def _move(self, q, dq):
+        moved = q + dq if self.ev.layout.simple else self.ev.layout.integrate(q, dq)
+        np.maximum(moved, self.lower, out=moved)
+        return np.minimum(moved, self.upper, out=moved)
+
+    def _widen(self, k, k_new, ids, out, q, slot_seed, slot_targets, poses, metrics, rotate,
+               lam, initial_lam, stall):
+        """Give each remaining target ``k_new`` parallel seeds instead of ``k``."""
+        count = len(ids)
+        extra = k_new - k
+        seed_x = np.repeat(slot_seed[::k], extra, axis=0)
+        targets_x = np.repeat(slot_targets[::k], extra, axis=0)
+        q_x = self.sampler.sample(seed_x)
+        poses_x, metrics_x, rotate_x = self._evaluate(q_x, targets_x)
+        out.restarts[ids] += extra
+        lam_x = np.tile(self.damping * np.logspace(0.0, 2.0, k_new)[k:], count)
+
+        def merge(a, b, axis=0):
+            shape_a = a.shape[:axis] + (count, k) + a.shape[axis + 1:]
+            shape_b = b.shape[:axis] + (count, extra) + b.shape[axis + 1:]
+            joined = np.concatenate([a.reshape(shape_a), b.reshape(shape_b)], axis=axis + 1)
+            return joined.reshape(a.shape[:axis] + (count * k_new,) + a.shape[axis + 1:])
+
+        return (merge(q, q_x), merge(slot_seed, seed_x), merge(slot_targets, targets_x),
+                merge(poses, poses_x, 1), merge(metrics, metrics_x),
+                None if rotate is None else merge(rotate, rotate_x, 1), merge(lam, lam_x),
+                merge(initial_lam, lam_x), merge(stall, np.zeros(count * extra, dtype=int)))
+
+    def run(self, seeds: np.ndarray, targets: np.ndarray, deadline: float) -> 'Outcome':
+        """
+        Solve ``targets`` (``(B, n_tips, 4, 4)``) from ``seeds`` (``(B, n)`` reduced).
+
+        :param seeds: one reduced seed per target.
+        :param targets: ``root_T_target`` per target and tip.
+        :param deadline: ``time.perf_counter()`` value at which to stop.
+        :return: the per-target outcome.
+        """
+        problem = self.problem
+        count, k, n_tips = len(seeds), self.k, problem.n_tips
+        m = len(problem.rows)
+        pos_cols, ori_cols = slice(m, m + n_tips), slice(m + n_tips, m + 2 * n_tips)
+        out = Outcome(seeds, n_tips)
+        if not count:
+            return out
+        ids = np.arange(count)
+        slot_seed = np.repeat(seeds, k, axis=0)
+        q = slot_seed.copy()
+        if k > 1:
+            fresh = np.ones(count * k, dtype=bool)
+            fresh[::k] = False
+            q[fresh] = self.sampler.sample(slot_seed[fresh])
+            out.restarts += k - 1
+        slot_targets = np.repeat(targets, k, axis=0)
+        poses, metrics, rotate = self._evaluate(q, slot_targets)
+        initial_lam = np.tile(self.damping * np.logspace(0.0, 2.0, k), count) if k > 1 \
+            else np.full(count, self.damping)
+        lam = initial_lam.copy()
+        stall = np.zeros(count * k, dtype=int)
+        tol_p, tol_o = problem.position_tolerance, problem.orientation_tolerance
+        iteration = 0
+        limited = self.max_restarts is not None
+        while True:
+            ok = (metrics[:, pos_cols] < tol_p) & (metrics[:, ori_cols] < tol_o)
+            converged = ok[:, 0] if n_tips == 1 else ok.all(axis=1)
+            retire = None
+            if converged.any():
+                retire = out.converged(ids, converged.reshape(-1, k), q, metrics, m)
+            if iteration >= self.max_iterations:
+                if retire is not None:
+                    out.finish(ids[retire], None, iteration)
+                    left = ~retire
+                    ids, slots = ids[left], np.repeat(left, k)
+                    q, metrics = q[slots], metrics[slots]
+                out.record(ids, q, metrics, m)
+                out.finish(ids, 'max_iterations', iteration)
+                break
+            if limited:
+                exhausted = (out.restarts[ids] >= self.max_restarts) & \
+                    (stall.reshape(-1, k) >= STALL_ITERATIONS).all(axis=1)
+                if retire is not None:
+                    exhausted &= ~retire
+                if exhausted.any():
+                    slots = np.repeat(exhausted, k)
+                    out.record(ids[exhausted], q[slots], metrics[slots], m)
+                    out.finish(ids[exhausted], 'max_restarts', iteration)
+                    retire = exhausted if retire is None else retire | exhausted
+            if retire is not None and retire.any():
+                out.finish(ids[retire], None, iteration)
+                keep = ~retire
+                ids = ids[keep]
+                if not len(ids):
+                    break
+                slots = np.repeat(keep, k)
+                q, slot_seed, slot_targets = q[slots], slot_seed[slots], slot_targets[slots]
+                poses, metrics, lam, stall = poses[:, slots], metrics[slots], lam[slots], \
+                    stall[slots]
+                initial_lam = initial_lam[slots]
+                if rotate is not None:
+                    rotate = rotate[:, slots]
+            if not limited and (retire is not None or iteration in WIDEN_AT):
+                widest = WIDEN_SEEDS if iteration < WIDEN_AT[0] else \
+                    WIDEN_SEEDS * (2 + (iteration >= WIDEN_AT[1]))
+                k_new = min(widest, WIDEN_SLOTS // len(ids))
+                if k_new > k:
+                    (q, slot_seed, slot_targets, poses, metrics, rotate, lam, initial_lam,
+                     stall) = self._widen(k, k_new, ids, out, q, slot_seed, slot_targets,
+                                          poses, metrics, rotate, lam, initial_lam, stall)
+                    k = k_new
+            if time.perf_counter() >= deadline:
+                out.record(ids, q, metrics, m)
+                out.finish(ids, 'time_budget', iteration)
+                break
+            iteration += 1
+            candidate = self._move(q, self._step(q, poses, metrics[:, :m], rotate, lam,
+                                                 iteration > CLAMP_AFTER))
+            restart = (stall >= STALL_ITERATIONS) | (lam > DAMPING_MAX)
+            any_restart = restart.any()
+            if any_restart:
+                if limited:
+                    left = np.repeat(self.max_restarts - out.restarts[ids], k)
+                    restart &= np.cumsum(restart.reshape(-1, k), axis=1).reshape(-1) <= left
+                out.record(ids, q, metrics, m)
+                candidate[restart] = self.sampler.sample(slot_seed[restart])
+                np.add.at(out.restarts, ids[np.nonzero(restart)[0] // k], 1)
+            poses_c, metrics_c, rotate_c = self._evaluate(candidate, slot_targets)
+            cost, cost_c = metrics[:, -1], metrics_c[:, -1]
+            accept = cost_c < cost
+            progress = cost_c < (1.0 - STALL_PROGRESS) * cost
+            if any_restart:
+                accept |= restart
+                progress |= restart
+            stall += 1
+            stall[progress] = 0
+            lam = lam * np.where(accept, DAMPING_DECREASE, DAMPING_INCREASE)
+            np.maximum(lam, DAMPING_MIN, out=lam)
+            if any_restart:
+                lam[restart] = initial_lam[restart]
+            if not accept.all():
+                # Rejected steps keep their previous state (copied into the fresh arrays).
+                kept = np.nonzero(~accept)[0]
+                candidate[kept] = q[kept]
+                poses_c[:, kept] = poses[:, kept]
+                metrics_c[kept] = metrics[kept]
+                if rotate is not None:
+                    rotate_c[:, kept] = rotate[:, kept]
+            q, poses, metrics, rotate = candidate, poses_c, metrics_c, rotate_c
+        return out
+
+
+class Outcome:
+    """Per-target bookkeeping of :meth:`Engine.run`: best configuration seen and stop data."""
+
+    def __init__(self, seeds: np.ndarray, n_tips: int) -> None:
+        count = len(seeds)
+        self.q = seeds.copy()
+        self.cost = np.full(count, np.inf)
+        self.pos = np.full((count, n_tips), np.inf)
+        self.ori = np.full((count, n_tips), np.inf)
+        self.iterations = np.zeros(count, dtype=int)
+        self.restarts = np.zeros(count, dtype=int)
+        self.reasons = np.full(count, 'time_budget', dtype=object)
+        self.success = np.zeros(count, dtype=bool)
+
+    def record(self, ids, q, metrics, m: int) -> None:
+        """Keep, for each target in ``ids``, its lowest-cost slot if better than before."""
+        if not len(ids):
+            return
+        n_tips = self.pos.shape[1]
+        cost = metrics[:, -1]
+        k = len(cost) // len(ids)
+        pick = np.argmin(cost.reshape(-1, k), axis=1)
+        slot = np.arange(len(ids)) * k + pick
+        better = cost[slot] < self.cost[ids]
+        who, slot = ids[better], slot[better]
+        self.cost[who] = cost[slot]
+        self.q[who] = q[slot]
+        self.pos[who] = metrics[slot, m:m + n_tips]
+        self.ori[who] = metrics[slot, m + n_tips:m + 2 * n_tips]
+
+    def converged(self, ids, converged_mk, q, metrics, m: int) -> np.ndarray:
+        """Store the first converged slot of each solved target; return the solved mask."""
+        n_tips = self.pos.shape[1]
+        done = converged_mk.any(axis=1)
+        slot = (np.arange(len(ids)) * converged_mk.shape[1] + np.argmax(converged_mk, axis=1))
+        slot = slot[done]
+        who = ids[done]
+        self.q[who] = q[slot]
+        self.pos[who] = metrics[slot, m:m + n_tips]
+        self.ori[who] = metrics[slot, m + n_tips:m + 2 * n_tips]
+        self.success[who] = True
+        self.reasons[who] = 'converged'
+        return done
+
+    def finish(self, ids, reason: Optional[str], iteration: int) -> None:
+        """Set the iteration count (and the stop reason if given) of retiring targets."""
+        self.iterations[ids] = iteration
+        if reason is not None:
+            self.reasons[ids] = reason

@@ -1,0 +1,263 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+The options, targets and seeds of one inverse kinematics call, validated and copied.
+
+Every value the solver keeps is a new array of its own: the caller's seeds, targets and rest
+postures are read, never kept or written. Bad values raise
+:class:`~frame_kinematics.core.errors.ConfigurationError` naming the option, before any work.
+"""
+
+from dataclasses import dataclass
+import logging
+import math
+from typing import Optional, Tuple, TYPE_CHECKING
+
+import numpy as np
+
+from ..checks import as_float_array, check_count, check_finite, MAX_MAGNITUDE
+from ..errors import ConfigurationError
+from ..joints import ConfigurationLayout
+from ..spatial import check_transform
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..model import RobotModel
+
+_LOG = logging.getLogger(__package__)
+
+#: Largest number of seeds advanced together per target (each costs an evaluation and a
+#: linear solve per iteration; 1024 of them still take only a few milliseconds).
+MAX_PARALLEL_SEEDS = 1024
+#: Largest time budget of a call, in seconds (one hour).
+MAX_TIME_BUDGET = 3600.0
+#: Largest iteration or restart limit.
+MAX_COUNT = 10 ** 9
+#: Default time budget of a single solve (s) ...
+TIME_BUDGET = 0.02
+#: ... plus this much per target in a batch (s).
+TIME_BUDGET_PER_TARGET = 0.001
+
+
+@dataclass(frozen=True)
+class Options:
+    """
+    Validated options of one call (see :meth:`IKSolver.solve <.solver.IKSolver.solve>`).
+
+    :ivar seed: ``(nq,)`` or ``(B, nq)`` start configurations, within the limits.
+    :ivar weights: ``(n_tips, 6)`` per-axis weights (orientation weight and
+        ``position_only`` applied).
+    """
+
+    seed: np.ndarray
+    reference_frame: Optional[str]
+    weights: np.ndarray
+    position_tolerance: float
+    orientation_tolerance: float
+    max_iterations: int
+    time_budget: float
+    restarts: Optional[int]
+    parallel_seeds: int
+    rng: np.random.Generator
+    rest_posture: Optional[np.ndarray]
+    rest_gain: float
+    damping: float
+
+
+def number(value, name: str, minimum: float = 0.0, maximum: float = MAX_MAGNITUDE,
+           positive: bool = False) -> float:
+    """
+    Validate a real number option.
+
+    :param value: an int or a float (not a bool).
+    :param name: the option, for the error message.
+    :param minimum: smallest accepted value.
+    :param maximum: largest accepted value.
+    :param positive: whether the value must also be above zero.
+    :return: the float.
+    :raises ConfigurationError: for anything else (bool, str, NaN, inf, out of range).
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
+                                                                     np.floating)):
+        raise ConfigurationError(f'{name} must be a number, got {type(value).__name__}')
+    try:
+        result = float(value)
+    except OverflowError:
+        result = math.copysign(math.inf, value)
+    if not (math.isfinite(result) and minimum <= result <= maximum) or \
+            (positive and result <= 0.0):
+        lowest = f'> {minimum:g}' if positive else f'>= {minimum:g}'
+        raise ConfigurationError(f'{name} must be a number {lowest} and <= {maximum:g}, got '
+                                 f'{result:.6g}')
+    return result
+
+
+def _weights(n_tips: int, weights, orientation_weight, position_only) -> np.ndarray:
+    if not isinstance(position_only, (bool, np.bool_)):
+        raise ConfigurationError(f'position_only must be True or False, got '
+                                 f'{type(position_only).__name__}')
+    w = np.ones((n_tips, 6))
+    w[:, 3:] = number(orientation_weight, 'orientation_weight')
+    if weights is not None:
+        w = as_float_array(weights, 'weights')
+        if w.shape == (6,):
+            w = np.tile(w, (n_tips, 1))
+        if w.shape != (n_tips, 6):
+            raise ConfigurationError(f'weights must be 6 numbers (or one row per tip, '
+                                     f'({n_tips}, 6)), got shape {w.shape}')
+        check_finite(w, 'weights', ('x', 'y', 'z', 'rx', 'ry', 'rz'))
+        if np.any(w < 0):
+            raise ConfigurationError('weights must be >= 0')
+    if position_only:
+        w[:, 3:] = 0.0
+    if not np.any(w > 0):
+        raise ConfigurationError('every weight is zero: nothing to solve')
+    return w
+
+
+def read_options(model: 'RobotModel', n_tips: int, batch: bool, n_targets: int, *,
+                 seed=None, reference_frame: Optional[str] = None,
+                 position_only: bool = False, orientation_weight: float = 1.0, weights=None,
+                 position_tolerance: float = 1e-5, orientation_tolerance: float = 1e-5,
+                 max_iterations: int = 1000, time_budget: Optional[float] = None,
+                 restarts: Optional[int] = None, parallel_seeds: Optional[int] = None,
+                 rng: Optional[np.random.Generator] = None, rest_posture=None,
+                 rest_gain: float = 0.1, damping: float = 1e-3) -> Options:
+    """
+    Validate the keyword options of a call (an unknown keyword raises ``TypeError``).
+
+    :param model: the robot model.
+    :param n_tips: number of tips.
+    :param batch: whether the call solves a batch of targets.
+    :param n_targets: number of targets.
+    :return: the validated options.
+    :raises ConfigurationError: for a bad value, naming the option.
+    :raises UnknownFrameError: for an unknown reference frame.
+    """
+    if reference_frame is not None:
+        model.link_index(reference_frame)
+    w = _weights(n_tips, weights, orientation_weight, position_only)
+    if time_budget is None:
+        time_budget = min(TIME_BUDGET + TIME_BUDGET_PER_TARGET * n_targets * batch,
+                          MAX_TIME_BUDGET)
+    if restarts is not None:
+        restarts = check_count(restarts, 'restarts', 0, MAX_COUNT)
+    if parallel_seeds is None:
+        parallel_seeds = 1 if batch else 16
+    parallel_seeds = check_count(parallel_seeds, 'parallel_seeds', 1, MAX_PARALLEL_SEEDS)
+    if rng is None:
+        rng = np.random.default_rng(0)
+    elif not isinstance(rng, np.random.Generator):
+        raise ConfigurationError(f'rng must be a numpy.random.Generator, got '
+                                 f'{type(rng).__name__}')
+    rest = None
+    if rest_posture is not None:
+        rest = model.check_configuration(rest_posture, 'rest_posture')
+        if rest.ndim != 1:
+            raise ConfigurationError(f'rest_posture must have shape ({model.nq},), got '
+                                     f'{rest.shape}')
+    return Options(
+        seed=seeds(model, seed, batch, n_targets), reference_frame=reference_frame, weights=w,
+        position_tolerance=number(position_tolerance, 'position_tolerance', positive=True),
+        orientation_tolerance=number(orientation_tolerance, 'orientation_tolerance',
+                                     positive=True),
+        max_iterations=check_count(max_iterations, 'max_iterations', 0, MAX_COUNT),
+        time_budget=number(time_budget, 'time_budget', 0.0, MAX_TIME_BUDGET),
+        restarts=restarts,
+        parallel_seeds=parallel_seeds if restarts is None else min(parallel_seeds,
+                                                                   restarts + 1),
+        rng=rng, rest_posture=rest, rest_gain=number(rest_gain, 'rest_gain'),
+        damping=number(damping, 'damping', positive=True))
+
+
+def read_targets(tips: Tuple[str, ...], target, batch: Optional[bool]
+                 ) -> Tuple[np.ndarray, bool]:
+    """
+    Validate targets: rigid transforms of the right shape, as a new array.
+
+    :param tips: the tip links.
+    :param target: ``(4, 4)`` or ``(n_tips, 4, 4)`` for one problem, ``(B, 4, 4)`` or
+        ``(B, n_tips, 4, 4)`` for a batch.
+    :param batch: whether a batch is expected (None: decide from the shape).
+    :return: ``(B, n_tips, 4, 4)`` targets and whether it is a batch.
+    :raises ConfigurationError: for a wrong type or shape, NaN, inf, a huge translation or a
+        rotation that is not orthonormal.
+    """
+    n_tips = len(tips)
+    arr = as_float_array(target, 'target')
+    if batch is None:
+        batch = arr.ndim == 4 or (arr.ndim == 3 and n_tips == 1)
+    expected = (n_tips, 4, 4) if n_tips > 1 else (4, 4)
+    if batch:
+        ok = arr.ndim == len(expected) + 1 and arr.shape[1:] == expected
+        shown = f'(B, {", ".join(map(str, expected))})'
+    else:
+        ok = arr.shape == expected
+        shown = str(expected)
+    if not ok:
+        raise ConfigurationError(f'target for tips {list(tips)[:4]} must have shape {shown}, '
+                                 f'got {arr.shape}')
+    name = f'target of {", ".join(tips[:4])}'
+    check_finite(arr, name)
+    check_transform(arr, name)
+    return arr.reshape(-1, n_tips, 4, 4), batch
+
+
+def default_seed(layout: ConfigurationLayout) -> np.ndarray:
+    """
+    Return the seed used when none is given: neutral, moved inside the limits.
+
+    An entry whose neutral value (0) lies outside its limits starts at the middle of them
+    (or at the finite limit when the other one is infinite).
+
+    :param layout: the configuration layout.
+    :return: a new ``(nq,)`` configuration within the limits.
+    """
+    q = layout.neutral()
+    lower, upper = layout.lower, layout.upper
+    outside = (q < lower) | (q > upper)
+    lo, hi = lower[outside], upper[outside]
+    q[outside] = np.where(np.isfinite(lo) & np.isfinite(hi), 0.5 * (lo + hi),
+                          np.clip(q[outside], lo, hi))
+    return q
+
+
+def seeds(model: 'RobotModel', seed, batch: bool, n_targets: int) -> np.ndarray:
+    """
+    Validate the seed(s) and project them onto the limits (with a warning).
+
+    :param model: the robot model.
+    :param seed: None, ``(nq,)``, or in a batch ``(B, nq)``.
+    :param batch: whether the call solves a batch.
+    :param n_targets: number of targets.
+    :return: a new ``(nq,)`` or ``(B, nq)`` array within the limits.
+    :raises ConfigurationError: for a bad seed.
+    """
+    layout = model.layout
+    if seed is None:
+        return default_seed(layout)
+    q = model.check_configuration(seed, 'seed')
+    if q.ndim == 2:
+        if not batch:
+            raise ConfigurationError(f'seed must have shape ({model.nq},) for a single '
+                                     f'target, got {q.shape}')
+        if len(q) != n_targets:
+            raise ConfigurationError(f'{len(q)} seeds for {n_targets} targets')
+    outside = np.any(((q < layout.lower) | (q > layout.upper)).reshape(-1, model.nq), axis=0)
+    for iq, _, _ in layout.floating:
+        outside[iq + 3:iq + 7] = False
+    if np.any(outside):
+        names = [model.configuration_names[i] for i in np.nonzero(outside)[0]]
+        _LOG.warning('seed is outside the joint limits of %s: projected onto them', names)
+        q = np.clip(q, layout.lower, layout.upper)
+    return q

@@ -1,0 +1,283 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+The inverse kinematics solver: a caller-owned object bound to a model, tips and active joints.
+
+:class:`IKSolver` keeps the compiled chains (:class:`~.chain.ChainEvaluator`) between calls,
+one per set of values of the held joints that move the tips, and the pose residuals of the
+weights and tolerances it was called with, in small caches of its own. Nothing else is kept:
+every call validates and copies its targets, seeds and options, and evaluates a reference
+frame at its own seed. The evaluators and residuals never change once built and each call
+has its own scratch, so one solver may be used from several threads at once (the caches are
+guarded by a lock). :func:`solve` and :func:`solve_batch` build a solver for one call.
+"""
+
+from collections import OrderedDict
+import threading
+import time
+from typing import Optional, Sequence, Tuple, TYPE_CHECKING, Union
+
+import numpy as np
+
+from .chain import ChainEvaluator
+from .engine import Engine
+from .options import default_seed, read_options, read_targets
+from .residual import PoseResidual
+from .result import IKBatchResult, IKResult
+from .selection import JointSelection, Tips
+from ..checks import check_count
+from ..errors import ConfigurationError, ReferenceFrameError
+from ..joints import wrap_angle
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..model import RobotModel
+
+
+class IKSolver:
+    """
+    Inverse position kinematics of some tips of a model, with the compiled chains cached.
+
+    :ivar model: the robot model.
+    :ivar selection: the tips and their active and held joints.
+    """
+
+    def __init__(self, model: 'RobotModel', tip: Tips,
+                 active_joints: Optional[Sequence[str]] = None, cache_size: int = 16) -> None:
+        """
+        Bind a solver to a model's tips.
+
+        :param model: the robot model.
+        :param tip: the tip link, or a list of tip links (each gets its own target).
+        :param active_joints: joints allowed to move (default: every joint that moves the
+            tips, including the masters of the mimic joints on their paths).
+        :param cache_size: compiled chains kept (one per set of held-joint values), and
+            residuals kept (one per set of weights and tolerances).
+        :raises UnknownFrameError: for an unknown tip or joint.
+        :raises ConfigurationError: for a fixed or mimic joint named as active, or when no
+            active joint moves the tips.
+        """
+        self.model = model
+        self.selection = JointSelection(model, tip, active_joints)
+        self._cache_size = check_count(cache_size, 'cache_size', 1, 1024)
+        if self.selection.nv == 0:
+            why = f": robot '{model.name}' has no joint to move" if model.nv == 0 else ''
+            raise ConfigurationError(f'no active joint moves tips {list(self.tips)[:4]}{why}')
+        self._cache: 'OrderedDict[bytes, ChainEvaluator]' = OrderedDict()
+        self._residuals: 'OrderedDict[tuple, PoseResidual]' = OrderedDict()
+        self._lock = threading.Lock()
+
+    @property
+    def tips(self) -> Tuple[str, ...]:
+        """Return the tip links."""
+        return self.selection.tips
+
+    @property
+    def active_joints(self) -> Tuple[str, ...]:
+        """Return the names of the active joints, in model order."""
+        return self.selection.active_joints
+
+    def evaluator(self, q_fixed=None) -> ChainEvaluator:
+        """
+        Return the compiled chains with the held joints at their values in ``q_fixed``.
+
+        :param q_fixed: a configuration (default: neutral); only its held entries matter.
+        :return: the evaluator (shared by every call with the same held values).
+        """
+        q = self.model.neutral_configuration() if q_fixed is None else \
+            self.model.check_configuration(q_fixed, 'q_fixed')
+        if q.ndim != 1:
+            raise ConfigurationError(f'q_fixed must have shape ({self.model.nq},), got '
+                                     f'{q.shape}')
+        return self._evaluator(q)
+
+    def _evaluator(self, q: np.ndarray) -> ChainEvaluator:
+        key = q[self.selection.held_q_index].tobytes()
+        with self._lock:
+            found = self._cache.get(key)
+            if found is not None:
+                self._cache.move_to_end(key)
+                return found
+        built = ChainEvaluator.from_selection(self.selection, q)
+        with self._lock:
+            evaluator = self._cache.setdefault(key, built)
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+        return evaluator
+
+    def _residual(self, weights: np.ndarray, position_tolerance: float,
+                  orientation_tolerance: float) -> PoseResidual:
+        key = (weights.tobytes(), position_tolerance, orientation_tolerance)
+        with self._lock:
+            found = self._residuals.get(key)
+            if found is not None:
+                self._residuals.move_to_end(key)
+                return found
+        built = PoseResidual(weights, position_tolerance, orientation_tolerance)
+        with self._lock:
+            residual = self._residuals.setdefault(key, built)
+            while len(self._residuals) > self._cache_size:
+                self._residuals.popitem(last=False)
+        return residual
+
+    def solve(self, target, **options) -> Union[IKResult, IKBatchResult]:
+        """
+        Solve for one target (or a batch of them).
+
+        ``target`` is ``reference_T_target`` (``reference_frame`` defaults to the root link):
+        ``(4, 4)`` for one tip, ``(n_tips, 4, 4)`` for several. A batch of targets,
+        ``(B, 4, 4)`` or ``(B, n_tips, 4, 4)``, is solved as by :meth:`solve_batch`.
+
+        The solver never raises for an unreachable target: it returns ``success=False`` with
+        the best configuration found within the budget.
+
+        Options (keywords only):
+
+        * ``seed``: start configuration ``(nq,)`` (a batch may give one per target); joints
+          that are not active keep its values. Default: neutral, moved to the middle of the
+          limits where 0 is outside them. A seed outside the limits is projected onto them
+          (with a warning).
+        * ``reference_frame``: link the targets are expressed in; it must not be moved by the
+          active joints (it is placed by the seed of the call, per target in a batch).
+        * ``position_only``: ignore the orientation (a bool).
+        * ``orientation_weight``: weight of the orientation error (rad) against the position
+          error (m), default 1.
+        * ``weights``: per-axis weights ``[x, y, z, rx, ry, rz]`` in the *target* frame (or
+          one row per tip); a zero weight frees that axis, which is then not checked.
+        * ``position_tolerance``, ``orientation_tolerance``: success thresholds per tip
+          (default 1e-5 m, 1e-5 rad).
+        * ``max_iterations``: iteration limit per target (default 1000, at most 1e9).
+        * ``time_budget``: wall-time limit in seconds, counted from the start of the call
+          (validation included): default 0.02 s, for a batch ``0.02 + 0.001 B``; between 0
+          and :data:`~.options.MAX_TIME_BUDGET` (3600 s).
+        * ``restarts``: maximum number of random seeds tried (default: unlimited within the
+          budget; 0 runs a purely local solve from ``seed``).
+        * ``parallel_seeds``: seeds advanced together per target (default 16; 1 in a batch,
+          widened for the last unsolved targets); between 1 and
+          :data:`~.options.MAX_PARALLEL_SEEDS` (1024).
+        * ``rng``: a ``numpy.random.Generator`` for the restarts (default
+          ``numpy.random.default_rng(0)``: calls are reproducible unless the budget cuts them).
+        * ``rest_posture``, ``rest_gain``: a configuration ``(nq,)`` pulled toward in the
+          Jacobian's null space, and the gain of that pull (default 0.1).
+        * ``damping``: initial Levenberg-Marquardt damping (default 1e-3).
+
+        :param target: the target pose(s), see above (copied).
+        :param options: the options above.
+        :return: an :class:`IKResult` (or :class:`IKBatchResult` for a batch).
+        :raises UnknownFrameError: for an unknown reference frame.
+        :raises ConfigurationError: for an invalid target (shape, NaN, non-orthonormal
+            rotation), seed or option value.
+        :raises ReferenceFrameError: if the reference frame is moved by the active joints.
+        :raises TypeError: for an unknown option.
+        """
+        return self._run(time.perf_counter(), target, None, options)
+
+    def solve_batch(self, targets, **options) -> IKBatchResult:
+        """
+        Solve many targets in one vectorised call (see :meth:`solve` for the options).
+
+        :param targets: ``(B, 4, 4)`` for one tip, ``(B, n_tips, 4, 4)`` for several.
+        :param options: the keyword options of :meth:`solve`; ``seed`` may be ``(B, nq)``.
+        :return: the per-target results.
+        """
+        return self._run(time.perf_counter(), targets, True, options)
+
+    def _run(self, start: float, target, batch: Optional[bool], options: dict
+             ) -> Union[IKResult, IKBatchResult]:
+        """
+        Solve with a time budget counted from ``start`` (:meth:`solve` and :func:`solve`).
+
+        :param start: ``time.perf_counter()`` at the start of the call.
+        :param target: the target(s).
+        :param batch: True for a batch, None to decide from the target's shape.
+        :param options: the keyword options of :meth:`solve`.
+        :return: the result.
+        """
+        model = self.model
+        targets, is_batch = read_targets(self.tips, target, batch)
+        opts = read_options(model, len(self.tips), is_batch, len(targets), **options)
+        q_seed = opts.seed
+        if q_seed.ndim == 2 and not len(q_seed):
+            q_seed = default_seed(model.layout)
+        q_fixed = q_seed[0] if q_seed.ndim == 2 else q_seed
+        evaluator = self._evaluator(q_fixed)
+        held = self.selection.held_q_index
+        if q_seed.ndim == 2 and np.any(q_seed[:, held] != q_fixed[held]):
+            names = sorted({model.configuration_names[i] for i in held})
+            raise ConfigurationError(f'in a batch, the seeds must agree on the joints that '
+                                     f'are held fixed and move the tips: {names[:6]}')
+        if opts.reference_frame is not None:
+            targets = self._in_root(opts.reference_frame, q_seed, targets)
+        q = np.array(np.broadcast_to(q_seed, (len(targets), model.nq)))
+        rest = None if opts.rest_posture is None else evaluator.reduce(opts.rest_posture)
+        engine = Engine(evaluator,
+                        self._residual(opts.weights, opts.position_tolerance,
+                                       opts.orientation_tolerance),
+                        opts.rng, opts.parallel_seeds, opts.max_iterations, opts.restarts,
+                        opts.damping, rest, opts.rest_gain)
+        out = engine.run(evaluator.reduce(q), targets, start + opts.time_budget)
+        q[:, evaluator.q_index] = out.q
+        wrap = evaluator.q_index[evaluator.layout.wrap_q]
+        if len(wrap):
+            q[:, wrap] = wrap_angle(q[:, wrap])
+        result = IKBatchResult(q, out.success, out.pos.max(axis=1), out.ori.max(axis=1),
+                               out.iterations, out.restarts, tuple(out.reasons),
+                               time.perf_counter() - start, out.pos, out.ori)
+        return result if is_batch else result[0]
+
+    def _in_root(self, reference: str, q_seed: np.ndarray, targets: np.ndarray) -> np.ndarray:
+        """``root_T_target`` from ``reference_T_target``, the reference placed by the seed."""
+        if self.selection.moves(reference):
+            raise ReferenceFrameError(f"reference frame '{reference}' is moved by the active "
+                                      'joints: give the target in a frame they do not move',
+                                      reference, self.tips[0])
+        root_T_reference = self.model.forward_kinematics(q_seed).transform(reference)
+        return root_T_reference[..., None, :, :] @ targets
+
+
+def solve(model: 'RobotModel', tip: Tips, target, *,
+          active_joints: Optional[Sequence[str]] = None, **options
+          ) -> Union[IKResult, IKBatchResult]:
+    """
+    Inverse position kinematics of one or several tips (a solver built for this call).
+
+    :param model: the robot model.
+    :param tip: the tip link, or a list of tip links (each with its own target).
+    :param target: the target pose(s), see :meth:`IKSolver.solve`.
+    :param active_joints: joints allowed to move (default: every joint moving the tips);
+        the others stay at the seed's values.
+    :param options: the keyword options of :meth:`IKSolver.solve`.
+    :return: an :class:`IKResult` (or :class:`IKBatchResult` for a batch).
+    :raises UnknownFrameError: for an unknown tip, reference frame or joint.
+    :raises ConfigurationError: for invalid input or when no active joint moves the tips.
+    :raises ReferenceFrameError: if the reference frame is moved by the active joints.
+    """
+    start = time.perf_counter()
+    return IKSolver(model, tip, active_joints)._run(start, target, None, options)
+
+
+def solve_batch(model: 'RobotModel', tip: Tips, targets, *,
+                active_joints: Optional[Sequence[str]] = None, **options) -> IKBatchResult:
+    """
+    Solve many targets in one vectorised call (see :meth:`IKSolver.solve` for the options).
+
+    :param model: the robot model.
+    :param tip: the tip link, or a list of tip links.
+    :param targets: ``(B, 4, 4)`` for one tip, ``(B, n_tips, 4, 4)`` for several.
+    :param active_joints: joints allowed to move (default: every joint moving the tips).
+    :param options: the keyword options of :meth:`IKSolver.solve`; ``seed`` may be
+        ``(B, nq)``.
+    :return: the per-target results.
+    """
+    start = time.perf_counter()
+    return IKSolver(model, tip, active_joints)._run(start, targets, True, options)
