@@ -26,7 +26,7 @@ from typing import Optional, TYPE_CHECKING
 
 import numpy as np
 
-from . import com, jacobian, poses
+from . import com, ik_engine, jacobian, poses
 from ..joints import frozen, JointType, plane_basis
 from ..kinematics.expressed import ExpressedIn
 
@@ -73,7 +73,8 @@ class Accelerator:
 
         The first kernel of a process costs about 0.3 s from the disk cache (numba starts its
         compiler), a first compilation several seconds; later models reuse them. A solve with
-        a time budget or a node's first message then never waits for the compiler.
+        a time budget (inverse kinematics, :mod:`.ik_engine`) or a node's first message then
+        never waits for the compiler.
         """
         for qs in (frozen(q), frozen(np.stack([q, q]))):
             world, _ = self.poses(qs)
@@ -82,6 +83,7 @@ class Accelerator:
                 self.jacobian(world, 0, _ORIGIN, ref)
             self.center_of_mass(world)
             self.center_of_mass_jacobian(world)
+        ik_engine.warm_up()
 
     def poses(self, q: np.ndarray):
         """

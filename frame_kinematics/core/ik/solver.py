@@ -220,12 +220,18 @@ class IKSolver:
             targets = self._in_root(opts.reference_frame, q_seed, targets)
         q = np.array(np.broadcast_to(q_seed, (len(targets), model.nq)))
         rest = None if opts.rest_posture is None else evaluator.reduce(opts.rest_posture)
-        engine = Engine(evaluator,
-                        self._residual(opts.weights, opts.position_tolerance,
-                                       opts.orientation_tolerance),
-                        opts.rng, opts.parallel_seeds, opts.max_iterations, opts.restarts,
-                        opts.damping, rest, opts.rest_gain)
-        out = engine.run(evaluator.reduce(q), targets, start + opts.time_budget)
+        problem = self._residual(opts.weights, opts.position_tolerance,
+                                 opts.orientation_tolerance)
+        compiled = evaluator.compiled
+        if compiled is not None and compiled.supports(problem, rest):
+            out = compiled.run(evaluator.reduce(q), targets, problem, opts.rng,
+                               opts.max_iterations, opts.restarts, opts.damping,
+                               start + opts.time_budget)
+        else:
+            out = Engine(evaluator, problem, opts.rng, opts.parallel_seeds,
+                         opts.max_iterations, opts.restarts, opts.damping, rest,
+                         opts.rest_gain).run(evaluator.reduce(q), targets,
+                                             start + opts.time_budget)
         q[:, evaluator.q_index] = out.q
         wrap = evaluator.q_index[evaluator.layout.wrap_q]
         if len(wrap):
