@@ -23,7 +23,8 @@ import os
 
 from conftest import all_joint_types_model, random_configuration, real_robot_path, REAL_ROBOTS
 from frame_kinematics import robots
-from frame_kinematics.core import backend, BackendError, ConfigurationError, RobotModel
+from frame_kinematics.core import backend, BackendError, ConfigurationError, ik, RobotModel
+from frame_kinematics.core import configuration as cfg
 import numpy as np
 import pytest
 
@@ -111,6 +112,93 @@ def test_a_bad_point_is_refused_by_the_compiled_jacobian():
     for point in ([1.0, np.nan, 0.0], [1.0, 2.0], 'abc'):
         with pytest.raises(ConfigurationError, match='point'):
             state.jacobian('tool0', point)
+
+
+# -- inverse kinematics ---------------------------------------------------------------------
+IK_ROBOTS = [('bundled:fk_arm', 'tool0'), ('ur5', 'tool0'), ('panda', 'panda_link8'),
+             ('iiwa', 'lbr_iiwa_link_7')]
+
+
+def _angle(a_R, b_R):
+    return np.arccos(np.clip(0.5 * (np.trace(a_R.T @ b_R) - 1.0), -1.0, 1.0))
+
+
+@pytest.mark.parametrize('name, tip', IK_ROBOTS)
+@pytest.mark.parametrize('count', [1, 70])
+def test_compiled_ik_solutions_reach_the_targets_and_agree_with_numpy_fk(name, tip, count):
+    pytest.importorskip('numba')
+    reference, compiled = _pair(name)
+    rng = np.random.default_rng(21)
+    targets = reference.forward_kinematics(random_configuration(reference, rng, count)) \
+        .transform(tip)
+    seeds = random_configuration(reference, rng, count)
+    solver = ik.IKSolver(compiled, tip)
+    assert solver.evaluator().compiled is not None
+    result = solver.solve_batch(targets, seed=seeds, time_budget=10.0)
+    assert result.success.all(), result.reason
+    assert set(result.reason) == {'converged'}
+    assert np.all(cfg.is_valid(reference, result.q, tolerance=1e-12))
+    ours = compiled.forward_kinematics(result.q)
+    theirs = reference.forward_kinematics(result.q)
+    _close(ours.poses, theirs.poses)
+    reached = theirs.transform(tip)
+    for b in range(count):
+        assert np.linalg.norm(reached[b, :3, 3] - targets[b, :3, 3]) < 1e-5
+        assert _angle(reached[b, :3, :3], targets[b, :3, :3]) < 1e-5
+    np.testing.assert_allclose(result.position_error,
+                               np.linalg.norm(reached[:, :3, 3] - targets[:, :3, 3], axis=1),
+                               atol=1e-9)
+    untouched = np.setdiff1d(np.arange(reference.nq), solver.evaluator().q_index)
+    np.testing.assert_array_equal(result.q[:, untouched], seeds[:, untouched])
+
+
+def test_compiled_ik_honours_the_iteration_and_restart_limits_and_is_reproducible():
+    pytest.importorskip('numba')
+    model = RobotModel.from_urdf_file(robots.path('fk_arm'), backend='numba')
+    far = np.eye(4)
+    far[:3, 3] = [3.0, 0.0, 0.5]
+    counted = ik.solve(model, 'tool0', far, max_iterations=7, time_budget=5.0)
+    assert (counted.success, counted.reason, counted.iterations) == (False, 'max_iterations', 7)
+    limited = ik.solve(model, 'tool0', far, restarts=3, time_budget=5.0)
+    assert (limited.reason, limited.restarts) == ('max_restarts', 3)
+    local = ik.solve(model, 'tool0', far, restarts=0, time_budget=5.0)
+    assert (local.reason, local.restarts) == ('max_restarts', 0)
+    nothing = ik.solve(model, 'tool0', far, time_budget=0.0)
+    assert (nothing.reason, nothing.iterations) == ('time_budget', 0)
+    reach = np.linalg.norm(model.forward_kinematics(limited.q).transform('tool0')[:3, 3])
+    assert limited.position_error == pytest.approx(3.0 - reach, abs=0.2)
+    target = model.forward_kinematics(np.full(model.nq, 0.3)).transform('tool0')
+    runs = [ik.solve(model, 'tool0', target, rng=np.random.default_rng(5), time_budget=5.0)
+            for _ in range(2)]
+    assert np.array_equal(runs[0].q, runs[1].q) and runs[0].success
+    assert runs[0].iterations == runs[1].iterations
+
+
+def test_a_compiled_batch_gives_the_time_left_to_the_targets_that_need_it():
+    pytest.importorskip('numba')
+    model = RobotModel.from_urdf_file(robots.path('fk_arm'), backend='numba')
+    rng = np.random.default_rng(10)
+    targets = np.array(model.forward_kinematics(random_configuration(model, rng, 5))
+                       .transform('tool0'))
+    targets[1, :3, 3] = [0.0, 4.0, 0.0]
+    result = ik.solve_batch(model, 'tool0', targets, time_budget=0.2, max_iterations=10 ** 9)
+    assert result.success.tolist() == [True, False, True, True, True]
+    assert result.reason[1] == 'time_budget' and result.iterations[1] > 100
+
+
+def test_problems_the_compiled_solve_does_not_handle_go_to_the_numpy_engine():
+    pytest.importorskip('numba')
+    model = RobotModel.from_urdf_file(robots.path('fk_arm'), backend='numba')
+    target = model.forward_kinematics(np.full(model.nq, 0.3)).transform('tool0')
+    solver = ik.IKSolver(model, 'tool0')
+    compiled = solver.evaluator().compiled
+    problem = solver._residual(np.array([[1.0, 1.0, 1.0, 0.0, 0.0, 1.0]]), 1e-5, 1e-5)
+    assert not compiled.supports(problem, None)
+    assert not compiled.supports(solver._residual(np.ones((1, 6)), 1e-5, 1e-5),
+                                 np.zeros(model.nq))
+    weighted = solver.solve(target, weights=[1, 1, 1, 0, 0, 1], time_budget=5.0)
+    rested = solver.solve(target, rest_posture=np.zeros(model.nq), time_budget=5.0)
+    assert weighted.success and rested.success
 
 
 # -- backend selection ----------------------------------------------------------------------
