@@ -249,6 +249,7 @@ def test_cache_directory_defaults_to_the_user_cache():
 
 
 def test_describe_names_the_backend():
-    assert backend.describe('numpy').startswith('backend numpy ')
+    assert backend.describe('numpy').startswith('numpy ')
     if backend.numba_error() is None:
-        assert backend.describe('numba').startswith('backend numba ')
+        assert backend.describe('numba').startswith('numba ')
+        assert os.environ['NUMBA_CACHE_DIR'] in backend.describe('numba')

@@ -99,13 +99,15 @@ def resolve(requested: Optional[str] = None) -> str:
 
 def describe(backend: str) -> str:
     """
-    One line naming a backend and its version, for logs and ``frame-kinematics info``.
+    A backend and its version in a few words, for logs and ``frame-kinematics info``.
 
     :param backend: ``'numpy'`` or ``'numba'``.
-    :return: e.g. ``backend numba 0.68.1 (cache ~/.cache/frame_kinematics/numba)``.
+    :return: e.g. ``numba 0.68.1 (kernel cache ~/.cache/frame_kinematics/numba)`` or
+        ``numpy 2.4.6``.
     """
     if backend == 'numba':
         numba = importlib.import_module('numba')
-        return f"backend numba {numba.__version__} (cache {os.environ['NUMBA_CACHE_DIR']})"
+        cache = os.environ.get('NUMBA_CACHE_DIR') or default_cache_directory()
+        return f'numba {numba.__version__} (kernel cache {cache})'
     numpy = importlib.import_module('numpy')
-    return f'backend numpy {numpy.__version__}'
+    return f'numpy {numpy.__version__}'
