@@ -27,13 +27,13 @@ targets that used their share up get the rest, from the best configuration they 
 """
 
 import time
-from typing import Optional, TYPE_CHECKING
+from typing import NamedTuple, Optional, TYPE_CHECKING
 
 import numba
 import numpy as np
 
 from . import ik
-from ..ik.engine import DAMPING_MIN, Outcome
+from ..ik.engine import DAMPING_MIN
 from ..ik.sampler import Sampler
 from ..joints import frozen
 
@@ -82,7 +82,7 @@ class CompiledChain:
 
     def run(self, seeds: np.ndarray, targets: np.ndarray, problem: 'PoseResidual',
             rng: np.random.Generator, max_iterations: int, max_restarts: Optional[int],
-            damping: float, deadline: float) -> Outcome:
+            damping: float, deadline: float) -> 'CompiledOutcome':
         """
         Solve ``targets`` (``(B, n_tips, 4, 4)``) from reduced ``seeds`` (``(B, n)``).
 
@@ -94,50 +94,69 @@ class CompiledChain:
         :param max_restarts: restart limit per target (None: unlimited).
         :param damping: initial damping.
         :param deadline: ``time.perf_counter()`` value at which to stop.
-        :return: the per-target outcome.
+        :return: the per-target outcome (the best configuration of each target).
         """
         count, n_tips = len(seeds), problem.n_tips
-        out = Outcome(seeds, n_tips)
         if not count:
-            return out
-        weight = frozen(problem.weights[:, [0, 3]])
-        tolerances = (float(problem.position_tolerance), float(problem.orientation_tolerance),
-                      max(float(damping), DAMPING_MIN), _CLOCK)
+            empty = np.zeros(0, dtype=np.int64)
+            return CompiledOutcome(np.array(seeds, dtype=float), np.zeros(0, dtype=bool),
+                                   np.zeros((0, n_tips)), np.zeros((0, n_tips)), empty, empty,
+                                   np.zeros(0, dtype=object))
+        weights = problem.weights
+        weight = np.empty((n_tips, 2))
+        weight[:, 0], weight[:, 1] = weights[:, 0], weights[:, 3]
+        weight.flags.writeable = False
+        settings = (float(problem.position_tolerance), float(problem.orientation_tolerance),
+                    max(float(damping), DAMPING_MIN), _CLOCK)
         targets = np.array(targets, dtype=float, order='C')
         states = rng.integers(0, 2 ** 63 - 1, size=(count, 1), dtype=np.int64).view(np.uint64)
         q = np.array(seeds, dtype=float, order='C')
+        limits = np.empty((count, 2), dtype=np.int64)
+        limits[:, 0] = max_iterations
+        limits[:, 1] = -1 if max_restarts is None else max_restarts
         err = np.empty((count, 2, n_tips))
         stats = np.zeros((count, 3), dtype=np.int64)
-        active = np.arange(count)
-        while True:
-            # Each target gets its share of the time left; those its share stopped get the
-            # rest in another round, from the best configuration they reached.
-            parallel = len(active) >= PARALLEL_BATCH
-            share = max(deadline - time.perf_counter(), 0.0) * \
-                (numba.get_num_threads() if parallel else 1) / len(active)
-            limits = np.empty((len(active), 2), dtype=np.int64)
-            limits[:, 0] = max_iterations - stats[active, 1]
-            limits[:, 1] = -1 if max_restarts is None else max_restarts - stats[active, 2]
-            sub_states, sub_q = states[active], np.empty((len(active), q.shape[1]))
-            sub_err, sub_stats = np.empty((len(active), 2, n_tips)), np.empty(
-                (len(active), 3), dtype=np.int64)
-            kernel = ik.solve_parallel if parallel else ik.solve_serial
-            kernel(self.nodes, self.node_parent, self.tip_parent, self.tip_constant,
-                   self.columns, self.limits + (weight,), tolerances + (share,),
-                   targets[active], q[active], sub_states, limits, _clock_deadline(deadline),
-                   sub_q, sub_err, sub_stats)
-            states[active], q[active], err[active] = sub_states, sub_q, sub_err
+        self._round(settings, weight, targets, q, states, limits, deadline, err, stats)
+        active = np.nonzero(stats[:, 0] == ik.TIME_BUDGET)[0]
+        while len(active) and time.perf_counter() < deadline:
+            # Targets stopped by their share of the time get what is left, in another round,
+            # from the best configuration they reached.
+            sub_q, sub_states, sub_limits = q[active], states[active], limits[active]
+            sub_limits[:, 0] -= stats[active, 1]
+            if max_restarts is not None:
+                sub_limits[:, 1] -= stats[active, 2]
+            sub_err, sub_stats = err[active], np.zeros((len(active), 3), dtype=np.int64)
+            self._round(settings, weight, targets[active], sub_q, sub_states, sub_limits,
+                        deadline, sub_err, sub_stats)
+            q[active], states[active], err[active] = sub_q, sub_states, sub_err
             stats[active, 0] = sub_stats[:, 0]
             stats[active, 1:] += sub_stats[:, 1:]
             active = active[sub_stats[:, 0] == ik.TIME_BUDGET]
-            if not len(active) or time.perf_counter() >= deadline:
-                break
-        out.q = q
-        out.pos, out.ori = err[:, 0], err[:, 1]
-        out.iterations, out.restarts = stats[:, 1], stats[:, 2]
-        out.success = stats[:, 0] == ik.CONVERGED
-        out.reasons = np.array(ik.REASONS, dtype=object)[stats[:, 0]]
-        return out
+        return CompiledOutcome(q, stats[:, 0] == ik.CONVERGED, err[:, 0], err[:, 1],
+                               stats[:, 1], stats[:, 2],
+                               np.array(ik.REASONS, dtype=object)[stats[:, 0]])
+
+    def _round(self, settings, weight, targets, q, states, limits, deadline, err, stats):
+        """One call of the kernel: every target gets its share of the time left."""
+        parallel = len(q) >= PARALLEL_BATCH
+        share = max(deadline - time.perf_counter(), 0.0) * \
+            (numba.get_num_threads() if parallel else 1) / len(q)
+        kernel = ik.solve_parallel if parallel else ik.solve_serial
+        kernel(self.nodes, self.node_parent, self.tip_parent, self.tip_constant, self.columns,
+               self.limits + (weight,), settings + (share,), targets, q.copy(), states,
+               limits, _clock_deadline(deadline), q, err, stats)
+
+
+class CompiledOutcome(NamedTuple):
+    """Per-target results of :meth:`CompiledChain.run` (the fields the solver reads)."""
+
+    q: np.ndarray
+    success: np.ndarray
+    pos: np.ndarray
+    ori: np.ndarray
+    iterations: np.ndarray
+    restarts: np.ndarray
+    reasons: np.ndarray
 
 
 def _clock_deadline(deadline: float) -> float:
