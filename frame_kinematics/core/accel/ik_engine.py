@@ -68,6 +68,8 @@ class CompiledChain:
         self.limits = (evaluator.layout.lower, evaluator.layout.upper, frozen(sampler.lower),
                        frozen(sampler.width), frozen(sampler.bounded))
         self.simple = evaluator.layout.simple
+        self._tables = (self.nodes, self.node_parent, self.tip_parent, self.tip_constant,
+                        self.columns)
 
     def supports(self, problem: 'PoseResidual', rest: Optional[np.ndarray]) -> bool:
         """
@@ -109,15 +111,16 @@ class CompiledChain:
         settings = (float(problem.position_tolerance), float(problem.orientation_tolerance),
                     max(float(damping), DAMPING_MIN), _CLOCK)
         targets = np.array(targets, dtype=float, order='C')
-        states = rng.integers(0, 2 ** 63 - 1, size=(count, 1), dtype=np.int64).view(np.uint64)
+        states = rng.bit_generator.random_raw((count, 1))
         q = np.array(seeds, dtype=float, order='C')
         limits = np.empty((count, 2), dtype=np.int64)
         limits[:, 0] = max_iterations
         limits[:, 1] = -1 if max_restarts is None else max_restarts
         err = np.empty((count, 2, n_tips))
-        stats = np.zeros((count, 3), dtype=np.int64)
+        stats = np.empty((count, 3), dtype=np.int64)
         self._round(settings, weight, targets, q, states, limits, deadline, err, stats)
-        active = np.nonzero(stats[:, 0] == ik.TIME_BUDGET)[0]
+        stopped = stats[:, 0] == ik.TIME_BUDGET
+        active = np.nonzero(stopped)[0] if stopped.any() else ()
         while len(active) and time.perf_counter() < deadline:
             # Targets stopped by their share of the time get what is left, in another round,
             # from the best configuration they reached.
@@ -134,7 +137,7 @@ class CompiledChain:
             active = active[sub_stats[:, 0] == ik.TIME_BUDGET]
         return CompiledOutcome(q, stats[:, 0] == ik.CONVERGED, err[:, 0], err[:, 1],
                                stats[:, 1], stats[:, 2],
-                               np.array(ik.REASONS, dtype=object)[stats[:, 0]])
+                               [ik.REASONS[r] for r in stats[:, 0].tolist()])
 
     def _round(self, settings, weight, targets, q, states, limits, deadline, err, stats):
         """One call of the kernel: every target gets its share of the time left."""
@@ -142,9 +145,8 @@ class CompiledChain:
         share = max(deadline - time.perf_counter(), 0.0) * \
             (numba.get_num_threads() if parallel else 1) / len(q)
         kernel = ik.solve_parallel if parallel else ik.solve_serial
-        kernel(self.nodes, self.node_parent, self.tip_parent, self.tip_constant, self.columns,
-               self.limits + (weight,), settings + (share,), targets, q.copy(), states,
-               limits, _clock_deadline(deadline), q, err, stats)
+        kernel(*self._tables, self.limits + (weight,), settings + (share,), targets, q.copy(),
+               states, limits, _clock_deadline(deadline), q, err, stats)
 
 
 class CompiledOutcome(NamedTuple):
@@ -156,7 +158,7 @@ class CompiledOutcome(NamedTuple):
     ori: np.ndarray
     iterations: np.ndarray
     restarts: np.ndarray
-    reasons: np.ndarray
+    reasons: list
 
 
 def _clock_deadline(deadline: float) -> float:
