@@ -25,8 +25,8 @@ The compiled backend (numba) against the numpy one and the compiled peers, in on
   C++ ``ik_LM`` (``ETS.ik_LM``, joint limits on, residual tolerance 1e-12, defaults
   otherwise; no time budget, its time is compared with 5 ms afterwards) and TRAC-IK
   (``pytracik``, Speed mode, 5 ms, eps 1e-5 per twist component, our joint limits), on the
-  same targets and seeds, every solution judged by the same criterion; ``--busy`` runs it again with a busy-loop process
-  on every other core.
+  same targets and seeds, every solution judged by the same criterion; ``--busy`` runs it
+  again with a busy-loop process on every other core.
 * ``batch``: ``solve_batch`` of 10,000 targets on the iiwa (7 DOF), targets/s and success.
 * ``cli``: ``frame-kinematics fk`` as a subprocess: numpy backend, numba with an empty
   kernel cache (cold), numba with the cache filled (warm).
@@ -48,7 +48,7 @@ import time
 import timeit
 import warnings
 
-from bench_ik import random_configurations, robot_cases, summarise, within_limits
+from bench_ik import random_configurations, robot_cases, within_limits
 from frame_kinematics import robots
 from frame_kinematics.core import ExpressedIn, ik, RobotModel
 from frame_kinematics.core.spatial import log_so3, quaternion_from_rotation
@@ -158,7 +158,7 @@ def _errors(model, tip, q, targets):
 
 
 def _stripped(path):
-    """A copy of a URDF without visual and collision elements (their meshes are not found)."""
+    """Copy a URDF without its visual and collision elements (their meshes are not found)."""
     with open(path, encoding='utf-8') as handle:
         text = re.sub(r'<(visual|collision)\b.*?</\1>', '', handle.read(), flags=re.S)
     handle = tempfile.NamedTemporaryFile('w', suffix='.urdf', delete=False)

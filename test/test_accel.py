@@ -35,7 +35,7 @@ FLOATING = {'bundled:fk_quadruped': True}
 
 
 def _pair(name):
-    """The same robot on both backends: ``(numpy model, numba model)``."""
+    """Load the same robot on both backends: ``(numpy model, numba model)``."""
     if name == 'all_types':
         return tuple(all_joint_types_model(backend=b) for b in backend.BACKENDS)
     if name.startswith('bundled:'):

@@ -99,7 +99,7 @@ def resolve(requested: Optional[str] = None) -> str:
 
 def describe(backend: str) -> str:
     """
-    A backend and its version in a few words, for logs and ``frame-kinematics info``.
+    Name a backend and its version in a few words, for logs and ``frame-kinematics info``.
 
     :param backend: ``'numpy'`` or ``'numba'``.
     :return: e.g. ``numba 0.68.1 (kernel cache ~/.cache/frame_kinematics/numba)`` or

@@ -127,7 +127,7 @@ class Accelerator:
         return com.center_of_mass_batch(self._batch_first(world), *self._mass)
 
     def center_of_mass_jacobian(self, world: np.ndarray) -> np.ndarray:
-        """CoM Jacobian ``(3, nv)`` or ``(B, 3, nv)`` at poses from :meth:`poses`."""
+        """Return the CoM Jacobian ``(3, nv)`` or ``(B, 3, nv)`` at poses from :meth:`poses`."""
         args = (self._parent,) + self._mass + self._columns + (self._nv,)
         if world.ndim == 3:
             return com.center_of_mass_jacobian(world, *args)

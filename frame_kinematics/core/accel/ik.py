@@ -44,8 +44,8 @@ def _chain(nodes, node_parent, tip_parent, tip_constant, q, world, tips):
     """Node poses ``world`` and tip poses ``tips`` of a reduced configuration ``q``."""
     type_code, axis, origin, q_index, multiplier, offset = nodes
     for k in range(len(type_code)):
-        here = product(origin, k, joint_motion(k, type_code, axis, q_index, multiplier,
-                                                offset, q))
+        motion = joint_motion(k, type_code, axis, q_index, multiplier, offset, q)
+        here = product(origin, k, motion)
         if node_parent[k] < 0:
             store(here, world, k)
         else:

@@ -162,7 +162,7 @@ class CompiledOutcome(NamedTuple):
 
 
 def _clock_deadline(deadline: float) -> float:
-    """A ``time.perf_counter()`` deadline on the clock the compiled code reads."""
+    """Convert a ``time.perf_counter()`` deadline to the clock the compiled code reads."""
     return deadline - time.perf_counter() + time.clock_gettime(_CLOCK)
 
 

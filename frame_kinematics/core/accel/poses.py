@@ -36,7 +36,7 @@ _FLOATING = TYPE_CODES[JointType.FLOATING]
 @numba.njit(cache=True, error_model='numpy', inline='always')
 def product(a, ka, m):
     """
-    The top three rows of ``a[ka] @ m`` for a rigid 4x4 ``m`` given as its top rows.
+    Return the top three rows of ``a[ka] @ m`` for a rigid 4x4 ``m`` given as its top rows.
 
     :param a: an array of 4x4 transforms.
     :param ka: which of them.
@@ -130,7 +130,7 @@ def multi_motion(row, type_code, q_index, plane, q):
 
 @numba.njit(cache=True, error_model='numpy', inline='always')
 def load(a, k):
-    """The top three rows of ``a[k]`` as a 12-tuple (see :func:`product`)."""
+    """Return the top three rows of ``a[k]`` as a 12-tuple (see :func:`product`)."""
     return (a[k, 0, 0], a[k, 0, 1], a[k, 0, 2], a[k, 1, 0], a[k, 1, 1], a[k, 1, 2],
             a[k, 2, 0], a[k, 2, 1], a[k, 2, 2], a[k, 0, 3], a[k, 1, 3], a[k, 2, 3])
 

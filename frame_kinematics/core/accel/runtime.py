@@ -33,7 +33,7 @@ _clock_gettime = types.ExternalFunction(
 
 @intrinsic
 def _address(typingctx, array):
-    """The data pointer of an array (for C functions that write into it)."""
+    """Return the data pointer of an array (for C functions that write into it)."""
     signature = types.CPointer(array.dtype)(array)
 
     def codegen(context, builder, sig, args):
@@ -51,7 +51,7 @@ def monotonic(clock_id, scratch):
 
 @numba.njit(cache=True)
 def uniform(state):
-    """A float in ``[0, 1)`` from the uint64 generator state ``state[0]`` (advanced)."""
+    """Draw a float in ``[0, 1)`` from the uint64 generator state ``state[0]`` (advanced)."""
     z = state[0] + np.uint64(0x9E3779B97F4A7C15)
     state[0] = z
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
