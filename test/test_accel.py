@@ -20,6 +20,7 @@ give (poses, every Jacobian variant, CoM, CoM Jacobian) must equal the numpy pat
 """
 
 import os
+import threading
 
 from conftest import all_joint_types_model, random_configuration, real_robot_path, REAL_ROBOTS
 from frame_kinematics import robots
@@ -184,6 +185,25 @@ def test_a_compiled_batch_gives_the_time_left_to_the_targets_that_need_it():
     result = ik.solve_batch(model, 'tool0', targets, time_budget=0.2, max_iterations=10 ** 9)
     assert result.success.tolist() == [True, False, True, True, True]
     assert result.reason[1] == 'time_budget' and result.iterations[1] > 100
+
+
+def test_threaded_batches_may_run_from_several_threads_at_once():
+    pytest.importorskip('numba')
+    model = RobotModel.from_urdf_file(robots.path('fk_arm'), backend='numba')
+    solver = ik.IKSolver(model, 'tool0')
+    rng = np.random.default_rng(30)
+    targets = model.forward_kinematics(random_configuration(model, rng, 80)).transform('tool0')
+    results = [None] * 4
+
+    def work(k):
+        results[k] = solver.solve_batch(targets, rng=np.random.default_rng(k), time_budget=30.0)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(len(results))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(result.success.all() for result in results)
 
 
 def test_problems_the_compiled_solve_does_not_handle_go_to_the_numpy_engine():

@@ -83,7 +83,8 @@ class Accelerator:
                 self.jacobian(world, 0, _ORIGIN, ref)
             self.center_of_mass(world)
             self.center_of_mass_jacobian(world)
-        ik_engine.warm_up()
+        #: Whether batches of inverse kinematics run on several threads.
+        self.threads = ik_engine.warm_up()
 
     def poses(self, q: np.ndarray):
         """

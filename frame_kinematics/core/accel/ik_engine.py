@@ -68,6 +68,7 @@ class CompiledChain:
         self.limits = (evaluator.layout.lower, evaluator.layout.upper, frozen(sampler.lower),
                        frozen(sampler.width), frozen(sampler.bounded))
         self.simple = evaluator.layout.simple
+        self._threads = evaluator.model.accelerator.threads
         self._tables = (self.nodes, self.node_parent, self.tip_parent, self.tip_constant,
                         self.columns)
 
@@ -141,7 +142,7 @@ class CompiledChain:
 
     def _round(self, settings, weight, targets, q, states, limits, deadline, err, stats):
         """One call of the kernel: every target gets its share of the time left."""
-        parallel = len(q) >= PARALLEL_BATCH
+        parallel = self._threads and len(q) >= PARALLEL_BATCH
         share = max(deadline - time.perf_counter(), 0.0) * \
             (numba.get_num_threads() if parallel else 1) / len(q)
         kernel = ik.solve_parallel if parallel else ik.solve_serial
@@ -166,12 +167,15 @@ def _clock_deadline(deadline: float) -> float:
     return deadline - time.perf_counter() + time.clock_gettime(_CLOCK)
 
 
-def warm_up() -> None:
+def warm_up() -> bool:
     """
     Load (or compile) the solve kernels on a one-joint chain with the tables' own types.
 
     Called when a model with the numba backend is built, so that no solve's time budget pays
     for the compiler.
+
+    :return: whether the threaded kernel runs (False when no thread-safe threading layer is
+        installed: batches then run on one thread).
     """
     one, zero, eye = frozen([1.0]), frozen([0.0]), frozen(np.eye(4)[None])
     first, root = frozen(np.zeros(1, dtype=np.int64)), frozen(np.full(1, -1, dtype=np.int64))
@@ -181,8 +185,16 @@ def warm_up() -> None:
     bounds = (frozen([-1.0]), one, frozen([-1.0]), frozen([2.0]), frozen([True]),
               frozen([[1.0, 1.0]]))
     settings = (1e-5, 1e-5, 1e-3, _CLOCK, 1.0)
-    for kernel in (ik.solve_serial, ik.solve_parallel):
+
+    def call(kernel):
         kernel(nodes, root, first, eye, columns, bounds, settings, np.array(eye[None]),
                np.zeros((1, 1)), np.ones((1, 1), dtype=np.uint64),
                np.ones((1, 2), dtype=np.int64), 0.0, np.empty((1, 1)), np.empty((1, 2, 1)),
                np.empty((1, 3), dtype=np.int64))
+
+    call(ik.solve_serial)
+    try:
+        call(ik.solve_parallel)
+    except ValueError:  # numba: no threading layer satisfies NUMBA_THREADING_LAYER
+        return False
+    return True
