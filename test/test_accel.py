@@ -268,6 +268,19 @@ def test_cache_directory_defaults_to_the_user_cache():
     assert home == os.path.join(os.path.expanduser('~'), '.cache', 'frame_kinematics', 'numba')
 
 
+def test_numba_settings_default_to_the_user_cache_and_a_threadsafe_layer(monkeypatch):
+    for name in ('NUMBA_CACHE_DIR', 'NUMBA_THREADING_LAYER'):
+        monkeypatch.delenv(name, raising=False)
+    backend.numba_error()
+    assert os.environ['NUMBA_CACHE_DIR'] == backend.default_cache_directory()
+    assert os.environ['NUMBA_THREADING_LAYER'] == 'threadsafe'
+    monkeypatch.setenv('NUMBA_CACHE_DIR', '/elsewhere')
+    monkeypatch.setenv('NUMBA_THREADING_LAYER', 'omp')
+    backend.numba_error()
+    assert (os.environ['NUMBA_CACHE_DIR'], os.environ['NUMBA_THREADING_LAYER']) == \
+        ('/elsewhere', 'omp')
+
+
 def test_describe_names_the_backend():
     assert backend.describe('numpy').startswith('numpy ')
     if backend.numba_error() is None:

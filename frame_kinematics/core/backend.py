@@ -24,10 +24,10 @@ Nothing here is module state: every call looks at its argument and the environme
 Compiled kernels are cached on disk. Unless ``NUMBA_CACHE_DIR`` is already set, it is set to
 a directory of the user's (:func:`default_cache_directory`) before numba is imported, so the
 cache works when the package is installed read-only (system packages, containers). Unless
-``NUMBA_THREADING_LAYER`` is set, it is set to ``safe``: threaded kernels then run on a layer
-that several Python threads may call at once (OpenMP or TBB), or, when neither is installed,
-the kernels run on one thread (numba's own ``workqueue`` layer aborts the process on
-concurrent calls).
+``NUMBA_THREADING_LAYER`` is set, it is set to ``threadsafe``: threaded kernels then run on a
+layer that several Python threads may call at once (OpenMP or TBB), or, when neither is
+installed, on one thread (numba's own ``workqueue`` layer aborts the process on concurrent
+calls).
 """
 
 import importlib
@@ -64,7 +64,7 @@ def numba_error() -> Optional[str]:
     :return: None when numba imports, else the reason it does not.
     """
     os.environ.setdefault('NUMBA_CACHE_DIR', default_cache_directory())
-    os.environ.setdefault('NUMBA_THREADING_LAYER', 'safe')
+    os.environ.setdefault('NUMBA_THREADING_LAYER', 'threadsafe')
     try:
         importlib.import_module('numba')
     except ImportError as error:
