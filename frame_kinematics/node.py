@@ -19,7 +19,8 @@ converts messages to and from its plain dataclasses and publishes what it return
 
 Topics: subscribes ``joint_states`` (sensor-data QoS); publishes ``robot_description``
 (transient local), ``/tf``, ``/tf_static``, ``com`` (``geometry_msgs/PointStamped``),
-``com_velocity`` and ``angular_momentum`` (``geometry_msgs/Vector3Stamped``).
+``com_velocity`` and ``angular_momentum`` (``geometry_msgs/Vector3Stamped``), ``com_markers``
+(``visualization_msgs/MarkerArray``, see :mod:`frame_kinematics.com_markers`).
 Services (with ``frame_kinematics_interfaces``): ``compute_ik``, ``get_jacobian``,
 ``get_relative_motion``.
 """
@@ -41,6 +42,7 @@ from sensor_msgs.msg import JointState
 from std_msgs.msg import MultiArrayDimension, String
 from tf2_msgs.msg import TFMessage
 from tf2_ros import TransformBroadcaster
+from visualization_msgs.msg import Marker, MarkerArray
 
 from .bridge import (Bridge, BridgeOutput, CenterOfMassOut, JointStateInput,
                      PARAMETER_DEFAULTS, settings_from_parameters, TransformOut,
@@ -48,6 +50,7 @@ from .bridge import (Bridge, BridgeOutput, CenterOfMassOut, JointStateInput,
 from .bridge_services import (compute_ik, get_jacobian, get_relative_motion, IKRequest,
                               JacobianRequest, JointValues, LockedJointIn, MatrixOut,
                               RelativeMotionRequest, RelativeTransformationIn)
+from .com_markers import com_markers, MarkerOut, SPHERE
 from .core.errors import FrameKinematicsError
 
 try:
@@ -91,6 +94,19 @@ def transform_msg(transform: TransformOut) -> TransformStamped:
     return msg
 
 
+def marker_msg(marker: MarkerOut) -> Marker:
+    """Convert a center-of-mass marker to ``visualization_msgs/Marker``."""
+    msg = Marker(ns=marker.namespace, id=marker.marker_id, action=Marker.ADD,
+                 type=Marker.SPHERE if marker.shape == SPHERE else Marker.CYLINDER)
+    msg.header.stamp = ns_to_stamp(marker.stamp_ns)
+    msg.header.frame_id = marker.frame_id
+    msg.pose.position.x, msg.pose.position.y, msg.pose.position.z = marker.position
+    msg.pose.orientation.w = 1.0
+    msg.scale.x, msg.scale.y, msg.scale.z = marker.scale
+    msg.color.r, msg.color.g, msg.color.b, msg.color.a = marker.color
+    return msg
+
+
 def joint_values(msg: JointState) -> JointValues:
     """Take the positions of a ``sensor_msgs/JointState`` in a request."""
     return JointValues(list(msg.name), list(msg.position))
@@ -127,6 +143,8 @@ class FrameKinematicsNode(Node):
             for key, default in USER_FRAME_DEFAULTS.items():
                 if frame:
                     self._declare(f'user_frames.{frame}.{key}', default)
+        if not self.has_parameter('publish.com_markers'):
+            self.declare_parameter('publish.com_markers', True)
         params = self._parameter_values()
         self.bridge = Bridge(params['robot_description'], settings_from_parameters(params),
                              logger=self.get_logger())
@@ -138,6 +156,7 @@ class FrameKinematicsNode(Node):
         self._com_pub = self.create_publisher(PointStamped, 'com', 10)
         self._com_velocity_pub = self.create_publisher(Vector3Stamped, 'com_velocity', 10)
         self._momentum_pub = self.create_publisher(Vector3Stamped, 'angular_momentum', 10)
+        self._markers_pub = self.create_publisher(MarkerArray, 'com_markers', 10)
         self.create_subscription(JointState, 'joint_states', self._on_joint_state,
                                  qos_profile_sensor_data)
         self.add_on_set_parameters_callback(self._on_set_parameters)
@@ -177,6 +196,13 @@ class FrameKinematicsNode(Node):
             self._tf.sendTransform([transform_msg(t) for t in out.tf])
         if out.center_of_mass is not None:
             self._publish_com(out.center_of_mass)
+        if out.robot_description is not None:  # a new model: drop the markers of the last one
+            self._markers_pub.publish(MarkerArray(markers=[Marker(action=Marker.DELETEALL)]))
+        if out.tf and self.get_parameter('publish.com_markers').value is True and \
+                not self.bridge.missing_joints():
+            markers = com_markers(self.bridge.model, self.bridge.state, out.tf[0].stamp_ns,
+                                  self.bridge.settings.frame_prefix)
+            self._markers_pub.publish(MarkerArray(markers=[marker_msg(m) for m in markers]))
 
     def _publish_com(self, com: CenterOfMassOut) -> None:
         stamp = ns_to_stamp(com.stamp_ns)
@@ -206,6 +232,8 @@ class FrameKinematicsNode(Node):
         out = self.bridge.apply_parameters(params, self._now())
         if out.accepted:
             self._publish(out)
+            if any(p.name == 'publish.com_markers' and p.value is False for p in parameters):
+                self._markers_pub.publish(MarkerArray(markers=[Marker(action=Marker.DELETEALL)]))
         return SetParametersResult(successful=out.accepted, reason=out.reason)
 
     def _on_compute_ik(self, request, response):
