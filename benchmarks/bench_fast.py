@@ -180,8 +180,7 @@ def ik_ours(model, tip, targets, seeds):
     solver.solve(targets[0], seed=seeds[0], time_budget=BUDGET)
     q, times = np.empty(seeds.shape), np.empty(len(seeds))
     for i in range(len(seeds)):
-        # The budget stops a solve, not the iteration count (the compiled solver's 1000
-        # default iterations, one seed at a time, take about 1 ms).
+        # The budget stops a solve, not the iteration count.
         result = solver.solve(targets[i], seed=seeds[i], time_budget=BUDGET,
                               max_iterations=10 ** 6, rng=np.random.default_rng(i))
         q[i], times[i] = result.q, result.elapsed

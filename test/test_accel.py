@@ -158,8 +158,11 @@ def test_compiled_ik_honours_the_iteration_and_restart_limits_and_is_reproducibl
     model = RobotModel.from_urdf_file(robots.path('fk_arm'), backend='numba')
     far = np.eye(4)
     far[:3, 3] = [3.0, 0.0, 0.5]
-    counted = ik.solve(model, 'tool0', far, max_iterations=7, time_budget=5.0)
+    counted = ik.solve(model, 'tool0', far, max_iterations=7, parallel_seeds=1, time_budget=5.0)
     assert (counted.success, counted.reason, counted.iterations) == (False, 'max_iterations', 7)
+    # an iteration of the numpy engine advances parallel_seeds seeds: as many steps here
+    widened = ik.solve(model, 'tool0', far, max_iterations=7, parallel_seeds=3, time_budget=5.0)
+    assert (widened.reason, widened.iterations) == ('max_iterations', 21)
     limited = ik.solve(model, 'tool0', far, restarts=3, time_budget=5.0)
     assert (limited.reason, limited.restarts) == ('max_restarts', 3)
     local = ik.solve(model, 'tool0', far, restarts=0, time_budget=5.0)

@@ -233,7 +233,8 @@ def test_unreachable_target_returns_the_best_configuration_within_the_budget():
     limited = ik.solve(ARM, 'tool0', root_T_target, restarts=3, time_budget=1.0)
     assert not limited.success and limited.reason == 'max_restarts'
     assert limited.restarts == 3
-    counted = ik.solve(ARM, 'tool0', root_T_target, max_iterations=7, time_budget=1.0)
+    counted = ik.solve(ARM, 'tool0', root_T_target, max_iterations=7, parallel_seeds=1,
+                       time_budget=1.0)
     assert counted.reason == 'max_iterations' and counted.iterations == 7
 
 

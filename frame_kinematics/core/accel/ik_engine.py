@@ -85,7 +85,7 @@ class CompiledChain:
 
     def run(self, seeds: np.ndarray, targets: np.ndarray, problem: 'PoseResidual',
             rng: np.random.Generator, max_iterations: int, max_restarts: Optional[int],
-            damping: float, deadline: float) -> 'CompiledOutcome':
+            damping: float, deadline: float, parallel_seeds: int = 1) -> 'CompiledOutcome':
         """
         Solve ``targets`` (``(B, n_tips, 4, 4)``) from reduced ``seeds`` (``(B, n)``).
 
@@ -93,10 +93,13 @@ class CompiledChain:
         :param targets: ``root_T_target`` per target and tip.
         :param problem: the residual (weights and tolerances).
         :param rng: the call's generator (one draw per target seeds its restarts).
-        :param max_iterations: iteration limit per target.
+        :param max_iterations: iteration limit per target: an iteration of the numpy engine
+            advances ``parallel_seeds`` seeds, so a target gets ``max_iterations *
+            parallel_seeds`` single-seed steps here (the reported iterations are steps).
         :param max_restarts: restart limit per target (None: unlimited).
         :param damping: initial damping.
         :param deadline: ``time.perf_counter()`` value at which to stop.
+        :param parallel_seeds: seeds the numpy engine would advance together.
         :return: the per-target outcome (the best configuration of each target).
         """
         count, n_tips = len(seeds), problem.n_tips
@@ -115,7 +118,7 @@ class CompiledChain:
         states = rng.bit_generator.random_raw((count, 1))
         q = np.array(seeds, dtype=float, order='C')
         limits = np.empty((count, 2), dtype=np.int64)
-        limits[:, 0] = max_iterations
+        limits[:, 0] = max_iterations * parallel_seeds
         limits[:, 1] = -1 if max_restarts is None else max_restarts
         err = np.empty((count, 2, n_tips))
         stats = np.empty((count, 3), dtype=np.int64)
