@@ -94,7 +94,7 @@ def link_xml(name, mass=None, com='0 0 0'):
             f'iyz="0.03" izz="0.1"/></inertial></link>')
 
 
-def all_joint_types_model():
+def all_joint_types_model(**kwargs):
     """Build a tree with every joint type, tilted axes, a mimic and inertials everywhere."""
     body = '\n'.join([
         link_xml('base', 1.0), link_xml('free', 2.0, '0.1 0 0'), link_xml('a', 1.5, '0 0.1 0'),
@@ -111,7 +111,7 @@ def all_joint_types_model():
         joint_xml('j_tip', 'fixed', 'e', 'tip', '0.05 0.05 0.05'),
         joint_xml('j_planar', 'planar', 'base', 'plane', '0 0.5 0', '0 0 0', '0 0.6 0.8'),
     ])
-    return RobotModel.from_urdf_string(urdf(body, 'all_types'))
+    return RobotModel.from_urdf_string(urdf(body, 'all_types'), **kwargs)
 
 
 class ListLogger:

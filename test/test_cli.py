@@ -242,6 +242,7 @@ def test_console_script_and_info_tree():
     assert 'prismatic' in mimic[0] and 'mimic 1 * left_finger_joint + 0' in mimic[0]
     assert '[0, 0.04] m' in mimic[0] and mimic[0].endswith('-> right_finger_link [0.05 kg]')
     assert any(line.endswith('-> tool0 [no inertial]') for line in lines)
+    assert lines[-1].startswith(f'kinematics backend: {model.backend} ')
     # every joint appears once, every link is named once
     for joint in model.joints:
         assert sum(f' {joint.name} (' in line for line in lines) == 1
@@ -284,6 +285,7 @@ def test_info_json(capsys):
     info = json.loads(out)
     model = bundled()
     assert info['total_mass'] == pytest.approx(model.total_mass)
+    assert info['backend'] == model.backend
     assert info['configuration_names'] == list(model.configuration_names)
     joints = {j['name']: j for j in info['joints']}
     assert joints['right_finger_joint']['mimic'] == {'joint': 'left_finger_joint',

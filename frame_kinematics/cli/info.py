@@ -19,6 +19,7 @@ from typing import Dict, List
 
 from .common import emit, finite, to_json
 from .inputs import model_of
+from ..core.backend import describe
 from ..core.joints import JointType
 from ..core.model import RobotModel
 
@@ -76,13 +77,14 @@ def _info_tree(model: RobotModel) -> str:
             walk(child.name, indent + ('    ' if last else '|   '))
 
     walk(model.root_link, '')
+    lines.append(f'kinematics backend: {describe(model.backend)}')
     return '\n'.join(lines)
 
 
 def _info_json(model: RobotModel) -> dict:
     return {
         'robot': model.name, 'root_link': model.root_link, 'nq': model.nq, 'nv': model.nv,
-        'total_mass': model.total_mass,
+        'total_mass': model.total_mass, 'backend': model.backend,
         'configuration_names': list(model.configuration_names),
         'velocity_names': list(model.velocity_names),
         'links': [{'name': link.name, 'parent_joint': link.parent_joint,

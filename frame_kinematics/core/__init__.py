@@ -33,7 +33,7 @@ Conventions (used everywhere in this package)
 """
 
 from . import configuration, ik, velocity
-from .errors import (ConfigurationError, FrameKinematicsError, ReferenceFrameError,
+from .errors import (BackendError, ConfigurationError, FrameKinematicsError, ReferenceFrameError,
                      UnknownFrameError, UnknownReferenceFrameError, URDFError)
 from .frames import FrameKind, FrameTree, ReferenceFrame
 from .ik import ChainEvaluator, IKBatchResult, IKResult, IKSolver, solve_batch
@@ -46,6 +46,7 @@ from .relative_motion import (ENVIRONMENT, RelativeMotion, RelativeMotionError,
 from .velocity import JacobianInverse
 
 __all__ = [
+    'BackendError',
     'ChainEvaluator',
     'configuration',
     'ConfigurationError',

@@ -104,6 +104,10 @@ class ConfigurationError(FrameKinematicsError, ValueError):
     """
 
 
+class BackendError(FrameKinematicsError, ValueError):
+    """A kinematics backend that is unknown or not installed (see :mod:`.backend`)."""
+
+
 class UnknownReferenceFrameError(UnknownFrameError, ReferenceFrameError):
     """
     A frame name that a frame tree does not know.

@@ -33,6 +33,7 @@ from typing import Dict, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from .assembly import add_floating_root, assemble, Joint, Link
+from .backend import resolve
 from .checks import check_vector
 from .errors import UnknownFrameError
 from .joints import ConfigurationLayout, entry_names, frozen, JointKernel, JointType
@@ -56,16 +57,25 @@ class RobotModel:
     :ivar link_masses: ``(n_links,)`` masses.
     :ivar link_p_coms: ``(n_links, 3)`` centers of mass in the link frames.
     :ivar link_inertias: ``(n_links, 3, 3)`` rotational inertias about the centers of mass.
+    :ivar backend: ``'numpy'`` or ``'numba'``, what evaluates its kinematics
+        (:mod:`~frame_kinematics.core.backend`).
+    :ivar accelerator: the compiled kernels bound to this model (numba), or None (numpy).
     """
 
-    def __init__(self, description: RobotDescription, urdf: str = '') -> None:
+    def __init__(self, description: RobotDescription, urdf: str = '',
+                 backend: Optional[str] = None) -> None:
         """
         Build a model from a parsed description (see :meth:`from_urdf_string`).
 
         :param description: the parsed URDF.
         :param urdf: the URDF text it came from, kept for republishing.
+        :param backend: ``'numpy'``, ``'numba'`` or ``'auto'``; None: the environment
+            variable ``FRAME_KINEMATICS_BACKEND``, else ``auto`` (see
+            :func:`~frame_kinematics.core.backend.resolve`).
         :raises URDFError: for structural errors (roots, cycles, unknown links, mimics).
+        :raises BackendError: for an unknown backend or numba asked for and missing.
         """
+        self.backend = resolve(backend)
         root, links, joints = assemble(description)
         self.name = description.name
         self.urdf = urdf
@@ -93,6 +103,10 @@ class RobotModel:
             (entry_names(j.name, j.type.q_entries) for j in self.actuated_joints), ())
         self.velocity_names: Tuple[str, ...] = sum(
             (entry_names(j.name, j.type.v_entries) for j in self.actuated_joints), ())
+        self.accelerator = None
+        if self.backend == 'numba':
+            from .accel import Accelerator
+            self.accelerator = Accelerator(self)
         self._sealed = True
 
     def __setattr__(self, name: str, value) -> None:
@@ -126,7 +140,8 @@ class RobotModel:
     # -- construction -------------------------------------------------------------------------
     @classmethod
     def from_urdf_string(cls, text: Union[str, bytes], floating_base: bool = False,
-                         world_frame: str = 'world') -> 'RobotModel':
+                         world_frame: str = 'world', backend: Optional[str] = None
+                         ) -> 'RobotModel':
         """
         Parse a URDF document.
 
@@ -134,27 +149,32 @@ class RobotModel:
         :param floating_base: add a floating joint ``root_joint`` between a new root link
             ``world_frame`` and the URDF's root link (for legged robots and humanoids).
         :param world_frame: name of that new root link.
+        :param backend: ``'numpy'``, ``'numba'`` or ``'auto'`` (default: the environment
+            variable ``FRAME_KINEMATICS_BACKEND``, else numba when importable).
         :return: the model.
         :raises URDFError: if the document is not a valid robot description.
+        :raises BackendError: for an unknown backend or numba asked for and missing.
         """
         description, text = load_urdf(text)
         if floating_base:
             description = add_floating_root(description, world_frame)
-        return cls(description, text)
+        return cls(description, text, backend)
 
     @classmethod
     def from_urdf_file(cls, path: Union[str, os.PathLike], floating_base: bool = False,
-                       world_frame: str = 'world') -> 'RobotModel':
+                       world_frame: str = 'world', backend: Optional[str] = None
+                       ) -> 'RobotModel':
         """
         Parse a URDF file (see :meth:`from_urdf_string`).
 
         :param path: path of the file.
         :param floating_base: add a floating base joint.
         :param world_frame: name of the root link added with the floating base.
+        :param backend: the backend (see :meth:`from_urdf_string`).
         :return: the model.
         :raises URDFError: if the file cannot be read or is not a valid robot description.
         """
-        return cls.from_urdf_string(read_urdf_file(path), floating_base, world_frame)
+        return cls.from_urdf_string(read_urdf_file(path), floating_base, world_frame, backend)
 
     # -- lookup -------------------------------------------------------------------------------
     @property

@@ -58,6 +58,13 @@ class ChainEvaluator:
     :ivar q_fixed: the configuration the held joints are taken from (read-only copy).
     :ivar kernel: the joint kernel of the nodes (one row per node, on the reduced ``q``).
     :ivar n_nodes: number of nodes.
+    :ivar node_parent: ``(n_nodes,)`` node above every node (-1: the root).
+    :ivar tip_parent: ``(n_tips,)`` node above every tip (-1: the root).
+    :ivar tip_constant: ``(n_tips, 4, 4)`` constant ``node_T_tip`` (``root_T_tip`` without
+        a node).
+    :ivar compiled: the tables of the compiled solve
+        (:class:`~frame_kinematics.core.accel.ik_engine.CompiledChain`) when the model's
+        backend is numba, else None.
     """
 
     def __init__(self, model: 'RobotModel', tips: Tips,
@@ -138,7 +145,14 @@ class ChainEvaluator:
         self._composed = tuple((k, p) for k, p in enumerate(parents) if p >= 0)
         self._tip_parent = tuple(tip_parents)
         self._tip_constant = frozen(constants[self.n_nodes:])
+        self.node_parent = frozen(np.array(parents, dtype=np.int64).reshape(-1))
+        self.tip_parent = frozen(np.array(tip_parents, dtype=np.int64))
+        self.tip_constant = self._tip_constant
         self._compile_columns()
+        self.compiled = None
+        if model.accelerator is not None:
+            from ..accel.ik_engine import CompiledChain
+            self.compiled = CompiledChain(self)
 
     def _compile_columns(self) -> None:
         kernel = self.kernel

@@ -22,6 +22,11 @@ computed on first use and kept (read-only arrays).
 Every computation is vectorised over links and over an optional leading batch axis: a
 configuration of shape ``(B, nq)`` gives poses of shape ``(B, 4, 4)`` and Jacobians of shape
 ``(B, 6, nv)`` without a Python loop over the batch.
+
+When the model has a compiled backend (:attr:`RobotModel.accelerator
+<frame_kinematics.core.model.RobotModel.accelerator>`), the poses, Jacobians, center of mass
+and its Jacobian come from its kernels; everything else is computed from those poses by the
+numpy code below, which is also the reference the compiled kernels are tested against.
 """
 
 from typing import Optional, Sequence, TYPE_CHECKING, Union
@@ -87,7 +92,11 @@ class KinematicsState:
         self._local: Optional[np.ndarray] = None
         # Large batches keep their poses batch-last, (n_links, 4, 4, B): `poses` is a view.
         self._batch_last: Optional[np.ndarray] = None
-        if len(batch) == 1 and batch[0] >= BATCH_THRESHOLD:
+        self._accel = model.accelerator
+        if self._accel is not None:
+            poses, local = self._accel.poses(self.q)
+            self._local = None if local is None else _readonly(local)
+        elif len(batch) == 1 and batch[0] >= BATCH_THRESHOLD:
             self._batch_last = _readonly(link_poses_batch_last(model, q))
             poses = self._batch_last.transpose(0, 3, 1, 2)
         else:
@@ -186,6 +195,10 @@ class KinematicsState:
         """
         ref = ExpressedIn.parse(expressed_in)
         index = self.model.link_index(link)
+        if self._accel is not None:
+            at = None if point is None or ref is ExpressedIn.WORLD else \
+                _readonly(check_point(point))
+            return self._accel.jacobian(self.poses, index, at, ref)
         kernel = self.model.kernel
         which = np.nonzero(self.model.topology.supports(kernel.column_row, index))[0]
         p = None if ref is ExpressedIn.WORLD else self._point(index, point)
@@ -306,6 +319,9 @@ class KinematicsState:
 
         :raises ConfigurationError: if the robot has no mass.
         """
+        if self._accel is not None:
+            com.total_mass(self.model)
+            return self._accel.center_of_mass(self.poses)
         centers = self.link_centers_of_mass()
         if self._com_last is not None:  # batch-last copy: contiguous, sums faster
             return com.mass_average(self.model, self._com_last).T
@@ -333,5 +349,8 @@ class KinematicsState:
 
     def center_of_mass_jacobian(self) -> np.ndarray:
         """Jacobian of the center of mass, ``(3, nv)`` or ``(B, 3, nv)``: ``com_dot = J v``."""
+        if self._accel is not None:
+            com.total_mass(self.model)
+            return self._accel.center_of_mass_jacobian(self.poses)
         return com.center_of_mass_jacobian(self.model, self.world_columns(),
                                            self.link_centers_of_mass())

@@ -1,0 +1,364 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+The compiled backend (numba) against the numpy one and the compiled peers, in one run.
+
+* ``fk``: single-configuration forward kinematics of every link
+  (``model.forward_kinematics(q)``) and the tip Jacobian (``model.jacobian(q, tip)``,
+  ``LOCAL_WORLD_ALIGNED``) on both backends, against Pinocchio (``forwardKinematics`` +
+  ``updateFramePlacements``; ``computeFrameJacobian``), best of 5 repeats; the compiled
+  kernel alone (``model.accelerator``, no input checks) too.
+* ``ik``: the TRAC-IK protocol of :mod:`bench_ik` (random reachable targets, random seeds,
+  1e-5 m and 1e-5 rad within the limits, 5 ms budget, no iteration limit) with one
+  :class:`~frame_kinematics.core.ik.IKSolver` per backend, against roboticstoolbox-python's
+  C++ ``ik_LM`` (``ETS.ik_LM``, joint limits on, residual tolerance 1e-12, defaults
+  otherwise; no time budget, its time is compared with 5 ms afterwards) and TRAC-IK
+  (``pytracik``, Speed mode, 5 ms, eps 1e-5 per twist component, our joint limits), on the
+  same targets and seeds, every solution judged by the same criterion; ``--busy`` runs it
+  again with a busy-loop process on every other core.
+* ``batch``: ``solve_batch`` of 10,000 targets on the iiwa (7 DOF), targets/s and success.
+* ``cli``: ``frame-kinematics fk`` as a subprocess: numpy backend, numba with an empty
+  kernel cache (cold), numba with the cache filled (warm).
+
+Usage::
+
+    python3 benchmarks/bench_fast.py                 # everything (a few minutes)
+    python3 benchmarks/bench_fast.py --parts fk ik --targets 200
+"""
+
+import argparse
+import multiprocessing
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import timeit
+import warnings
+
+from bench_ik import random_configurations, robot_cases, within_limits
+from frame_kinematics import robots
+from frame_kinematics.core import ExpressedIn, ik, RobotModel
+from frame_kinematics.core.spatial import log_so3, quaternion_from_rotation
+import numpy as np
+import steady_malloc
+
+BUDGET = 0.005
+TOLERANCE = 1e-5
+
+
+def fk_cases():
+    """(label, urdf, floating base, tip) of the robots timed for FK and Jacobians."""
+    erd = robots.example_robot_data
+    cases = [('fk_arm', robots.path('fk_arm'), False, 'tool0')]
+    cases += [(label, path, False, tip) for label, path, tip in robot_cases()
+              if label in ('UR5', 'Panda', 'KUKA iiwa')]
+    talos = erd('talos_data/robots/talos_reduced.urdf')
+    if talos is not None:
+        cases.append(('Talos', talos, True, 'gripper_left_base_link'))
+    return cases
+
+
+def _best(function, number=2000, repeat=5):
+    function()
+    return min(timeit.repeat(function, number=number, repeat=repeat)) / number * 1e6
+
+
+def part_fk():
+    """Rows of single-configuration FK and Jacobian times (us)."""
+    import pinocchio as pin
+    rows = []
+    for label, path, floating, tip in fk_cases():
+        models = {b: RobotModel.from_urdf_file(path, floating_base=floating, backend=b)
+                  for b in ('numpy', 'numba')}
+        model = models['numba']
+        q = model.layout.sample_uniform(np.random.default_rng(1), None, 1.0)
+        times = {}
+        for name, m in models.items():
+            times[name] = (_best(lambda: m.forward_kinematics(q)),
+                           _best(lambda: m.jacobian(q, tip)))
+        acc = model.accelerator
+        frozen_q = model.check_configuration(q)
+        frozen_q.flags.writeable = False
+        world = acc.poses(frozen_q)[0]
+        world.flags.writeable = False
+        index = model.link_index(tip)
+        lwa = ExpressedIn.LOCAL_WORLD_ALIGNED
+        times['kernel'] = (_best(lambda: acc.poses(frozen_q)),
+                           _best(lambda: acc.jacobian(acc.poses(frozen_q)[0], index, None,
+                                                      lwa)))
+        pmodel = pin.buildModelFromUrdf(path, pin.JointModelFreeFlyer()) if floating else \
+            pin.buildModelFromUrdf(path)
+        pdata = pmodel.createData()
+        pq = _pinocchio_q(pin, pmodel, model, q)
+        fid = pmodel.getFrameId(tip)
+        times['pinocchio'] = (
+            _best(lambda: (pin.forwardKinematics(pmodel, pdata, pq),
+                           pin.updateFramePlacements(pmodel, pdata))),
+            _best(lambda: pin.computeFrameJacobian(pmodel, pdata, pq, fid,
+                                                   pin.LOCAL_WORLD_ALIGNED)))
+        check = pin.computeFrameJacobian(pmodel, pdata, pq, fid, pin.LOCAL_WORLD_ALIGNED)
+        assert np.abs(_pinocchio_columns(check, pmodel, model)
+                      - models['numba'].jacobian(q, tip)).max() < 1e-9
+        rows.append((f'{label} ({model.nv} dof, {len(model.links)} links)', tip, times))
+    print('\n| robot | quantity | numba (us) | numba kernel alone (us) | numpy (us) | '
+          'Pinocchio (us) | numba / Pinocchio | kernel / Pinocchio |')
+    print('|---|---|---:|---:|---:|---:|---:|---:|')
+    for robot, tip, t in rows:
+        for k, quantity in enumerate(('FK, all links', f'Jacobian of {tip}')):
+            print(f"| {robot} | {quantity} | {t['numba'][k]:.2f} | {t['kernel'][k]:.2f} | "
+                  f"{t['numpy'][k]:.1f} | {t['pinocchio'][k]:.2f} | "
+                  f"{t['numba'][k] / t['pinocchio'][k]:.1f}x | "
+                  f"{t['kernel'][k] / t['pinocchio'][k]:.1f}x |")
+
+
+def _pinocchio_q(pin, pmodel, model, q):
+    """Pinocchio's configuration of our ``q`` (same joint names; free-flyer first)."""
+    out = pin.neutral(pmodel)
+    for joint in model.actuated_joints:
+        jid = pmodel.getJointId(joint.name if joint.name != 'root_joint' else 'root_joint')
+        if jid >= pmodel.njoints:
+            continue
+        start = pmodel.joints[jid].idx_q
+        out[start:start + joint.type.nq] = q[joint.idx_q:joint.idx_q + joint.type.nq]
+    return out
+
+
+def _pinocchio_columns(jac, pmodel, model):
+    """Pinocchio's Jacobian with its columns in our velocity order."""
+    out = np.zeros((6, model.nv))
+    for joint in model.actuated_joints:
+        jid = pmodel.getJointId(joint.name)
+        if jid >= pmodel.njoints:
+            continue
+        start = pmodel.joints[jid].idx_v
+        out[:, joint.idx_v:joint.idx_v + joint.type.nv] = jac[:, start:start + joint.type.nv]
+    return out
+
+
+def _errors(model, tip, q, targets):
+    """Position and orientation errors of ``tip`` at configurations ``q`` (batched)."""
+    reached = model.forward_kinematics(q).transform(tip)
+    position = np.linalg.norm(reached[:, :3, 3] - targets[:, :3, 3], axis=-1)
+    rotation = np.linalg.norm(log_so3(np.swapaxes(reached[:, :3, :3], -1, -2)
+                                      @ targets[:, :3, :3]), axis=-1)
+    return position, rotation
+
+
+def _stripped(path):
+    """Copy a URDF without its visual and collision elements (their meshes are not found)."""
+    with open(path, encoding='utf-8') as handle:
+        text = re.sub(r'<(visual|collision)\b.*?</\1>', '', handle.read(), flags=re.S)
+    handle = tempfile.NamedTemporaryFile('w', suffix='.urdf', delete=False)
+    with handle:
+        handle.write(text)
+    return handle.name
+
+
+def _judge(model, evaluator, tip, q, targets, times):
+    """Success at the protocol: errors below tolerance, within limits, within the budget."""
+    position, rotation = _errors(model, tip, q, targets)
+    ok = (position < TOLERANCE) & (rotation < TOLERANCE) & within_limits(model, evaluator, q)
+    return times, ok
+
+
+def ik_ours(model, tip, targets, seeds):
+    """Our solver, one call per target with the 5 ms budget (the result's own time)."""
+    solver = ik.IKSolver(model, tip)
+    solver.solve(targets[0], seed=seeds[0], time_budget=BUDGET)
+    q, times = np.empty(seeds.shape), np.empty(len(seeds))
+    for i in range(len(seeds)):
+        # The budget stops a solve, not the iteration count.
+        result = solver.solve(targets[i], seed=seeds[i], time_budget=BUDGET,
+                              max_iterations=10 ** 6, rng=np.random.default_rng(i))
+        q[i], times[i] = result.q, result.elapsed
+    return _judge(model, solver.evaluator(), tip, q, targets, times)
+
+
+def ik_rtb(path, model, evaluator, tip, targets, seeds):
+    """roboticstoolbox-python's C++ ik_LM on the chain to ``tip``."""
+    import roboticstoolbox as rtb
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        ets = rtb.Robot.URDF(_stripped(path)).ets(end=tip)
+    active = evaluator.q_index
+    q, times = seeds.copy(), np.empty(len(seeds))
+    for i in range(len(seeds)):
+        start = time.perf_counter()
+        solution = ets.ik_LM(targets[i], q0=seeds[i, active], tol=1e-12, joint_limits=True)
+        times[i] = time.perf_counter() - start
+        q[i, active] = solution[0]
+    return _judge(model, evaluator, tip, q, targets, times)
+
+
+def ik_tracik(path, model, evaluator, tip, targets, seeds):
+    """TRAC-IK (pytracik, Speed) with the 5 ms budget and eps 1e-5."""
+    import pytracik
+    with open(path, encoding='utf-8') as handle:
+        solver = pytracik.TRAC_IK(model.root_link, tip, handle.read(), BUDGET, TOLERANCE,
+                                  pytracik.SolveType.Speed)
+    # The same limits as the others (pytracik reads Panda's as 0).
+    pytracik.set_joint_limits(solver, evaluator.layout.lower.tolist(),
+                              evaluator.layout.upper.tolist())
+    active = evaluator.q_index
+    quat = quaternion_from_rotation(targets[:, :3, :3])
+    q, times = seeds.copy(), np.empty(len(seeds))
+    for i in range(len(seeds)):
+        start = time.perf_counter()
+        solution = pytracik.ik(solver, seeds[i, active], *targets[i, :3, 3], *quat[i])
+        times[i] = time.perf_counter() - start
+        if solution[0] > 0:
+            q[i, active] = solution[1:]
+    return _judge(model, evaluator, tip, q, targets, times)
+
+
+def _busy():
+    while True:
+        pass
+
+
+def part_ik(count, busy):
+    """TRAC-IK protocol rows (optionally with the other cores busy)."""
+    loaders = []
+    if busy:
+        loaders = [multiprocessing.Process(target=_busy, daemon=True)
+                   for _ in range(max(os.cpu_count() - 1, 1))]
+        for process in loaders:
+            process.start()
+    rows = []
+    try:
+        for label, path, tip in robot_cases():
+            if label not in ('UR5', 'Panda', 'KUKA iiwa'):
+                continue
+            models = {b: RobotModel.from_urdf_file(path, backend=b) for b in ('numba', 'numpy')}
+            model = models['numpy']
+            evaluator = ik.IKSolver(model, tip).evaluator()
+            rng = np.random.default_rng(2026)
+            goals = random_configurations(model, evaluator, rng, count)
+            seeds = random_configurations(model, evaluator, rng, count)
+            targets = np.array(model.forward_kinematics(goals).transform(tip))
+            runs = [('frame_kinematics numba', lambda: ik_ours(models['numba'], tip, targets,
+                                                               seeds)),
+                    ('frame_kinematics numpy', lambda: ik_ours(model, tip, targets, seeds)),
+                    ('roboticstoolbox ik_LM (C++)',
+                     lambda: ik_rtb(path, model, evaluator, tip, targets, seeds)),
+                    ('TRAC-IK (pytracik)',
+                     lambda: ik_tracik(path, model, evaluator, tip, targets, seeds))]
+            for solver, run in runs:
+                try:
+                    times, ok = run()
+                except ImportError:
+                    continue
+                within = ok & (times <= BUDGET)
+                capped = np.where(within, times, BUDGET)
+                rows.append((label, evaluator.nv, solver, count, 100 * within.mean(),
+                             1e3 * np.median(capped), 1e3 * np.percentile(capped, 95),
+                             1e3 * np.median(times)))
+    finally:
+        for process in loaders:
+            process.terminate()
+    load = f', {len(loaders)} busy-loop process(es) on the other core(s)' if busy else ''
+    print(f'\nTRAC-IK protocol, {count} targets per robot{load}\n')
+    print('| robot | DOF | solver | targets | success <= 5 ms | median ms (5 ms protocol) | '
+          'p95 ms | median ms of the calls |')
+    print('|---|---|---|---|---:|---:|---:|---:|')
+    for row in rows:
+        print('| {} | {} | {} | {} | {:.2f} % | {:.3f} | {:.3f} | {:.3f} |'.format(*row))
+
+
+def part_batch(count):
+    """Batch IK throughput on the iiwa."""
+    cases = {label: (path, tip) for label, path, tip in robot_cases()}
+    if 'KUKA iiwa' not in cases:
+        return
+    path, tip = cases['KUKA iiwa']
+    print(f'\nBatch IK, KUKA iiwa (7 DOF), {count:,} targets in one solve_batch call\n')
+    print('| backend | time (s) | targets/s | solved |')
+    print('|---|---:|---:|---:|')
+    for backend in ('numba', 'numpy'):
+        model = RobotModel.from_urdf_file(path, backend=backend)
+        solver = ik.IKSolver(model, tip)
+        evaluator = solver.evaluator()
+        rng = np.random.default_rng(7)
+        targets = np.array(model.forward_kinematics(
+            random_configurations(model, evaluator, rng, count)).transform(tip))
+        seeds = random_configurations(model, evaluator, rng, count)
+        solver.solve_batch(targets[:100], seed=seeds[:100])
+        start = time.perf_counter()
+        result = solver.solve_batch(targets, seed=seeds)
+        elapsed = time.perf_counter() - start
+        _, ok = _judge(model, evaluator, tip, result.q, targets, np.zeros(count))
+        print(f'| {backend} | {elapsed:.3f} | {count / elapsed:,.0f} | '
+              f'{100 * np.mean(ok & result.success):.2f} % |')
+
+
+def part_cli(repeat):
+    """Wall time of ``frame-kinematics fk`` as a subprocess, per backend and cache state."""
+    command = [sys.executable, '-m', 'frame_kinematics', 'fk', 'shoulder_pan_joint=0.5',
+               '--links', 'tool0']
+
+    def wall(env):
+        start = time.perf_counter()
+        subprocess.run(command, check=True, env=env, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        return time.perf_counter() - start
+
+    base = dict(os.environ)
+    rows = []
+    with tempfile.TemporaryDirectory() as cache:
+        numba_env = dict(base, FRAME_KINEMATICS_BACKEND='numba', NUMBA_CACHE_DIR=cache)
+        rows.append(('numba, empty kernel cache (first run ever)', wall(numba_env)))
+        rows.append(('numba, kernels cached (every later run)',
+                     min(wall(numba_env) for _ in range(repeat))))
+    rows.append(('numpy', min(wall(dict(base, FRAME_KINEMATICS_BACKEND='numpy'))
+                              for _ in range(repeat))))
+    start = time.perf_counter()
+    subprocess.run([sys.executable, '-c', 'import numpy'], check=True)
+    floor = time.perf_counter() - start
+    print(f'\n`frame-kinematics fk` as a subprocess (best of {repeat}; python + numpy start '
+          f'{floor:.3f} s)\n')
+    print('| backend | wall time (s) |')
+    print('|---|---:|')
+    for name, seconds in rows:
+        print(f'| {name} | {seconds:.3f} |')
+
+
+def main(argv=None):
+    steady_malloc.ensure()
+    parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
+    parser.add_argument('--parts', nargs='+', default=['fk', 'ik', 'batch', 'cli'],
+                        choices=['fk', 'ik', 'batch', 'cli'])
+    parser.add_argument('--targets', type=int, default=1000, help='IK targets per robot')
+    parser.add_argument('--batch', type=int, default=10000, help='targets of the batch')
+    parser.add_argument('--busy', action='store_true', help='IK again with the cores busy')
+    parser.add_argument('--repeat', type=int, default=3, help='runs of each CLI command')
+    args = parser.parse_args(argv)
+    import numba
+    print(f'Python {sys.version.split()[0]}, numpy {np.__version__}, numba {numba.__version__}'
+          f', {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}')
+    if 'fk' in args.parts:
+        part_fk()
+    if 'ik' in args.parts:
+        part_ik(args.targets, False)
+        if args.busy:
+            part_ik(args.targets, True)
+    if 'batch' in args.parts:
+        part_batch(args.batch)
+    if 'cli' in args.parts:
+        part_cli(args.repeat)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,113 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+Compiled center of mass and its Jacobian.
+
+Link centers ``root_p_com_i = R_i link_p_com_i + o_i`` weighted by ``link_masses``; the
+Jacobian adds, for every motion column, ``(m_sub S_lin + S_ang x h_sub) / M`` with the
+subtree mass ``m_sub`` and first moment ``h_sub`` of the column's link, summed leaves first
+over the depth-first order (as :mod:`frame_kinematics.core.kinematics.com`).
+"""
+
+import numba
+import numpy as np
+
+
+@numba.njit(cache=True, error_model='numpy')
+def center_of_mass_into(poses, masses, p_coms, total, out):
+    """Write the center of mass ``(3,)`` of the links at ``poses`` ``(n, 4, 4)`` into ``out``."""
+    x = y = z = 0.0
+    for i in range(len(masses)):
+        m = masses[i]
+        c0, c1, c2 = p_coms[i, 0], p_coms[i, 1], p_coms[i, 2]
+        x += m * (poses[i, 0, 0] * c0 + poses[i, 0, 1] * c1 + poses[i, 0, 2] * c2 + poses[i, 0, 3])
+        y += m * (poses[i, 1, 0] * c0 + poses[i, 1, 1] * c1 + poses[i, 1, 2] * c2 + poses[i, 1, 3])
+        z += m * (poses[i, 2, 0] * c0 + poses[i, 2, 1] * c1 + poses[i, 2, 2] * c2 + poses[i, 2, 3])
+    out[0] = x / total
+    out[1] = y / total
+    out[2] = z / total
+
+
+@numba.njit(cache=True, error_model='numpy')
+def center_of_mass(poses, masses, p_coms, total):
+    """:func:`center_of_mass_into` a new ``(3,)`` array."""
+    out = np.empty(3)
+    center_of_mass_into(poses, masses, p_coms, total, out)
+    return out
+
+
+@numba.njit(cache=True, error_model='numpy')
+def center_of_mass_batch(poses, masses, p_coms, total):
+    """:func:`center_of_mass` of a batch of poses ``(B, n, 4, 4)``: ``(B, 3)``."""
+    out = np.empty((len(poses), 3))
+    for b in range(len(poses)):
+        center_of_mass_into(poses[b], masses, p_coms, total, out[b])
+    return out
+
+
+@numba.njit(cache=True, error_model='numpy')
+def center_of_mass_jacobian_into(poses, parent, masses, p_coms, total, column_row, column_v,
+                                 column_multiplier, column_twist, out):
+    """Add the CoM Jacobian ``(3, nv)`` of the links at ``poses`` into ``out`` (zeros)."""
+    n = len(masses)
+    sub = np.empty((n, 4))
+    for i in range(n):
+        m = masses[i]
+        c0, c1, c2 = p_coms[i, 0], p_coms[i, 1], p_coms[i, 2]
+        sub[i, 0] = m
+        for k in range(3):
+            sub[i, 1 + k] = m * (poses[i, k, 0] * c0 + poses[i, k, 1] * c1
+                                 + poses[i, k, 2] * c2 + poses[i, k, 3])
+    for i in range(n - 1, 0, -1):
+        for k in range(4):
+            sub[parent[i], k] += sub[i, k]
+    for c in range(len(column_row)):
+        row = column_row[c]
+        t = column_twist[c]
+        r = poses[row]
+        a0 = r[0, 0] * t[3] + r[0, 1] * t[4] + r[0, 2] * t[5]
+        a1 = r[1, 0] * t[3] + r[1, 1] * t[4] + r[1, 2] * t[5]
+        a2 = r[2, 0] * t[3] + r[2, 1] * t[4] + r[2, 2] * t[5]
+        # the column's linear part at the world origin: R S_lin - (R S_ang) x o
+        ox, oy, oz = -r[0, 3], -r[1, 3], -r[2, 3]
+        l0 = r[0, 0] * t[0] + r[0, 1] * t[1] + r[0, 2] * t[2] + a1 * oz - a2 * oy
+        l1 = r[1, 0] * t[0] + r[1, 1] * t[1] + r[1, 2] * t[2] + a2 * ox - a0 * oz
+        l2 = r[2, 0] * t[0] + r[2, 1] * t[1] + r[2, 2] * t[2] + a0 * oy - a1 * ox
+        m_sub, h0, h1, h2 = sub[row, 0], sub[row, 1], sub[row, 2], sub[row, 3]
+        scale = column_multiplier[c] / total
+        v = column_v[c]
+        out[0, v] += scale * (l0 * m_sub + a1 * h2 - a2 * h1)
+        out[1, v] += scale * (l1 * m_sub + a2 * h0 - a0 * h2)
+        out[2, v] += scale * (l2 * m_sub + a0 * h1 - a1 * h0)
+
+
+@numba.njit(cache=True, error_model='numpy')
+def center_of_mass_jacobian(poses, parent, masses, p_coms, total, column_row, column_v,
+                            column_multiplier, column_twist, nv):
+    """:func:`center_of_mass_jacobian_into` a new ``(3, nv)`` array."""
+    out = np.zeros((3, nv))
+    center_of_mass_jacobian_into(poses, parent, masses, p_coms, total, column_row, column_v,
+                                 column_multiplier, column_twist, out)
+    return out
+
+
+@numba.njit(cache=True, error_model='numpy')
+def center_of_mass_jacobian_batch(poses, parent, masses, p_coms, total, column_row, column_v,
+                                  column_multiplier, column_twist, nv):
+    """:func:`center_of_mass_jacobian` of a batch ``(B, n, 4, 4)``: ``(B, 3, nv)``."""
+    out = np.zeros((len(poses), 3, nv))
+    for b in range(len(poses)):
+        center_of_mass_jacobian_into(poses[b], parent, masses, p_coms, total, column_row,
+                                     column_v, column_multiplier, column_twist, out[b])
+    return out

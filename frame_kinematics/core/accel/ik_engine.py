@@ -1,0 +1,203 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+:class:`CompiledChain`: a chain evaluator's tables for the compiled solve of :mod:`.ik`.
+
+Built once per :class:`~frame_kinematics.core.ik.chain.ChainEvaluator` (when its model's
+backend is numba) and kept by it; :meth:`CompiledChain.run` is what
+:class:`~frame_kinematics.core.ik.solver.IKSolver` calls instead of the numpy
+:class:`~frame_kinematics.core.ik.engine.Engine` for the problems it supports.
+
+Time budget: the deadline is read at every iteration inside compiled code, so a solve
+returns at most one iteration (a few microseconds) plus the bookkeeping after it (tens of
+microseconds) past its deadline, unless the process is preempted. In a batch every target
+first gets its share of the time left (one thread's share times the threads), then the
+targets that used their share up get the rest, from the best configuration they reached.
+"""
+
+import time
+from typing import NamedTuple, Optional, TYPE_CHECKING
+
+import numba
+import numpy as np
+
+from . import ik
+from ..ik.engine import DAMPING_MIN
+from ..ik.sampler import Sampler
+from ..joints import frozen
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..ik.chain import ChainEvaluator
+    from ..ik.residual import PoseResidual
+
+#: Batches at least this large are shared among threads.
+PARALLEL_BATCH = 64
+_CLOCK = time.CLOCK_MONOTONIC
+
+
+class CompiledChain:
+    """The tables of one chain evaluator, as the compiled solve reads them (read-only)."""
+
+    def __init__(self, evaluator: 'ChainEvaluator') -> None:
+        """
+        Gather the tables.
+
+        :param evaluator: the chain evaluator (its node kernel, node and tip parents, tip
+            constants and layout).
+        """
+        kernel = evaluator.kernel
+        self.nodes = (kernel.type_code, kernel.axis, kernel.origin, kernel.q_index,
+                      kernel.multiplier, kernel.offset)
+        self.columns = (kernel.column_row, kernel.column_v, kernel.column_multiplier,
+                        kernel.column_twist)
+        self.node_parent = evaluator.node_parent
+        self.tip_parent = evaluator.tip_parent
+        self.tip_constant = evaluator.tip_constant
+        sampler = Sampler(evaluator.layout, np.random.default_rng(0))
+        self.limits = (evaluator.layout.lower, evaluator.layout.upper, frozen(sampler.lower),
+                       frozen(sampler.width), frozen(sampler.bounded))
+        self.simple = evaluator.layout.simple
+        self._threads = evaluator.model.accelerator.threads
+        self._tables = (self.nodes, self.node_parent, self.tip_parent, self.tip_constant,
+                        self.columns)
+
+    def supports(self, problem: 'PoseResidual', rest: Optional[np.ndarray]) -> bool:
+        """
+        Whether the compiled solve handles a problem (else the numpy engine does).
+
+        :param problem: the residual: its weights must be equal on the position axes and on
+            the rotation axes of each tip.
+        :param rest: a rest posture (not supported).
+        :return: True for one-dof active joints, such weights and no rest posture.
+        """
+        return self.simple and problem.isotropic and rest is None
+
+    def run(self, seeds: np.ndarray, targets: np.ndarray, problem: 'PoseResidual',
+            rng: np.random.Generator, max_iterations: int, max_restarts: Optional[int],
+            damping: float, deadline: float, parallel_seeds: int = 1) -> 'CompiledOutcome':
+        """
+        Solve ``targets`` (``(B, n_tips, 4, 4)``) from reduced ``seeds`` (``(B, n)``).
+
+        :param seeds: one reduced seed per target.
+        :param targets: ``root_T_target`` per target and tip.
+        :param problem: the residual (weights and tolerances).
+        :param rng: the call's generator (one draw per target seeds its restarts).
+        :param max_iterations: iteration limit per target: an iteration of the numpy engine
+            advances ``parallel_seeds`` seeds, so a target gets ``max_iterations *
+            parallel_seeds`` single-seed steps here (the reported iterations are steps).
+        :param max_restarts: restart limit per target (None: unlimited).
+        :param damping: initial damping.
+        :param deadline: ``time.perf_counter()`` value at which to stop.
+        :param parallel_seeds: seeds the numpy engine would advance together.
+        :return: the per-target outcome (the best configuration of each target).
+        """
+        count, n_tips = len(seeds), problem.n_tips
+        if not count:
+            empty = np.zeros(0, dtype=np.int64)
+            return CompiledOutcome(np.array(seeds, dtype=float), np.zeros(0, dtype=bool),
+                                   np.zeros((0, n_tips)), np.zeros((0, n_tips)), empty, empty,
+                                   np.zeros(0, dtype=object))
+        weights = problem.weights
+        weight = np.empty((n_tips, 2))
+        weight[:, 0], weight[:, 1] = weights[:, 0], weights[:, 3]
+        weight.flags.writeable = False
+        settings = (float(problem.position_tolerance), float(problem.orientation_tolerance),
+                    max(float(damping), DAMPING_MIN), _CLOCK)
+        targets = np.array(targets, dtype=float, order='C')
+        states = rng.bit_generator.random_raw((count, 1))
+        q = np.array(seeds, dtype=float, order='C')
+        limits = np.empty((count, 2), dtype=np.int64)
+        limits[:, 0] = max_iterations * parallel_seeds
+        limits[:, 1] = -1 if max_restarts is None else max_restarts
+        err = np.empty((count, 2, n_tips))
+        stats = np.empty((count, 3), dtype=np.int64)
+        self._round(settings, weight, targets, q, states, limits, deadline, err, stats)
+        stopped = stats[:, 0] == ik.TIME_BUDGET
+        active = np.nonzero(stopped)[0] if stopped.any() else ()
+        while len(active) and time.perf_counter() < deadline:
+            # Targets stopped by their share of the time get what is left, in another round,
+            # from the best configuration they reached.
+            sub_q, sub_states, sub_limits = q[active], states[active], limits[active]
+            sub_limits[:, 0] -= stats[active, 1]
+            if max_restarts is not None:
+                sub_limits[:, 1] -= stats[active, 2]
+            sub_err, sub_stats = err[active], np.zeros((len(active), 3), dtype=np.int64)
+            self._round(settings, weight, targets[active], sub_q, sub_states, sub_limits,
+                        deadline, sub_err, sub_stats)
+            q[active], states[active], err[active] = sub_q, sub_states, sub_err
+            stats[active, 0] = sub_stats[:, 0]
+            stats[active, 1:] += sub_stats[:, 1:]
+            active = active[sub_stats[:, 0] == ik.TIME_BUDGET]
+        return CompiledOutcome(q, stats[:, 0] == ik.CONVERGED, err[:, 0], err[:, 1],
+                               stats[:, 1], stats[:, 2],
+                               [ik.REASONS[r] for r in stats[:, 0].tolist()])
+
+    def _round(self, settings, weight, targets, q, states, limits, deadline, err, stats):
+        """One call of the kernel: every target gets its share of the time left."""
+        parallel = self._threads and len(q) >= PARALLEL_BATCH
+        share = max(deadline - time.perf_counter(), 0.0) * \
+            (numba.get_num_threads() if parallel else 1) / len(q)
+        kernel = ik.solve_parallel if parallel else ik.solve_serial
+        kernel(*self._tables, self.limits + (weight,), settings + (share,), targets, q.copy(),
+               states, limits, _clock_deadline(deadline), q, err, stats)
+
+
+class CompiledOutcome(NamedTuple):
+    """Per-target results of :meth:`CompiledChain.run` (the fields the solver reads)."""
+
+    q: np.ndarray
+    success: np.ndarray
+    pos: np.ndarray
+    ori: np.ndarray
+    iterations: np.ndarray
+    restarts: np.ndarray
+    reasons: list
+
+
+def _clock_deadline(deadline: float) -> float:
+    """Convert a ``time.perf_counter()`` deadline to the clock the compiled code reads."""
+    return deadline - time.perf_counter() + time.clock_gettime(_CLOCK)
+
+
+def warm_up() -> bool:
+    """
+    Load (or compile) the solve kernels on a one-joint chain with the tables' own types.
+
+    Called when a model with the numba backend is built, so that no solve's time budget pays
+    for the compiler.
+
+    :return: whether the threaded kernel runs (False when no thread-safe threading layer is
+        installed: batches then run on one thread).
+    """
+    one, zero, eye = frozen([1.0]), frozen([0.0]), frozen(np.eye(4)[None])
+    first, root = frozen(np.zeros(1, dtype=np.int64)), frozen(np.full(1, -1, dtype=np.int64))
+    nodes = (frozen(np.ones(1, dtype=np.int8)), frozen([[0.0, 0.0, 1.0]]), eye, first, one,
+             zero)
+    columns = (first, first, one, frozen([[0.0, 0.0, 0.0, 0.0, 0.0, 1.0]]))
+    bounds = (frozen([-1.0]), one, frozen([-1.0]), frozen([2.0]), frozen([True]),
+              frozen([[1.0, 1.0]]))
+    settings = (1e-5, 1e-5, 1e-3, _CLOCK, 1.0)
+
+    def call(kernel):
+        kernel(nodes, root, first, eye, columns, bounds, settings, np.array(eye[None]),
+               np.zeros((1, 1)), np.ones((1, 1), dtype=np.uint64),
+               np.ones((1, 2), dtype=np.int64), 0.0, np.empty((1, 1)), np.empty((1, 2, 1)),
+               np.empty((1, 3), dtype=np.int64))
+
+    call(ik.solve_serial)
+    try:
+        call(ik.solve_parallel)
+    except ValueError:  # numba: no threading layer satisfies NUMBA_THREADING_LAYER
+        return False
+    return True

@@ -1,0 +1,100 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+Compiled Jacobians of a link (or a point fixed in it), every ``expressed_in``.
+
+The joint kernel's motion columns (``column_row``, ``column_v``, ``column_multiplier``,
+``column_twist``) and the topology's ``subtree_end`` say which columns move a link: column
+``c`` does when ``column_row[c] <= link < subtree_end[column_row[c]]``. A column's twist at
+a point ``p`` in world axes is ``[R S_lin + (R S_ang) x (p - o); R S_ang]`` with ``(R, o)``
+its link's pose, as :mod:`frame_kinematics.core.kinematics.columns`.
+"""
+
+import numba
+import numpy as np
+
+#: ``expressed_in`` codes of the kernels.
+WORLD, LOCAL, LOCAL_WORLD_ALIGNED = 0, 1, 2
+
+
+@numba.njit(cache=True, error_model='numpy')
+def jacobian_into(poses, link, point, ref, column_row, column_v, column_multiplier,
+                  column_twist, subtree_end, out):
+    """
+    Add the Jacobian of ``link`` (at ``point``, given in the link frame) into ``out``.
+
+    :param poses: ``(n, 4, 4)`` ``root_T_link``.
+    :param link: the link's row.
+    :param point: ``link_p_point`` ``(3,)`` (ignored for ``WORLD``).
+    :param ref: :data:`WORLD`, :data:`LOCAL` or :data:`LOCAL_WORLD_ALIGNED`.
+    :param out: ``(6, nv)`` zeros on entry.
+    """
+    if ref == WORLD:
+        px, py, pz = 0.0, 0.0, 0.0
+    else:
+        px = (poses[link, 0, 0] * point[0] + poses[link, 0, 1] * point[1]
+              + poses[link, 0, 2] * point[2] + poses[link, 0, 3])
+        py = (poses[link, 1, 0] * point[0] + poses[link, 1, 1] * point[1]
+              + poses[link, 1, 2] * point[2] + poses[link, 1, 3])
+        pz = (poses[link, 2, 0] * point[0] + poses[link, 2, 1] * point[1]
+              + poses[link, 2, 2] * point[2] + poses[link, 2, 3])
+    for c in range(len(column_row)):
+        row = column_row[c]
+        if row > link:
+            break
+        if link >= subtree_end[row]:
+            continue
+        t = column_twist[c]
+        r = poses[row]
+        l0 = r[0, 0] * t[0] + r[0, 1] * t[1] + r[0, 2] * t[2]
+        l1 = r[1, 0] * t[0] + r[1, 1] * t[1] + r[1, 2] * t[2]
+        l2 = r[2, 0] * t[0] + r[2, 1] * t[1] + r[2, 2] * t[2]
+        a0 = r[0, 0] * t[3] + r[0, 1] * t[4] + r[0, 2] * t[5]
+        a1 = r[1, 0] * t[3] + r[1, 1] * t[4] + r[1, 2] * t[5]
+        a2 = r[2, 0] * t[3] + r[2, 1] * t[4] + r[2, 2] * t[5]
+        lx, ly, lz = px - r[0, 3], py - r[1, 3], pz - r[2, 3]
+        col = (l0 + a1 * lz - a2 * ly, l1 + a2 * lx - a0 * lz, l2 + a0 * ly - a1 * lx,
+               a0, a1, a2)
+        v = column_v[c]
+        m = column_multiplier[c]
+        if ref == LOCAL:
+            for i in range(3):
+                out[i, v] += m * (poses[link, 0, i] * col[0] + poses[link, 1, i] * col[1]
+                                  + poses[link, 2, i] * col[2])
+                out[3 + i, v] += m * (poses[link, 0, i] * col[3] + poses[link, 1, i] * col[4]
+                                      + poses[link, 2, i] * col[5])
+        else:
+            for i in range(6):
+                out[i, v] += m * col[i]
+
+
+@numba.njit(cache=True, error_model='numpy')
+def jacobian(poses, link, point, ref, column_row, column_v, column_multiplier, column_twist,
+             subtree_end, nv):
+    """:func:`jacobian_into` a new ``(6, nv)`` array."""
+    out = np.zeros((6, nv))
+    jacobian_into(poses, link, point, ref, column_row, column_v, column_multiplier,
+                  column_twist, subtree_end, out)
+    return out
+
+
+@numba.njit(cache=True, error_model='numpy')
+def jacobian_batch(poses, link, point, ref, column_row, column_v, column_multiplier,
+                   column_twist, subtree_end, nv):
+    """:func:`jacobian` of a batch of poses ``(B, n, 4, 4)``: ``(B, 6, nv)``."""
+    out = np.zeros((len(poses), 6, nv))
+    for b in range(len(poses)):
+        jacobian_into(poses[b], link, point, ref, column_row, column_v, column_multiplier,
+                      column_twist, subtree_end, out[b])
+    return out

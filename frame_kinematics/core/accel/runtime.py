@@ -1,0 +1,60 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+What compiled solves need from the system: a monotonic clock and a random generator.
+
+* :func:`monotonic`: ``clock_gettime`` read from compiled code (about 30 ns), so that a
+  solve checks its deadline at every iteration without returning to Python. The clock id is
+  the caller's (``time.CLOCK_MONOTONIC``, the clock of ``time.perf_counter`` on Linux).
+* :func:`uniform`: splitmix64 on a one-word state owned by the solve, seeded from the
+  caller's ``numpy.random.Generator``: reproducible and free of shared state (numba's own
+  ``np.random`` keeps one state per thread).
+"""
+
+import numba
+from numba import types
+from numba.extending import intrinsic
+import numpy as np
+
+_clock_gettime = types.ExternalFunction(
+    'clock_gettime', types.intc(types.intc, types.CPointer(types.int64)))
+
+
+@intrinsic
+def _address(typingctx, array):
+    """Return the data pointer of an array (for C functions that write into it)."""
+    signature = types.CPointer(array.dtype)(array)
+
+    def codegen(context, builder, sig, args):
+        return context.make_array(array)(context, builder, args[0]).data
+
+    return signature, codegen
+
+
+@numba.njit(cache=True)
+def monotonic(clock_id, scratch):
+    """Seconds of clock ``clock_id``; ``scratch`` is an int64 array of 2 (a ``timespec``)."""
+    _clock_gettime(clock_id, _address(scratch))
+    return scratch[0] + scratch[1] * 1e-9
+
+
+@numba.njit(cache=True)
+def uniform(state):
+    """Draw a float in ``[0, 1)`` from the uint64 generator state ``state[0]`` (advanced)."""
+    z = state[0] + np.uint64(0x9E3779B97F4A7C15)
+    state[0] = z
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> np.uint64(31))
+    return (z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
