@@ -61,6 +61,7 @@ from .bridge import Bridge, BridgeOutput, PARAMETER_DEFAULTS, USER_FRAME_DEFAULT
 from .bridge.log import shorten
 from .bridge.parameters import split_frame_parameter
 from .bridge.services import compute_ik, get_jacobian, get_relative_motion
+from .core.backend import describe
 from .core.errors import FrameKinematicsError
 from .ros.conversions import (fill_ik_response, fill_jacobian_response, fill_point,
                               fill_relative_motion_response, fill_vector,
@@ -139,7 +140,8 @@ class FrameKinematicsNode(Node):
         model = self.bridge.model
         self.get_logger().info(
             f"robot '{model.name}' ({len(model.links)} links, {len(model.joint_names)} actuated "
-            'joints): publishing /tf and /tf_static from joint_states')
+            'joints): publishing /tf and /tf_static from joint_states; kinematics backend: '
+            f'{describe(model.backend)}')
 
     def _declare(self, name: str, default: Any) -> None:
         """Declare a parameter with dynamic typing (the bridge checks each value's type)."""
