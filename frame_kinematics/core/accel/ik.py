@@ -363,11 +363,12 @@ def solve_into(nodes, node_parent, tip_parent, tip_constant, columns, bounds, se
     return reason, iterations, restarts
 
 
-@numba.njit(cache=True, error_model='numpy')
+@numba.njit(cache=True, error_model='numpy', nogil=True)
 def solve_serial(nodes, node_parent, tip_parent, tip_constant, columns, bounds, settings,
                  targets, seeds, states, limits, deadline, out_q, out_err, out_stats):
     """
-    :func:`solve_into` for every target in turn.
+    :func:`solve_into` for every target in turn (the GIL released: other threads, such as
+    the node's ``/tf`` path, run while it solves).
 
     ``limits`` ``(B, 2)`` and ``out_stats`` ``(B, 3)`` (reason, iterations, restarts) are
     int64 arrays.
@@ -381,7 +382,7 @@ def solve_serial(nodes, node_parent, tip_parent, tip_constant, columns, bounds, 
         out_stats[b, 2] = restarts
 
 
-@numba.njit(cache=True, error_model='numpy', parallel=True)
+@numba.njit(cache=True, error_model='numpy', parallel=True, nogil=True)
 def solve_parallel(nodes, node_parent, tip_parent, tip_constant, columns, bounds, settings,
                    targets, seeds, states, limits, deadline, out_q, out_err, out_stats):
     """:func:`solve_serial` with the targets shared among threads (``prange``)."""
