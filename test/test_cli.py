@@ -829,6 +829,15 @@ def test_xacro_files_get_the_xacro_command(capsys, tmp_path):
     assert status == 0, err
 
 
+def test_a_latin1_urdf_that_declares_its_encoding_is_read(capsys, tmp_path):
+    path = tmp_path / 'latin1.urdf'
+    path.write_bytes('<?xml version="1.0" encoding="ISO-8859-1"?>\n<robot name="caf\u00e9">'
+                     '<link name="b\u00e4se"/></robot>\n'.encode('latin-1'))
+    status, out, err = call(capsys, 'info', '--urdf', path)
+    assert status == 0, err
+    assert out.startswith('robot caf\u00e9:') and 'b\u00e4se' in out
+
+
 def test_setup_py_has_no_obsolete_or_unused_options():
     import ast
     setup_py = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
