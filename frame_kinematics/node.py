@@ -62,7 +62,7 @@ from .bridge.log import shorten
 from .bridge.parameters import split_frame_parameter
 from .bridge.services import compute_ik, get_jacobian, get_relative_motion
 from .core.backend import describe
-from .core.errors import FrameKinematicsError
+from .core.errors import ConfigurationError, FrameKinematicsError
 from .ros.conversions import (fill_ik_response, fill_jacobian_response, fill_point,
                               fill_relative_motion_response, fill_vector,
                               ik_request, jacobian_request, joint_state_input,
@@ -98,8 +98,14 @@ class FrameKinematicsNode(Node):
         :param kwargs: passed to :class:`rclpy.node.Node` (e.g. ``parameter_overrides``).
         :raises FrameKinematicsError: if the robot description or parameters are unusable.
         """
-        super().__init__('frame_kinematics', allow_undeclared_parameters=True,
-                         automatically_declare_parameters_from_overrides=True, **kwargs)
+        try:
+            super().__init__('frame_kinematics', allow_undeclared_parameters=True,
+                             automatically_declare_parameters_from_overrides=True, **kwargs)
+        except ValueError as exc:  # rclpy cannot declare an override without a type
+            raise ConfigurationError(
+                f'a parameter given at start-up has no type ({exc}): an empty list in a '
+                'parameters file (such as user_frames.names: []) has none, write [""]'
+            ) from None
         for name, default in PARAMETER_DEFAULTS.items():
             self._declare(name, default)
         names = self.get_parameter('user_frames.names').value

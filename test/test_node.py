@@ -467,3 +467,23 @@ def test_node_exits_cleanly_on_a_signal(tmp_path, sig):
     finally:
         _stop(process)
         process.stdout.close()
+
+
+@pytest.mark.parametrize('extra, words', [
+    ('    user_frames:\n      names: []\n', 'user_frames.names: []'),
+    ('    publish_frequency: 5000.0\n', 'publish_frequency'),
+])
+def test_bad_parameters_at_start_up_give_one_line_and_exit_1(tmp_path, extra, words):
+    params = tmp_path / 'params.yaml'
+    indented = '\n'.join('      ' + line for line in ARM.splitlines())
+    params.write_text('/**:\n  ros__parameters:\n    robot_description: |\n'
+                      + indented + '\n' + extra)
+    executable = os.path.join(packages.get_package_prefix('frame_kinematics'), 'lib',
+                              'frame_kinematics', 'frame_kinematics_node')
+    process = subprocess.run(
+        [executable, '--ros-args', '-r', '__node:=frame_kinematics_startup_test',
+         '--params-file', str(params)],
+        capture_output=True, text=True, timeout=TIMEOUT, env=dict(os.environ))
+    text = process.stdout + process.stderr
+    assert process.returncode == 1, text
+    assert 'Traceback' not in text and 'cannot start' in text and words in text, text
