@@ -28,8 +28,6 @@ Run, in a sourced ROS 2 environment where ``frame_kinematics_interfaces`` is bui
 
 import argparse
 import os
-import signal
-import subprocess
 import sys
 import tempfile
 import threading
@@ -38,6 +36,7 @@ import time
 from frame_kinematics import robots
 from frame_kinematics.core import RobotModel
 from frame_kinematics.demo_joint_states import Sweep
+from node_process import start, stop
 
 URDFS = {'talos': 'talos_data/robots/talos_reduced.urdf',
          'pr2': 'pr2_description/urdf/pr2.urdf', 'ur5': 'ur_description/urdf/ur5_robot.urdf'}
@@ -59,24 +58,6 @@ def params_file(directory: str, name: str, urdf: str, frequency: float) -> str:
         handle.write(f'{name}:\n  ros__parameters:\n    publish_frequency: {frequency}\n'
                      f'    robot_description: |\n{body}\n')
     return path
-
-
-def start(command):
-    """Start a node in a process group of its own."""
-    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
-
-
-def stop(process) -> None:
-    """SIGINT, then escalate (see /work/shared/ROS_NOTES.md)."""
-    for sig, wait in ((signal.SIGINT, 5), (signal.SIGINT, 3), (signal.SIGKILL, 3)):
-        if process.poll() is not None:
-            return
-        os.killpg(process.pid, sig)
-        try:
-            process.wait(wait)
-        except subprocess.TimeoutExpired:
-            continue
 
 
 def main() -> None:

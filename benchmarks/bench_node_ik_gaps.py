@@ -28,7 +28,6 @@ Run, in a sourced ROS 2 environment where ``frame_kinematics_interfaces`` is bui
 
 import argparse
 import os
-import signal
 import subprocess
 import sys
 import tempfile
@@ -37,23 +36,12 @@ import time
 
 from frame_kinematics import robots
 from frame_kinematics.core import RobotModel
+from node_process import stop
 import numpy as np
 
 URDFS = {'ur5': 'ur_description/urdf/ur5_robot.urdf',
          'talos': 'talos_data/robots/talos_reduced.urdf'}
 TIPS = {'fk_arm': 'tool0', 'ur5': 'tool0', 'talos': 'gripper_left_base_link'}
-
-
-def stop(process) -> None:
-    """SIGINT, then escalate."""
-    for sig, wait in ((signal.SIGINT, 5), (signal.SIGINT, 3), (signal.SIGKILL, 3)):
-        if process.poll() is not None:
-            return
-        os.killpg(process.pid, sig)
-        try:
-            process.wait(wait)
-        except subprocess.TimeoutExpired:
-            continue
 
 
 def summary(times, stamps, delays, start, end):

@@ -32,19 +32,10 @@ from frame_kinematics import robots
 from frame_kinematics.core import RobotModel
 import numpy as np
 import pytest
+from ros_loopback import stay_on_loopback
 
-LOOPBACK_CYCLONE = ('<CycloneDDS><Domain Id="any"><General><Interfaces>'
-                    '<NetworkInterface name="lo"/></Interfaces>'
-                    '<AllowMulticast>false</AllowMulticast></General><Discovery>'
-                    '<Peers><Peer address="127.0.0.1"/></Peers>'
-                    '<ParticipantIndex>auto</ParticipantIndex>'
-                    '<MaxAutoParticipantIndex>64</MaxAutoParticipantIndex>'
-                    '</Discovery></Domain></CycloneDDS>')
-# Set before any DDS participant exists (rclpy.init and the launched processes read them).
-os.environ['ROS_LOCALHOST_ONLY'] = '1'
-os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
-os.environ['CYCLONEDDS_URI'] = LOOPBACK_CYCLONE
-os.environ['ROS_DOMAIN_ID'] = str(1 + os.getpid() % 99)
+# Before any DDS participant exists (rclpy.init and the launched processes).
+stay_on_loopback(1 + os.getpid() % 99)
 
 rclpy = pytest.importorskip('rclpy')
 pytest.importorskip('launch')

@@ -1,0 +1,37 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Keep every DDS participant of a ROS test on the loopback interface, in a domain of its own."""
+
+import os
+
+#: Cyclone DDS on ``lo`` only, no multicast, 127.0.0.1 the only peer.
+LOOPBACK_CYCLONE = ('<CycloneDDS><Domain Id="any"><General><Interfaces>'
+                    '<NetworkInterface name="lo"/></Interfaces>'
+                    '<AllowMulticast>false</AllowMulticast></General><Discovery>'
+                    '<Peers><Peer address="127.0.0.1"/></Peers>'
+                    '<ParticipantIndex>auto</ParticipantIndex>'
+                    '<MaxAutoParticipantIndex>64</MaxAutoParticipantIndex>'
+                    '</Discovery></Domain></CycloneDDS>')
+
+
+def stay_on_loopback(domain_id: int) -> None:
+    """
+    Set the environment every participant reads, before any exists (call before rclpy.init).
+
+    :param domain_id: the ROS domain of the test file (processes it starts inherit it).
+    """
+    os.environ['ROS_LOCALHOST_ONLY'] = '1'
+    os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
+    os.environ['CYCLONEDDS_URI'] = LOOPBACK_CYCLONE
+    os.environ['ROS_DOMAIN_ID'] = str(domain_id)
