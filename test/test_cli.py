@@ -223,10 +223,11 @@ def test_example_robot_data_robot_matches_core():
 
 
 def test_console_script_and_info_tree():
-    # on PATH, next to the interpreter, or where setup.cfg puts it for ROS (lib/<package>)
-    script = shutil.which('frame-kinematics') or shutil.which(
-        'frame-kinematics', path=os.pathsep.join([
-            os.path.dirname(sys.executable), os.path.join(sys.prefix, 'lib', 'frame_kinematics')]))
+    # the script of this interpreter's installation (next to it, or where setup.cfg puts it
+    # for ROS: lib/<package>), else the one on PATH
+    script = shutil.which('frame-kinematics', path=os.pathsep.join([
+        os.path.dirname(sys.executable), os.path.join(sys.prefix, 'lib', 'frame_kinematics')
+    ])) or shutil.which('frame-kinematics')
     if script is None:
         pytest.skip('the console script is not installed (pip install -e .)')
     proc = subprocess.run([script, 'info'], capture_output=True, text=True, timeout=120)

@@ -367,9 +367,9 @@ def solve_into(nodes, node_parent, tip_parent, tip_constant, columns, bounds, se
 def solve_serial(nodes, node_parent, tip_parent, tip_constant, columns, bounds, settings,
                  targets, seeds, states, limits, deadline, out_q, out_err, out_stats):
     """
-    :func:`solve_into` for every target in turn (the GIL released: other threads, such as
-    the node's ``/tf`` path, run while it solves).
+    :func:`solve_into` for every target in turn.
 
+    The GIL is released: other threads, such as the node's ``/tf`` path, run while it solves.
     ``limits`` ``(B, 2)`` and ``out_stats`` ``(B, 3)`` (reason, iterations, restarts) are
     int64 arrays.
     """
