@@ -18,7 +18,8 @@ Bodies are numbered depth-first from the root (a pre-order), so the subtree of b
 the contiguous range ``i .. subtree_end[i] - 1`` and ``j`` supports ``i`` (is ``i`` or one of
 its ancestors) exactly when ``j <= i < subtree_end[j]``. Every query is an index computation
 over that order: memory is linear in the number of bodies and no per-body list of ancestors
-is stored.
+is stored. Sums along paths are one cumulative sum over that order (a body's value enters at
+its index and leaves at the end of its subtree), sums over subtrees are added leaves first.
 """
 
 from typing import List, Sequence, Tuple
@@ -49,17 +50,21 @@ class Topology:
         """
         parent = np.asarray(parent, dtype=np.int64).reshape(-1)
         n = len(parent)
-        if n == 0 or parent[0] != -1 or np.any(parent[1:] < 0) or \
-                np.any(parent[1:] >= np.arange(1, n)):
+        if n == 0 or parent[0] != -1:
             raise ValueError('bodies must be numbered depth-first from the root')
+        path = [0]  # the current path of the depth-first walk: a body's parent must be on it
+        for i, p in enumerate(parent[1:].tolist(), start=1):
+            while path and path[-1] != p:
+                path.pop()
+            if not path:
+                raise ValueError('bodies must be numbered depth-first from the root')
+            path.append(i)
         depth = np.zeros(n, dtype=np.int64)
         for i in range(1, n):
             depth[i] = depth[parent[i]] + 1
         end = np.arange(1, n + 1, dtype=np.int64)
         for i in range(n - 1, 0, -1):
             end[parent[i]] = max(end[parent[i]], end[i])
-        if np.any(end[parent[1:]] < np.arange(2, n + 1)):
-            raise ValueError('bodies must be numbered depth-first from the root')
         self.n = n
         self.parent = frozen(parent)
         self.depth = frozen(depth)
@@ -74,6 +79,15 @@ class Topology:
             else:
                 levels.append((frozen(children), frozen(parent[children])))
         self.levels: Tuple[Tuple[object, object], ...] = tuple(levels)
+        # Path sums by one cumulative sum over the depth-first order: each body adds its value
+        # where it enters and takes it away where its subtree ends (bodies whose subtrees end
+        # at the same place are grouped, so that no unbuffered scatter is needed).
+        exits = np.argsort(end, kind='stable')
+        ends = end[exits]
+        starts = np.flatnonzero(np.concatenate([[True], ends[1:] != ends[:-1]]))
+        self._exit_order = frozen(exits)
+        self._exit_starts = frozen(starts)
+        self._exit_at = frozen(ends[starts])
 
     def supports(self, bodies: np.ndarray, body: int) -> np.ndarray:
         """
@@ -117,7 +131,8 @@ class Topology:
         :param values: ``(n, ...)`` per-body values.
         :return: ``(n, ...)`` path sums (a new array).
         """
-        out = np.array(values, dtype=float)
-        for children, parents in self.levels:
-            out[children] += out[parents]
-        return out
+        steps = np.zeros((self.n + 1,) + values.shape[1:])
+        steps[:self.n] = values
+        steps[self._exit_at] -= np.add.reduceat(values[self._exit_order], self._exit_starts,
+                                                axis=0)
+        return np.cumsum(steps, axis=0)[:self.n]
