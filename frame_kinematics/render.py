@@ -38,6 +38,7 @@ from .core.configuration import interpolate
 from .core.errors import ConfigurationError, FrameKinematicsError
 from .core.joints import JointType
 from .core.model import RobotModel
+from .picture_text import place_labels, reserve_title
 
 #: Default picture size in pixels (width, height).
 DEFAULT_SIZE = (800, 600)
@@ -231,7 +232,7 @@ class _Scene:
             names = [('CoM', self.com[frame], 'black')] if self.com is not None else []
             names += [(self.model.links[i].name, origins[i], (0.15, 0.15, 0.15))
                       for i in self.label_order]
-            _place_labels(ax, names, fontsize)
+            place_labels(ax, names, fontsize)
         if ticks:
             ax.set_xlabel('x [m]', fontsize=fontsize)
             ax.set_ylabel('y [m]', fontsize=fontsize)
@@ -247,74 +248,6 @@ def _nice_step(span: float) -> float:
     """Return the 1, 2 or 5 times a power of ten closest below ``span``: the grid step."""
     power = 10.0 ** math.floor(math.log10(span))
     return max(m * power for m in (1.0, 2.0, 5.0) if m * power <= span)
-
-
-#: Label positions tried around a frame origin: offset in points, alignment.
-_LABEL_SPOTS = ((4, 2, 'left', 'bottom'), (-4, 2, 'right', 'bottom'),
-                (4, -2, 'left', 'top'), (-4, -2, 'right', 'top'),
-                (0, 6, 'center', 'bottom'), (0, -6, 'center', 'top'))
-
-
-def _place_labels(ax, names: Sequence[Tuple[str, np.ndarray, object]],
-                  fontsize: float) -> None:
-    """
-    Write names next to their points in the picture, never overlapping one another.
-
-    Each name takes the first free spot around its projected point (see
-    :data:`_LABEL_SPOTS`) inside the drawn box that covers neither another label nor another
-    named point; a name that finds none is left out.
-    """
-    from matplotlib.transforms import Bbox, IdentityTransform
-    from mpl_toolkits.mplot3d import proj3d
-    if not names:
-        return
-    fig = ax.figure
-    renderer = fig.canvas.get_renderer()
-    ax.apply_aspect()  # the position drawing gives the axes (a square for a 3D box aspect)
-    points = np.array([p for _, p, _ in names], dtype=float)
-    corners = np.array(np.meshgrid(ax.get_xlim(), ax.get_ylim(), ax.get_zlim())).reshape(3, -1)
-    x, y, _ = proj3d.proj_transform(*np.concatenate([points.T, corners], axis=1),
-                                    ax.get_proj())
-    projected = ax.transData.transform(np.column_stack([x, y]))
-    screen, box_corners = projected[:len(points)], projected[len(points):]
-    # inside the drawn box, so that no label covers the tick labels around it
-    frame = Bbox.intersection(ax.get_window_extent(renderer),
-                              Bbox([box_corners.min(axis=0), box_corners.max(axis=0)]))
-    scale = fig.dpi / 72.0
-    boxes = []
-    for k, ((name, _, color), (px, py)) in enumerate(zip(names, screen)):
-        others = np.delete(screen, k, axis=0)
-        text = ax.text2D(px, py, name, fontsize=fontsize, color=color,
-                         transform=IdentityTransform(),
-                         bbox={'facecolor': 'white', 'alpha': 0.6, 'edgecolor': 'none',
-                               'pad': 0.4})
-        for dx, dy, ha, va in _LABEL_SPOTS:
-            text.set_position((px + dx * scale, py + dy * scale))
-            text.set_ha(ha)
-            text.set_va(va)
-            box = text.get_window_extent(renderer).padded(2.0)
-            inside = frame.x0 <= box.x0 and box.x1 <= frame.x1 and \
-                frame.y0 <= box.y0 and box.y1 <= frame.y1
-            covers = np.any((others[:, 0] > box.x0) & (others[:, 0] < box.x1) &
-                            (others[:, 1] > box.y0) & (others[:, 1] < box.y1))
-            if inside and not covers and not any(box.overlaps(other) for other in boxes):
-                boxes.append(box)
-                break
-        else:
-            text.remove()
-
-
-def _reserve_title(fig, text: str, fontsize: float):
-    """
-    Put ``text`` at the top of the figure and shrink the plot below it, whatever its lines.
-
-    :return: the title's text artist.
-    """
-    title = fig.suptitle(text, fontsize=fontsize, va='top', y=1.0 - 4.0 / fig.bbox.height)
-    height = title.get_window_extent(fig.canvas.get_renderer()).height
-    fig.subplots_adjust(left=0.0, right=1.0, bottom=0.02,
-                        top=max(0.5, 1.0 - (height + 10.0) / fig.bbox.height))
-    return title
 
 
 def _figure(size: Tuple[int, int]):
@@ -364,7 +297,7 @@ def render_configuration(model: RobotModel, q, path: str,
         _animate(scene, q[None, :], path, size, _view(view), 1.0, None)
         return path
     fig, line_collection = _figure(size)
-    _reserve_title(fig, _title(model, q, size[0]), _TITLE_FONTSIZE)
+    reserve_title(fig, _title(model, q, size[0]), _TITLE_FONTSIZE)
     ax = fig.add_subplot(projection='3d')
     ax.view_init(*_view(view))
     scene.draw(ax, 0, line_collection, fontsize=7.5)
@@ -465,7 +398,7 @@ def _animate(scene: _Scene, path_q: np.ndarray, path: str, size: Tuple[int, int]
     if count > 1:
         titles = [f'{title}\nframe {frame + 1}/{count}' for frame, title in enumerate(titles)]
     longest = max(titles, key=lambda title: title.count('\n'))
-    title = _reserve_title(fig, longest, _TITLE_FONTSIZE)
+    title = reserve_title(fig, longest, _TITLE_FONTSIZE)
     ax = fig.add_subplot(projection='3d')
     writer = PillowWriter(fps=fps)
     with writer.saving(fig, path, _DPI):

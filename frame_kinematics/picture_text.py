@@ -1,0 +1,85 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Text on a picture of :mod:`frame_kinematics.render`: link labels that never overlap, a title."""
+
+from typing import Sequence, Tuple
+
+import numpy as np
+
+#: Label positions tried around a frame origin: offset in points, alignment.
+LABEL_SPOTS = ((4, 2, 'left', 'bottom'), (-4, 2, 'right', 'bottom'),
+               (4, -2, 'left', 'top'), (-4, -2, 'right', 'top'),
+               (0, 6, 'center', 'bottom'), (0, -6, 'center', 'top'))
+
+
+def place_labels(ax, names: Sequence[Tuple[str, np.ndarray, object]],
+                 fontsize: float) -> None:
+    """
+    Write names next to their points in the picture, never overlapping one another.
+
+    Each name takes the first free spot around its projected point (see
+    :data:`LABEL_SPOTS`) inside the drawn box that covers neither another label nor another
+    named point; a name that finds none is left out.
+    """
+    from matplotlib.transforms import Bbox, IdentityTransform
+    from mpl_toolkits.mplot3d import proj3d
+    if not names:
+        return
+    fig = ax.figure
+    renderer = fig.canvas.get_renderer()
+    ax.apply_aspect()  # the position drawing gives the axes (a square for a 3D box aspect)
+    points = np.array([p for _, p, _ in names], dtype=float)
+    corners = np.array(np.meshgrid(ax.get_xlim(), ax.get_ylim(), ax.get_zlim())).reshape(3, -1)
+    x, y, _ = proj3d.proj_transform(*np.concatenate([points.T, corners], axis=1),
+                                    ax.get_proj())
+    projected = ax.transData.transform(np.column_stack([x, y]))
+    screen, box_corners = projected[:len(points)], projected[len(points):]
+    # inside the drawn box, so that no label covers the tick labels around it
+    frame = Bbox.intersection(ax.get_window_extent(renderer),
+                              Bbox([box_corners.min(axis=0), box_corners.max(axis=0)]))
+    scale = fig.dpi / 72.0
+    boxes = []
+    for k, ((name, _, color), (px, py)) in enumerate(zip(names, screen)):
+        others = np.delete(screen, k, axis=0)
+        text = ax.text2D(px, py, name, fontsize=fontsize, color=color,
+                         transform=IdentityTransform(),
+                         bbox={'facecolor': 'white', 'alpha': 0.6, 'edgecolor': 'none',
+                               'pad': 0.4})
+        for dx, dy, ha, va in LABEL_SPOTS:
+            text.set_position((px + dx * scale, py + dy * scale))
+            text.set_ha(ha)
+            text.set_va(va)
+            box = text.get_window_extent(renderer).padded(2.0)
+            inside = frame.x0 <= box.x0 and box.x1 <= frame.x1 and \
+                frame.y0 <= box.y0 and box.y1 <= frame.y1
+            covers = np.any((others[:, 0] > box.x0) & (others[:, 0] < box.x1) &
+                            (others[:, 1] > box.y0) & (others[:, 1] < box.y1))
+            if inside and not covers and not any(box.overlaps(other) for other in boxes):
+                boxes.append(box)
+                break
+        else:
+            text.remove()
+
+
+def reserve_title(fig, text: str, fontsize: float):
+    """
+    Put ``text`` at the top of the figure and shrink the plot below it, whatever its lines.
+
+    :return: the title's text artist.
+    """
+    title = fig.suptitle(text, fontsize=fontsize, va='top', y=1.0 - 4.0 / fig.bbox.height)
+    height = title.get_window_extent(fig.canvas.get_renderer()).height
+    fig.subplots_adjust(left=0.0, right=1.0, bottom=0.02,
+                        top=max(0.5, 1.0 - (height + 10.0) / fig.bbox.height))
+    return title
