@@ -26,13 +26,12 @@ import shutil
 import signal
 import subprocess
 import tempfile
-import time
 
 from frame_kinematics import robots
 from frame_kinematics.core import RobotModel
 import numpy as np
 import pytest
-from ros_loopback import stay_on_loopback
+from ros_testing import spin_until, stay_on_loopback
 
 # Before any DDS participant exists (rclpy.init and the launched processes).
 stay_on_loopback(1 + os.getpid() % 99)
@@ -133,13 +132,7 @@ class Harness:
         self.joint_states[stamp] = dict(zip(msg.name, msg.position))
 
     def spin_until(self, predicate, timeout=TIMEOUT):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            self.executor.spin_once(timeout_sec=0.05)
-            value = predicate()
-            if value:
-                return value
-        return None
+        return spin_until(self.executor, predicate, timeout)
 
     def call(self, service_type, name, request):
         client = self.node.create_client(service_type, name)

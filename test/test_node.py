@@ -30,7 +30,7 @@ from frame_kinematics.core import RobotModel
 from frame_kinematics.core.spatial import rotation_from_quaternion
 import numpy as np
 import pytest
-from ros_loopback import stay_on_loopback
+from ros_testing import spin_until, stay_on_loopback
 
 # Before any DDS participant exists (rclpy.init and the launched processes).
 stay_on_loopback(100 + os.getpid() % 100)
@@ -104,13 +104,7 @@ class Harness:
         }
 
     def spin_until(self, predicate, timeout=TIMEOUT):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            self.executor.spin_once(timeout_sec=0.05)
-            value = predicate()
-            if value:
-                return value
-        return None
+        return spin_until(self.executor, predicate, timeout)
 
     def call(self, name, request):
         client = self.clients[name]
@@ -174,19 +168,8 @@ def test_robot_description_is_latched(harness):
 def test_tf_root_to_tool0_matches_the_core(harness):
     arm = model()
     q = np.array([0.3, -0.8, 1.1, 0.2, -0.5, 0.7, 0.02])
-    names = list(arm.joint_names)
     expected = arm.forward_kinematics(q).transform('tool0')
-
-    def matches():
-        harness.publish_joints(names, q)
-        try:
-            t = harness.buffer.lookup_transform('base_link', 'tool0', rclpy_time.Time())
-        except tf2_ros.TransformException:
-            return False
-        p = t.transform.translation
-        return np.allclose([p.x, p.y, p.z], expected[:3, 3], atol=1e-9)
-
-    assert harness.spin_until(matches)
+    assert _tool0_follows(harness, q)
     t = harness.buffer.lookup_transform('base_link', 'tool0', rclpy_time.Time())
     r = t.transform.rotation
     quat = np.array([r.x, r.y, r.z, r.w])
@@ -325,9 +308,9 @@ def _parameter(name, value):
         type=types.PARAMETER_DOUBLE, double_value=value))
 
 
-def _tool0_follows(harness, value):
+def _tool0_follows(harness, q):
+    """Publish ``q`` until TF gives the core's ``base_link -> tool0`` translation for it."""
     arm = model()
-    q = np.full(arm.nq, value)
     expected = arm.forward_kinematics(q).transform('tool0')
 
     def matches():
@@ -362,7 +345,7 @@ def test_bad_parameters_leave_the_node_publishing(harness, name, value, fragment
     else:
         assert not result.successful and fragment in result.reason, result.reason
     assert harness.process.poll() is None
-    assert _tool0_follows(harness, 0.1 + 0.01 * len(name))
+    assert _tool0_follows(harness, np.full(model().nq, 0.1 + 0.01 * len(name)))
 
 
 def test_tf_bytes_equal_rclpy_serialization():

@@ -11,9 +11,14 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Keep every DDS participant of a ROS test on the loopback interface, in a domain of its own."""
+"""
+Helpers of the ROS tests (no ROS import here).
+
+Every DDS participant of a test stays on the loopback interface, in a domain of its own.
+"""
 
 import os
+import time
 
 #: Cyclone DDS on ``lo`` only, no multicast, 127.0.0.1 the only peer.
 LOOPBACK_CYCLONE = ('<CycloneDDS><Domain Id="any"><General><Interfaces>'
@@ -35,3 +40,18 @@ def stay_on_loopback(domain_id: int) -> None:
     os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
     os.environ['CYCLONEDDS_URI'] = LOOPBACK_CYCLONE
     os.environ['ROS_DOMAIN_ID'] = str(domain_id)
+
+
+def spin_until(executor, predicate, timeout: float):
+    """
+    Spin ``executor`` until ``predicate()`` returns something true, or ``timeout`` seconds.
+
+    :return: that value, or None.
+    """
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        executor.spin_once(timeout_sec=0.05)
+        value = predicate()
+        if value:
+            return value
+    return None
