@@ -18,7 +18,8 @@ The compiled backend (numba) against the numpy one and the compiled peers, in on
   (``model.forward_kinematics(q)``) and the tip Jacobian (``model.jacobian(q, tip)``,
   ``LOCAL_WORLD_ALIGNED``) on both backends, against Pinocchio (``forwardKinematics`` +
   ``updateFramePlacements``; ``computeFrameJacobian``), best of 5 repeats; the compiled
-  kernel alone (``model.accelerator``, no input checks) too.
+  kernel that these calls make alone too (``poses_checked``, ``jacobian_checked``: the
+  checks and the kinematics, into arrays allocated once, numba's dispatch included).
 * ``ik``: the TRAC-IK protocol of :mod:`bench_ik` (random reachable targets, random seeds,
   1e-5 m and 1e-5 rad within the limits, 5 ms budget, no iteration limit) with one
   :class:`~frame_kinematics.core.ik.IKSolver` per backend, against roboticstoolbox-python's
@@ -50,7 +51,8 @@ import warnings
 
 from bench_ik import random_configurations, robot_cases, within_limits
 from frame_kinematics import robots
-from frame_kinematics.core import ExpressedIn, ik, RobotModel
+from frame_kinematics.core import ik, RobotModel
+from frame_kinematics.core.accel import jacobian, poses
 from frame_kinematics.core.spatial import log_so3, quaternion_from_rotation
 import numpy as np
 import steady_malloc
@@ -90,15 +92,15 @@ def part_fk():
             times[name] = (_best(lambda: m.forward_kinematics(q)),
                            _best(lambda: m.jacobian(q, tip)))
         acc = model.accelerator
-        frozen_q = model.check_configuration(q)
-        frozen_q.flags.writeable = False
-        world = acc.poses(frozen_q)[0]
-        world.flags.writeable = False
+        q_copy, world = np.empty(model.nq), np.empty((len(model.links), 4, 4))
+        jac = np.zeros((6, model.nv))
+        origin = np.zeros(3)
+        origin.setflags(write=False)
         index = model.link_index(tip)
-        lwa = ExpressedIn.LOCAL_WORLD_ALIGNED
-        times['kernel'] = (_best(lambda: acc.poses(frozen_q)),
-                           _best(lambda: acc.jacobian(acc.poses(frozen_q)[0], index, None,
-                                                      lwa)))
+        times['kernel'] = (
+            _best(lambda: poses.poses_checked(acc._ints, acc._floats, q, q_copy, world)),
+            _best(lambda: jacobian.jacobian_checked(acc._ints, acc._floats, q, index, origin,
+                                                    jacobian.LOCAL_WORLD_ALIGNED, jac)))
         pmodel = pin.buildModelFromUrdf(path, pin.JointModelFreeFlyer()) if floating else \
             pin.buildModelFromUrdf(path)
         pdata = pmodel.createData()

@@ -94,6 +94,60 @@ def test_compiled_state_is_read_only_and_keeps_no_caller_array(pair):
     assert np.any(state.jacobian(moved) != 0.0)
 
 
+def _forms(q):
+    """``q`` as the arrays and lists callers pass: the first two take the one-call path."""
+    frozen_q = q.copy()
+    frozen_q.setflags(write=False)
+    strided = np.repeat(q, 2)[::2]
+    return [q.copy(), frozen_q, q.tolist(), strided, q.astype(np.float32).astype(float)]
+
+
+def test_the_one_call_paths_equal_numpy(pair):
+    reference, compiled = pair
+    q = random_configuration(reference, np.random.default_rng(21))
+    forms = _forms(q)
+    assert [compiled.accelerator.takes(f) for f in forms] == [True, True, False, False, True]
+    rng = np.random.default_rng(22)
+    for form in forms:
+        ours, theirs = compiled.forward_kinematics(form), reference.forward_kinematics(form)
+        _close(ours.poses, theirs.poses)
+        _close(ours.q, theirs.q)
+        for link in reference.link_names[::3] + reference.link_names[-1:]:
+            point = rng.uniform(-0.5, 0.5, 3)
+            for ref in ('world', 'LOCAL', 'local_world_aligned'):
+                for at in (None, point, list(point)):
+                    _close(compiled.jacobian(form, link, at, ref),
+                           reference.jacobian(form, link, at, ref))
+
+
+def _error(call):
+    with pytest.raises(ConfigurationError) as caught:
+        call()
+    return str(caught.value)
+
+
+def test_the_one_call_paths_refuse_what_the_numpy_path_refuses():
+    pytest.importorskip('numba')
+    reference, compiled = _pair('bundled:fk_quadruped')
+    good = random_configuration(reference, np.random.default_rng(5))
+    assert compiled.layout.floating
+    quaternion = slice(compiled.layout.floating[0][0] + 3, compiled.layout.floating[0][0] + 7)
+    cases = [(0, np.nan), (2, np.inf), (8, -1e17), (quaternion, 1.01 * good[quaternion])]
+    for index, value in cases:
+        bad = good.copy()
+        bad[index] = value
+        assert compiled.accelerator.takes(bad)
+        for call in ('forward_kinematics', 'jacobian'):
+            args = (bad,) if call == 'forward_kinematics' else (bad, 'base_link')
+            message = _error(lambda: getattr(compiled, call)(*args))
+            assert message == _error(lambda: getattr(reference, call)(*args))
+    near = good.copy()
+    near[quaternion] *= 1.0 + 5e-5
+    _close(compiled.forward_kinematics(near).q, reference.check_configuration(near))
+    assert np.linalg.norm(compiled.forward_kinematics(near).q[quaternion]) == \
+        pytest.approx(1.0, abs=1e-15)
+
+
 def test_a_massless_robot_has_no_center_of_mass_on_either_backend():
     pytest.importorskip('numba')
     text = ('<robot name="light"><link name="a"/><link name="b"/>'

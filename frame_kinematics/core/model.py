@@ -34,9 +34,10 @@ import numpy as np
 
 from .assembly import add_floating_root, assemble, Joint, Link
 from .backend import resolve
-from .checks import check_vector
+from .checks import check_point, check_vector
 from .errors import UnknownFrameError
 from .joints import ConfigurationLayout, entry_names, frozen, JointKernel, JointType
+from .kinematics import ExpressedIn, KinematicsState
 from .topology import Topology
 from .urdf import load_urdf, RobotDescription
 from .urdf_source import read_urdf_file
@@ -275,11 +276,11 @@ class RobotModel:
         :param a: acceleration ``(nv,)`` or ``(B, nv)`` (optional, needs ``v``).
         :return: a :class:`~frame_kinematics.core.kinematics.KinematicsState`.
         """
-        from .kinematics import KinematicsState
         return KinematicsState(self, q, v, a)
 
     def jacobian(self, q, link: str, point: Optional[Sequence[float]] = None,
-                 expressed_in='local_world_aligned') -> np.ndarray:
+                 expressed_in: Union[ExpressedIn, str] = ExpressedIn.LOCAL_WORLD_ALIGNED
+                 ) -> np.ndarray:
         """
         Jacobian of a link (see :meth:`KinematicsState.jacobian`).
 
@@ -290,6 +291,15 @@ class RobotModel:
             name (default LOCAL_WORLD_ALIGNED).
         :return: ``(6, nv)`` or ``(B, 6, nv)``, rows ``[linear; angular]``.
         """
+        if self.accelerator is not None:
+            ref = ExpressedIn.parse(expressed_in)
+            at = None
+            if point is not None and ref is not ExpressedIn.WORLD:
+                at = check_point(point)
+                at.setflags(write=False)  # the kernels are compiled for read-only points
+            jac = self.accelerator.checked_jacobian(q, self.link_index(link), at, ref)
+            if jac is not None:  # one compiled call checked q and computed the Jacobian
+                return jac
         return self.forward_kinematics(q).jacobian(link, point, expressed_in)
 
     def center_of_mass(self, q) -> Tuple[float, np.ndarray]:

@@ -22,12 +22,12 @@ and cached on disk (``cache=True``).
 """
 
 from types import MappingProxyType
-from typing import Optional, TYPE_CHECKING
+from typing import Optional, Tuple, TYPE_CHECKING
 
 import numpy as np
 
-from . import com, ik_engine, jacobian, poses
-from ..joints import frozen, JointType, plane_basis
+from . import com, ik_engine, jacobian, poses, tables
+from ..joints import frozen
 from ..kinematics.expressed import ExpressedIn
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -37,6 +37,7 @@ _REFERENCE = MappingProxyType({
     ExpressedIn.WORLD: jacobian.WORLD, ExpressedIn.LOCAL: jacobian.LOCAL,
     ExpressedIn.LOCAL_WORLD_ALIGNED: jacobian.LOCAL_WORLD_ALIGNED})
 _ORIGIN = frozen(np.zeros(3))
+_FLOAT = np.dtype(np.float64)
 
 
 class Accelerator:
@@ -44,7 +45,10 @@ class Accelerator:
     The compiled kernels bound to one model's tables (read-only, shared by threads).
 
     Poses of a batch are computed configurations first, ``(B, n_links, 4, 4)``, and handed
-    out as the ``(n_links, B, 4, 4)`` view the state uses.
+    out as the ``(n_links, B, 4, 4)`` view the state uses. A single configuration that is
+    already a C-contiguous float64 array is checked by the compiled kernel itself
+    (:meth:`checked_poses`, :meth:`checked_jacobian`): one call does the checks and the
+    kinematics.
     """
 
     def __init__(self, model: 'RobotModel') -> None:
@@ -53,18 +57,11 @@ class Accelerator:
 
         :param model: the robot model.
         """
-        kernel = model.kernel
-        self._fk = (kernel.type_code, kernel.axis, kernel.origin, kernel.q_index,
-                    kernel.multiplier, kernel.offset,
-                    frozen([plane_basis(kernel.axis[i]) if t is JointType.PLANAR else np.eye(3)
-                            for i, t in enumerate(kernel.types)]),
-                    model.topology.parent)
-        self._columns = (kernel.column_row, kernel.column_v, kernel.column_multiplier,
-                         kernel.column_twist)
-        self._subtree_end = model.topology.subtree_end
+        self._ints, self._floats = tables.pack(model)
         self._mass = (model.link_masses, model.link_p_coms, model.total_mass)
-        self._parent = model.topology.parent
         self._nv = model.nv
+        self._q_shape = (model.nq,)
+        self._n_links = len(model.links)
         self._warm_up(model.neutral_configuration())
 
     def _warm_up(self, q: np.ndarray) -> None:
@@ -74,7 +71,8 @@ class Accelerator:
         The first kernel of a process costs about 0.3 s from the disk cache (numba starts its
         compiler), a first compilation several seconds; later models reuse them. A solve with
         a time budget (inverse kinematics, :mod:`.ik_engine`) or a node's first message then
-        never waits for the compiler.
+        never waits for the compiler. The checked kernels take the caller's arrays, writable
+        or not: both are loaded.
         """
         for qs in (frozen(q), frozen(np.stack([q, q]))):
             world, _ = self.poses(qs)
@@ -83,8 +81,58 @@ class Accelerator:
                 self.jacobian(world, 0, _ORIGIN, ref)
             self.center_of_mass(world)
             self.center_of_mass_jacobian(world)
+        for single in (q, frozen(q)):
+            self.checked_poses(single)
+            for ref in _REFERENCE:
+                self.checked_jacobian(single, 0, None, ref)
         #: Whether batches of inverse kinematics run on several threads.
         self.threads = ik_engine.warm_up()
+
+    def takes(self, q) -> bool:
+        """Whether ``q`` is a C-contiguous float64 array ``(nq,)`` (the checked kernels' input)."""
+        return (type(q) is np.ndarray and q.shape == self._q_shape and q.dtype == _FLOAT
+                and q.flags.c_contiguous)
+
+    def checked_poses(self, q) -> Optional[Tuple[np.ndarray, np.ndarray]]:
+        """
+        Check one configuration and compute every link's pose, in one compiled call.
+
+        :param q: anything; only an array :meth:`takes` is evaluated.
+        :return: ``(q_copy, root_T_link)`` (new arrays, quaternions normalised), or None when
+            ``q`` is not such an array or fails the checks of
+            :meth:`RobotModel.check_configuration
+            <frame_kinematics.core.model.RobotModel.check_configuration>` (which then says
+            why).
+        """
+        if not self.takes(q):
+            return None
+        q_copy = np.empty(self._q_shape)
+        world = np.empty((self._n_links, 4, 4))
+        if not poses.poses_checked(self._ints, self._floats, q, q_copy, world):
+            return None
+        return q_copy, world
+
+    def checked_jacobian(self, q, link: int, point: Optional[np.ndarray],
+                         ref: ExpressedIn) -> Optional[np.ndarray]:
+        """
+        Check one configuration and compute a link's Jacobian, in one compiled call.
+
+        Only the poses of the link and its ancestors are computed.
+
+        :param q: anything; only an array :meth:`takes` is evaluated.
+        :param link: the link's index.
+        :param point: ``link_p_point`` (validated) or None for the origin.
+        :param ref: where it is expressed.
+        :return: a new ``(6, nv)`` array, or None as :meth:`checked_poses`.
+        """
+        if not self.takes(q):
+            return None
+        out = np.zeros((6, self._nv))
+        if not jacobian.jacobian_checked(self._ints, self._floats, q, link,
+                                         _ORIGIN if point is None else point, _REFERENCE[ref],
+                                         out):
+            return None
+        return out
 
     def poses(self, q: np.ndarray):
         """
@@ -96,9 +144,9 @@ class Accelerator:
         :param q: a validated configuration ``(nq,)`` or batch ``(B, nq)``.
         """
         if q.ndim == 1:
-            both = poses.poses(*self._fk, q)
+            both = poses.poses(self._ints, self._floats, q)
             return both[0], both[1]
-        return self._batch_first(poses.poses_batch(*self._fk, q)), None
+        return self._batch_first(poses.poses_batch(self._ints, self._floats, q)), None
 
     @staticmethod
     def _batch_first(world: np.ndarray) -> np.ndarray:
@@ -115,8 +163,8 @@ class Accelerator:
         :param point: ``link_p_point`` (validated, read-only) or None for the origin.
         :param ref: where it is expressed.
         """
-        args = (link, _ORIGIN if point is None else point, _REFERENCE[ref]) + \
-            self._columns + (self._subtree_end, self._nv)
+        args = (link, _ORIGIN if point is None else point, _REFERENCE[ref], self._ints,
+                self._floats, self._nv)
         if world.ndim == 3:
             return jacobian.jacobian(world, *args)
         return jacobian.jacobian_batch(self._batch_first(world), *args)
@@ -129,7 +177,7 @@ class Accelerator:
 
     def center_of_mass_jacobian(self, world: np.ndarray) -> np.ndarray:
         """Return the CoM Jacobian ``(3, nv)`` or ``(B, 3, nv)`` at poses from :meth:`poses`."""
-        args = (self._parent,) + self._mass + self._columns + (self._nv,)
+        args = (self._ints, self._floats) + self._mass + (self._nv,)
         if world.ndim == 3:
             return com.center_of_mass_jacobian(world, *args)
         return com.center_of_mass_jacobian_batch(self._batch_first(world), *args)

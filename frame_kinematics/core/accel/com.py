@@ -23,6 +23,8 @@ over the depth-first order (as :mod:`frame_kinematics.core.kinematics.com`).
 import numba
 import numpy as np
 
+from .tables import columns, links
+
 
 @numba.njit(cache=True, error_model='numpy')
 def center_of_mass_into(poses, masses, p_coms, total, out):
@@ -93,21 +95,26 @@ def center_of_mass_jacobian_into(poses, parent, masses, p_coms, total, column_ro
 
 
 @numba.njit(cache=True, error_model='numpy')
-def center_of_mass_jacobian(poses, parent, masses, p_coms, total, column_row, column_v,
-                            column_multiplier, column_twist, nv):
-    """:func:`center_of_mass_jacobian_into` a new ``(3, nv)`` array."""
+def center_of_mass_jacobian(poses, ints, floats, masses, p_coms, total, nv):
+    """:func:`center_of_mass_jacobian_into` a new ``(3, nv)`` array (packed tables)."""
     out = np.zeros((3, nv))
-    center_of_mass_jacobian_into(poses, parent, masses, p_coms, total, column_row, column_v,
-                                 column_multiplier, column_twist, out)
+    _jacobian_into(poses, ints, floats, masses, p_coms, total, out)
     return out
 
 
 @numba.njit(cache=True, error_model='numpy')
-def center_of_mass_jacobian_batch(poses, parent, masses, p_coms, total, column_row, column_v,
-                                  column_multiplier, column_twist, nv):
+def center_of_mass_jacobian_batch(poses, ints, floats, masses, p_coms, total, nv):
     """:func:`center_of_mass_jacobian` of a batch ``(B, n, 4, 4)``: ``(B, 3, nv)``."""
     out = np.zeros((len(poses), 3, nv))
     for b in range(len(poses)):
-        center_of_mass_jacobian_into(poses[b], parent, masses, p_coms, total, column_row,
-                                     column_v, column_multiplier, column_twist, out[b])
+        _jacobian_into(poses[b], ints, floats, masses, p_coms, total, out[b])
     return out
+
+
+@numba.njit(cache=True, error_model='numpy', inline='always')
+def _jacobian_into(poses, ints, floats, masses, p_coms, total, out):
+    """:func:`center_of_mass_jacobian_into` with the packed tables (:mod:`.tables`)."""
+    parent = links(ints, floats)[7]
+    column_row, column_v, column_multiplier, column_twist, _ = columns(ints, floats)
+    center_of_mass_jacobian_into(poses, parent, masses, p_coms, total, column_row, column_v,
+                                 column_multiplier, column_twist, out)

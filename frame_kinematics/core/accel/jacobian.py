@@ -24,6 +24,9 @@ its link's pose, as :mod:`frame_kinematics.core.kinematics.columns`.
 import numba
 import numpy as np
 
+from .poses import path_poses_into
+from .tables import columns, copy_configuration, links
+
 #: ``expressed_in`` codes of the kernels.
 WORLD, LOCAL, LOCAL_WORLD_ALIGNED = 0, 1, 2
 
@@ -80,9 +83,9 @@ def jacobian_into(poses, link, point, ref, column_row, column_v, column_multipli
 
 
 @numba.njit(cache=True, error_model='numpy')
-def jacobian(poses, link, point, ref, column_row, column_v, column_multiplier, column_twist,
-             subtree_end, nv):
-    """:func:`jacobian_into` a new ``(6, nv)`` array."""
+def jacobian(poses, link, point, ref, ints, floats, nv):
+    """:func:`jacobian_into` a new ``(6, nv)`` array (packed tables, :mod:`.tables`)."""
+    column_row, column_v, column_multiplier, column_twist, subtree_end = columns(ints, floats)
     out = np.zeros((6, nv))
     jacobian_into(poses, link, point, ref, column_row, column_v, column_multiplier,
                   column_twist, subtree_end, out)
@@ -90,11 +93,36 @@ def jacobian(poses, link, point, ref, column_row, column_v, column_multiplier, c
 
 
 @numba.njit(cache=True, error_model='numpy')
-def jacobian_batch(poses, link, point, ref, column_row, column_v, column_multiplier,
-                   column_twist, subtree_end, nv):
+def jacobian_batch(poses, link, point, ref, ints, floats, nv):
     """:func:`jacobian` of a batch of poses ``(B, n, 4, 4)``: ``(B, 6, nv)``."""
+    column_row, column_v, column_multiplier, column_twist, subtree_end = columns(ints, floats)
     out = np.zeros((len(poses), 6, nv))
     for b in range(len(poses)):
         jacobian_into(poses[b], link, point, ref, column_row, column_v, column_multiplier,
                       column_twist, subtree_end, out[b])
     return out
+
+
+@numba.njit(cache=True, error_model='numpy')
+def jacobian_checked(ints, floats, q, link, point, ref, out):
+    """
+    Check ``q``, then add the Jacobian of ``link`` at ``q`` into ``out``, in one call.
+
+    Only the poses of ``link`` and its ancestors are computed.
+
+    :param q: a configuration ``(nq,)``, unchecked.
+    :param out: ``(6, nv)`` zeros on entry.
+    :return: whether ``q`` passed the checks of :func:`~.tables.copy_configuration` (``out``
+        is left as it was when not).
+    """
+    q_copy = np.empty(len(q))
+    if not copy_configuration(ints, floats, q, q_copy):
+        return False
+    type_code, axis, origin, q_index, multiplier, offset, plane, parent = links(ints, floats)
+    world = np.empty((len(type_code), 4, 4))
+    path_poses_into(type_code, axis, origin, q_index, multiplier, offset, plane, parent, q_copy,
+                    link, world)
+    column_row, column_v, column_multiplier, column_twist, subtree_end = columns(ints, floats)
+    jacobian_into(world, link, point, ref, column_row, column_v, column_multiplier,
+                  column_twist, subtree_end, out)
+    return True

@@ -14,9 +14,10 @@
 """
 Compiled forward kinematics: ``parent_T_link`` and ``root_T_link`` of every link.
 
-Reads the joint kernel's tables as they are (one row per link: ``type_code``, ``axis``,
-``origin``, ``q_index``, ``multiplier``, ``offset``) and the topology's ``parent``, with the
-plane bases of planar rows (:func:`~frame_kinematics.core.joints.plane_basis`). The joint
+Reads the joint kernel's tables (one row per link: ``type_code``, ``axis``, ``origin``,
+``q_index``, ``multiplier``, ``offset``) and the topology's ``parent``, with the plane bases of
+planar rows (:func:`~frame_kinematics.core.joints.plane_basis`); the kernels called from
+Python take them packed (:mod:`.tables`). The joint
 transforms are those of :meth:`JointType.transform
 <frame_kinematics.core.joints.JointType.transform>`, written per row.
 """
@@ -24,6 +25,7 @@ transforms are those of :meth:`JointType.transform
 import numba
 import numpy as np
 
+from .tables import copy_configuration, links
 from ..joints import JointType, TYPE_CODES
 
 _REVOLUTE = TYPE_CODES[JointType.REVOLUTE]
@@ -163,8 +165,59 @@ def poses_into(type_code, axis, origin, q_index, multiplier, offset, plane, pare
 
 
 @numba.njit(cache=True, error_model='numpy')
-def poses(type_code, axis, origin, q_index, multiplier, offset, plane, parent, q):
+def path_poses_into(type_code, axis, origin, q_index, multiplier, offset, plane, parent, q,
+                    link, world):
+    """
+    Write ``root_T_link`` of ``link`` and of its ancestors (no other link) into ``world``.
+
+    :return: the number of rows written.
+    """
+    path = np.empty(len(type_code), np.int64)
+    depth = 0
+    row = link
+    while row >= 0:
+        path[depth] = row
+        depth += 1
+        row = parent[row]
+    for k in range(depth - 1, -1, -1):
+        row = path[k]
+        if type_code[row] == _FLOATING or type_code[row] == _PLANAR:
+            motion = multi_motion(row, type_code, q_index, plane, q)
+        else:
+            motion = joint_motion(row, type_code, axis, q_index, multiplier, offset, q)
+        here = product(origin, row, motion)
+        if row == 0:
+            store(here, world, 0)
+        else:
+            store(product(world, parent[row], here), world, row)
+    return depth
+
+
+@numba.njit(cache=True, error_model='numpy')
+def poses_checked(ints, floats, q, q_copy, world):
+    """
+    Check ``q`` and write its copy and ``root_T_link`` of every link, in one call.
+
+    :param ints: the model's packed integers (:func:`~.tables.pack`).
+    :param floats: the model's packed floats.
+    :param q: a configuration ``(nq,)``, unchecked.
+    :param q_copy: ``(nq,)``, receives the checked copy of ``q``.
+    :param world: ``(n, 4, 4)``, receives the poses.
+    :return: whether ``q`` passed the checks of :func:`~.tables.copy_configuration` (nothing
+        is computed when not).
+    """
+    if not copy_configuration(ints, floats, q, q_copy):
+        return False
+    type_code, axis, origin, q_index, multiplier, offset, plane, parent = links(ints, floats)
+    poses_into(type_code, axis, origin, q_index, multiplier, offset, plane, parent, q_copy,
+               world, world, False)
+    return True
+
+
+@numba.njit(cache=True, error_model='numpy')
+def poses(ints, floats, q):
     """``[root_T_link, parent_T_link]`` of every link for one configuration, ``(2, n, 4, 4)``."""
+    type_code, axis, origin, q_index, multiplier, offset, plane, parent = links(ints, floats)
     out = np.empty((2, len(type_code), 4, 4))
     poses_into(type_code, axis, origin, q_index, multiplier, offset, plane, parent, q, out[0],
                out[1], True)
@@ -172,13 +225,14 @@ def poses(type_code, axis, origin, q_index, multiplier, offset, plane, parent, q
 
 
 @numba.njit(cache=True, error_model='numpy')
-def poses_batch(type_code, axis, origin, q_index, multiplier, offset, plane, parent, qs):
+def poses_batch(ints, floats, qs):
     """
     ``root_T_link`` of every link for a batch, configurations first: ``(B, n, 4, 4)``.
 
     One thread: the kernel is bound by writing the poses, and on a shared machine threads
     waiting for each other cost milliseconds.
     """
+    type_code, axis, origin, q_index, multiplier, offset, plane, parent = links(ints, floats)
     out = np.empty((len(qs), len(type_code), 4, 4))
     for b in range(len(qs)):
         poses_into(type_code, axis, origin, q_index, multiplier, offset, plane, parent, qs[b],

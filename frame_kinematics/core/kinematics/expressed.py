@@ -14,6 +14,7 @@
 """Where a Jacobian, twist or acceleration is expressed (Pinocchio's ``ReferenceFrame``)."""
 
 import enum
+from types import MappingProxyType
 from typing import Union
 
 from ..errors import ConfigurationError, excerpt
@@ -43,10 +44,14 @@ class ExpressedIn(enum.Enum):
         """
         if isinstance(value, cls):
             return value
-        text = value.strip().lower() if isinstance(value, str) else None
-        for member in cls:
-            if text in (member.value, member.name.lower()):
-                return member
-        names = ', '.join(m.value for m in cls)
-        raise ConfigurationError(f"unknown 'expressed in' value {excerpt(repr(value))} "
-                                 f'(expected one of {names})')
+        member = _BY_NAME.get(value.strip().lower()) if isinstance(value, str) else None
+        if member is None:
+            names = ', '.join(m.value for m in cls)
+            raise ConfigurationError(f"unknown 'expressed in' value {excerpt(repr(value))} "
+                                     f'(expected one of {names})')
+        return member
+
+
+#: Every member by its value and its lower-case name.
+_BY_NAME = MappingProxyType({**{m.value: m for m in ExpressedIn},
+                             **{m.name.lower(): m for m in ExpressedIn}})

@@ -47,7 +47,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def _readonly(arr: np.ndarray) -> np.ndarray:
-    arr.flags.writeable = False
+    arr.setflags(write=False)
     return arr
 
 
@@ -62,6 +62,19 @@ class KinematicsState:
     :ivar poses: ``root_T_link`` of every link, ``(n_links, *B, 4, 4)``.
     """
 
+    v: Optional[np.ndarray] = None
+    a: Optional[np.ndarray] = None
+    batch_shape: tuple = ()
+    # Computed on first use (the class values stand for "not yet").
+    _local: Optional[np.ndarray] = None
+    # Large batches keep their poses batch-last, (n_links, 4, 4, B): `poses` is a view.
+    _batch_last: Optional[np.ndarray] = None
+    _world_columns: Optional[np.ndarray] = None
+    _twists: Optional[np.ndarray] = None
+    _accelerations: Optional[np.ndarray] = None
+    _com: Optional[np.ndarray] = None
+    _com_last: Optional[np.ndarray] = None
+
     def __init__(self, model: 'RobotModel', q, v=None, a=None) -> None:
         """
         Compute the link poses for ``q``.
@@ -72,6 +85,14 @@ class KinematicsState:
         :param a: acceleration ``(nv,)`` or ``(B, nv)`` (optional; needs ``v``).
         :raises ConfigurationError: for invalid inputs (nothing is computed then).
         """
+        self.model = model
+        self._accel = model.accelerator
+        if self._accel is not None and v is None and a is None:
+            checked = self._accel.checked_poses(q)
+            if checked is not None:  # one compiled call checked q and computed the poses
+                self.q = _readonly(checked[0])
+                self.poses = _readonly(checked[1])
+                return
         q = model.check_configuration(q)
         batch = q.shape[:-1]
         if v is not None:
@@ -84,18 +105,16 @@ class KinematicsState:
             a = model.check_velocity(a, 'a')
             if a.shape[:-1] != batch:
                 raise ConfigurationError(f'a has batch shape {a.shape[:-1]}, q has {batch}')
-        self.model = model
         self.q = _readonly(q)
-        self.v = None if v is None else _readonly(v)
-        self.a = None if a is None else _readonly(a)
+        if v is not None:
+            self.v = _readonly(v)
+        if a is not None:
+            self.a = _readonly(a)
         self.batch_shape = batch
-        self._local: Optional[np.ndarray] = None
-        # Large batches keep their poses batch-last, (n_links, 4, 4, B): `poses` is a view.
-        self._batch_last: Optional[np.ndarray] = None
-        self._accel = model.accelerator
         if self._accel is not None:
             poses, local = self._accel.poses(self.q)
-            self._local = None if local is None else _readonly(local)
+            if local is not None:
+                self._local = _readonly(local)
         elif len(batch) == 1 and batch[0] >= BATCH_THRESHOLD:
             self._batch_last = _readonly(link_poses_batch_last(model, q))
             poses = self._batch_last.transpose(0, 3, 1, 2)
@@ -103,11 +122,6 @@ class KinematicsState:
             poses, local = link_poses(model, q)
             self._local = _readonly(local)
         self.poses = _readonly(poses)
-        self._world_columns: Optional[np.ndarray] = None
-        self._twists: Optional[np.ndarray] = None
-        self._accelerations: Optional[np.ndarray] = None
-        self._com: Optional[np.ndarray] = None
-        self._com_last: Optional[np.ndarray] = None
 
     @property
     def local_poses(self) -> np.ndarray:
