@@ -61,7 +61,8 @@ class Accelerator:
         self._mass = (model.link_masses, model.link_p_coms, model.total_mass)
         self._nv = model.nv
         self._q_shape = (model.nq,)
-        self._n_links = len(model.links)
+        self._poses_shape = (len(model.links), 4, 4)
+        self._jacobian_shape = (6, model.nv)
         self._warm_up(model.neutral_configuration())
 
     def _warm_up(self, q: np.ndarray) -> None:
@@ -107,7 +108,7 @@ class Accelerator:
         if not self.takes(q):
             return None
         q_copy = np.empty(self._q_shape)
-        world = np.empty((self._n_links, 4, 4))
+        world = np.empty(self._poses_shape)
         if not poses.poses_checked(self._ints, self._floats, q, q_copy, world):
             return None
         return q_copy, world
@@ -127,7 +128,7 @@ class Accelerator:
         """
         if not self.takes(q):
             return None
-        out = np.zeros((6, self._nv))
+        out = np.zeros(self._jacobian_shape)
         if not jacobian.jacobian_checked(self._ints, self._floats, q, link,
                                          _ORIGIN if point is None else point, _REFERENCE[ref],
                                          out):

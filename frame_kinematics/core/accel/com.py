@@ -59,9 +59,15 @@ def center_of_mass_batch(poses, masses, p_coms, total):
 
 
 @numba.njit(cache=True, error_model='numpy')
-def center_of_mass_jacobian_into(poses, parent, masses, p_coms, total, column_row, column_v,
-                                 column_multiplier, column_twist, out):
-    """Add the CoM Jacobian ``(3, nv)`` of the links at ``poses`` into ``out`` (zeros)."""
+def center_of_mass_jacobian_into(poses, ints, floats, masses, p_coms, total, out):
+    """
+    Add the CoM Jacobian ``(3, nv)`` of the links at ``poses`` into ``out`` (zeros).
+
+    :param ints: the model's packed integers (:func:`~.tables.pack`).
+    :param floats: the model's packed floats.
+    """
+    ri, _ = links(ints, floats)
+    ci, cf = columns(ints, floats)
     n = len(masses)
     sub = np.empty((n, 4))
     for i in range(n):
@@ -73,22 +79,21 @@ def center_of_mass_jacobian_into(poses, parent, masses, p_coms, total, column_ro
                                  + poses[i, k, 2] * c2 + poses[i, k, 3])
     for i in range(n - 1, 0, -1):
         for k in range(4):
-            sub[parent[i], k] += sub[i, k]
-    for c in range(len(column_row)):
-        row = column_row[c]
-        t = column_twist[c]
+            sub[ri[i, 2], k] += sub[i, k]
+    for c in range(len(ci)):
+        row = ci[c, 0]
         r = poses[row]
-        a0 = r[0, 0] * t[3] + r[0, 1] * t[4] + r[0, 2] * t[5]
-        a1 = r[1, 0] * t[3] + r[1, 1] * t[4] + r[1, 2] * t[5]
-        a2 = r[2, 0] * t[3] + r[2, 1] * t[4] + r[2, 2] * t[5]
+        a0 = r[0, 0] * cf[c, 4] + r[0, 1] * cf[c, 5] + r[0, 2] * cf[c, 6]
+        a1 = r[1, 0] * cf[c, 4] + r[1, 1] * cf[c, 5] + r[1, 2] * cf[c, 6]
+        a2 = r[2, 0] * cf[c, 4] + r[2, 1] * cf[c, 5] + r[2, 2] * cf[c, 6]
         # the column's linear part at the world origin: R S_lin - (R S_ang) x o
         ox, oy, oz = -r[0, 3], -r[1, 3], -r[2, 3]
-        l0 = r[0, 0] * t[0] + r[0, 1] * t[1] + r[0, 2] * t[2] + a1 * oz - a2 * oy
-        l1 = r[1, 0] * t[0] + r[1, 1] * t[1] + r[1, 2] * t[2] + a2 * ox - a0 * oz
-        l2 = r[2, 0] * t[0] + r[2, 1] * t[1] + r[2, 2] * t[2] + a0 * oy - a1 * ox
+        l0 = r[0, 0] * cf[c, 1] + r[0, 1] * cf[c, 2] + r[0, 2] * cf[c, 3] + a1 * oz - a2 * oy
+        l1 = r[1, 0] * cf[c, 1] + r[1, 1] * cf[c, 2] + r[1, 2] * cf[c, 3] + a2 * ox - a0 * oz
+        l2 = r[2, 0] * cf[c, 1] + r[2, 1] * cf[c, 2] + r[2, 2] * cf[c, 3] + a0 * oy - a1 * ox
         m_sub, h0, h1, h2 = sub[row, 0], sub[row, 1], sub[row, 2], sub[row, 3]
-        scale = column_multiplier[c] / total
-        v = column_v[c]
+        scale = cf[c, 0] / total
+        v = ci[c, 1]
         out[0, v] += scale * (l0 * m_sub + a1 * h2 - a2 * h1)
         out[1, v] += scale * (l1 * m_sub + a2 * h0 - a0 * h2)
         out[2, v] += scale * (l2 * m_sub + a0 * h1 - a1 * h0)
@@ -96,9 +101,9 @@ def center_of_mass_jacobian_into(poses, parent, masses, p_coms, total, column_ro
 
 @numba.njit(cache=True, error_model='numpy')
 def center_of_mass_jacobian(poses, ints, floats, masses, p_coms, total, nv):
-    """:func:`center_of_mass_jacobian_into` a new ``(3, nv)`` array (packed tables)."""
+    """:func:`center_of_mass_jacobian_into` a new ``(3, nv)`` array."""
     out = np.zeros((3, nv))
-    _jacobian_into(poses, ints, floats, masses, p_coms, total, out)
+    center_of_mass_jacobian_into(poses, ints, floats, masses, p_coms, total, out)
     return out
 
 
@@ -107,14 +112,5 @@ def center_of_mass_jacobian_batch(poses, ints, floats, masses, p_coms, total, nv
     """:func:`center_of_mass_jacobian` of a batch ``(B, n, 4, 4)``: ``(B, 3, nv)``."""
     out = np.zeros((len(poses), 3, nv))
     for b in range(len(poses)):
-        _jacobian_into(poses[b], ints, floats, masses, p_coms, total, out[b])
+        center_of_mass_jacobian_into(poses[b], ints, floats, masses, p_coms, total, out[b])
     return out
-
-
-@numba.njit(cache=True, error_model='numpy', inline='always')
-def _jacobian_into(poses, ints, floats, masses, p_coms, total, out):
-    """:func:`center_of_mass_jacobian_into` with the packed tables (:mod:`.tables`)."""
-    parent = links(ints, floats)[7]
-    column_row, column_v, column_multiplier, column_twist, _ = columns(ints, floats)
-    center_of_mass_jacobian_into(poses, parent, masses, p_coms, total, column_row, column_v,
-                                 column_multiplier, column_twist, out)

@@ -14,11 +14,11 @@
 """
 Compiled Jacobians of a link (or a point fixed in it), every ``expressed_in``.
 
-The joint kernel's motion columns (``column_row``, ``column_v``, ``column_multiplier``,
-``column_twist``) and the topology's ``subtree_end`` say which columns move a link: column
-``c`` does when ``column_row[c] <= link < subtree_end[column_row[c]]``. A column's twist at
-a point ``p`` in world axes is ``[R S_lin + (R S_ang) x (p - o); R S_ang]`` with ``(R, o)``
-its link's pose, as :mod:`frame_kinematics.core.kinematics.columns`.
+The motion-column rows of :func:`~.tables.columns` (``column_row``, ``column_v``, the
+``subtree_end`` of the column's link; ``column_multiplier``, ``column_twist``) say which
+columns move a link: column ``c`` does when ``column_row[c] <= link < subtree_end``. A
+column's twist at a point ``p`` in world axes is ``[R S_lin + (R S_ang) x (p - o); R S_ang]``
+with ``(R, o)`` its link's pose, as :mod:`frame_kinematics.core.kinematics.columns`.
 """
 
 import numba
@@ -32,15 +32,16 @@ WORLD, LOCAL, LOCAL_WORLD_ALIGNED = 0, 1, 2
 
 
 @numba.njit(cache=True, error_model='numpy')
-def jacobian_into(poses, link, point, ref, column_row, column_v, column_multiplier,
-                  column_twist, subtree_end, out):
+def jacobian_into(poses, link, point, ref, ci, cf, out):
     """
     Add the Jacobian of ``link`` (at ``point``, given in the link frame) into ``out``.
 
-    :param poses: ``(n, 4, 4)`` ``root_T_link``.
+    :param poses: ``(n, 4, 4)`` ``root_T_link`` (only the link's and its ancestors' are read).
     :param link: the link's row.
     :param point: ``link_p_point`` ``(3,)`` (ignored for ``WORLD``).
     :param ref: :data:`WORLD`, :data:`LOCAL` or :data:`LOCAL_WORLD_ALIGNED`.
+    :param ci: the integer column rows.
+    :param cf: the float column rows.
     :param out: ``(6, nv)`` zeros on entry.
     """
     if ref == WORLD:
@@ -52,25 +53,24 @@ def jacobian_into(poses, link, point, ref, column_row, column_v, column_multipli
               + poses[link, 1, 2] * point[2] + poses[link, 1, 3])
         pz = (poses[link, 2, 0] * point[0] + poses[link, 2, 1] * point[1]
               + poses[link, 2, 2] * point[2] + poses[link, 2, 3])
-    for c in range(len(column_row)):
-        row = column_row[c]
+    for c in range(len(ci)):
+        row = ci[c, 0]
         if row > link:
             break
-        if link >= subtree_end[row]:
+        if link >= ci[c, 2]:
             continue
-        t = column_twist[c]
         r = poses[row]
-        l0 = r[0, 0] * t[0] + r[0, 1] * t[1] + r[0, 2] * t[2]
-        l1 = r[1, 0] * t[0] + r[1, 1] * t[1] + r[1, 2] * t[2]
-        l2 = r[2, 0] * t[0] + r[2, 1] * t[1] + r[2, 2] * t[2]
-        a0 = r[0, 0] * t[3] + r[0, 1] * t[4] + r[0, 2] * t[5]
-        a1 = r[1, 0] * t[3] + r[1, 1] * t[4] + r[1, 2] * t[5]
-        a2 = r[2, 0] * t[3] + r[2, 1] * t[4] + r[2, 2] * t[5]
+        l0 = r[0, 0] * cf[c, 1] + r[0, 1] * cf[c, 2] + r[0, 2] * cf[c, 3]
+        l1 = r[1, 0] * cf[c, 1] + r[1, 1] * cf[c, 2] + r[1, 2] * cf[c, 3]
+        l2 = r[2, 0] * cf[c, 1] + r[2, 1] * cf[c, 2] + r[2, 2] * cf[c, 3]
+        a0 = r[0, 0] * cf[c, 4] + r[0, 1] * cf[c, 5] + r[0, 2] * cf[c, 6]
+        a1 = r[1, 0] * cf[c, 4] + r[1, 1] * cf[c, 5] + r[1, 2] * cf[c, 6]
+        a2 = r[2, 0] * cf[c, 4] + r[2, 1] * cf[c, 5] + r[2, 2] * cf[c, 6]
         lx, ly, lz = px - r[0, 3], py - r[1, 3], pz - r[2, 3]
         col = (l0 + a1 * lz - a2 * ly, l1 + a2 * lx - a0 * lz, l2 + a0 * ly - a1 * lx,
                a0, a1, a2)
-        v = column_v[c]
-        m = column_multiplier[c]
+        v = ci[c, 1]
+        m = cf[c, 0]
         if ref == LOCAL:
             for i in range(3):
                 out[i, v] += m * (poses[link, 0, i] * col[0] + poses[link, 1, i] * col[1]
@@ -85,21 +85,19 @@ def jacobian_into(poses, link, point, ref, column_row, column_v, column_multipli
 @numba.njit(cache=True, error_model='numpy')
 def jacobian(poses, link, point, ref, ints, floats, nv):
     """:func:`jacobian_into` a new ``(6, nv)`` array (packed tables, :mod:`.tables`)."""
-    column_row, column_v, column_multiplier, column_twist, subtree_end = columns(ints, floats)
+    ci, cf = columns(ints, floats)
     out = np.zeros((6, nv))
-    jacobian_into(poses, link, point, ref, column_row, column_v, column_multiplier,
-                  column_twist, subtree_end, out)
+    jacobian_into(poses, link, point, ref, ci, cf, out)
     return out
 
 
 @numba.njit(cache=True, error_model='numpy')
 def jacobian_batch(poses, link, point, ref, ints, floats, nv):
     """:func:`jacobian` of a batch of poses ``(B, n, 4, 4)``: ``(B, 6, nv)``."""
-    column_row, column_v, column_multiplier, column_twist, subtree_end = columns(ints, floats)
+    ci, cf = columns(ints, floats)
     out = np.zeros((len(poses), 6, nv))
     for b in range(len(poses)):
-        jacobian_into(poses[b], link, point, ref, column_row, column_v, column_multiplier,
-                      column_twist, subtree_end, out[b])
+        jacobian_into(poses[b], link, point, ref, ci, cf, out[b])
     return out
 
 
@@ -118,11 +116,9 @@ def jacobian_checked(ints, floats, q, link, point, ref, out):
     q_copy = np.empty(len(q))
     if not copy_configuration(ints, floats, q, q_copy):
         return False
-    type_code, axis, origin, q_index, multiplier, offset, plane, parent = links(ints, floats)
-    world = np.empty((len(type_code), 4, 4))
-    path_poses_into(type_code, axis, origin, q_index, multiplier, offset, plane, parent, q_copy,
-                    link, world)
-    column_row, column_v, column_multiplier, column_twist, subtree_end = columns(ints, floats)
-    jacobian_into(world, link, point, ref, column_row, column_v, column_multiplier,
-                  column_twist, subtree_end, out)
+    ri, rf = links(ints, floats)
+    world = np.empty((len(ri), 4, 4))
+    path_poses_into(ri, rf, q_copy, link, world)
+    ci, cf = columns(ints, floats)
+    jacobian_into(world, link, point, ref, ci, cf, out)
     return True

@@ -14,63 +14,64 @@
 """
 Compiled forward kinematics: ``parent_T_link`` and ``root_T_link`` of every link.
 
-Reads the joint kernel's tables (one row per link: ``type_code``, ``axis``, ``origin``,
-``q_index``, ``multiplier``, ``offset``) and the topology's ``parent``, with the plane bases of
-planar rows (:func:`~frame_kinematics.core.joints.plane_basis`); the kernels called from
-Python take them packed (:mod:`.tables`). The joint
-transforms are those of :meth:`JointType.transform
-<frame_kinematics.core.joints.JointType.transform>`, written per row.
+Transforms are 12-tuples ``(r00, r01, r02, r10, ..., r22, p0, p1, p2)`` (the rotation row by
+row, then the translation) composed by :func:`compose`. A joint's motion ``joint_T_child``
+is that of :meth:`JointType.transform <frame_kinematics.core.joints.JointType.transform>`:
+:func:`revolute`, :func:`prismatic`, :func:`floating` and :func:`planar` on plain values.
+The model's kernels read the per-link row tables of :mod:`.tables` (:func:`rows_into`);
+:func:`joint_motion` and :func:`product` evaluate the same functions on the joint kernel's
+separate tables (the inverse-kinematics chains, :mod:`frame_kinematics.core.accel.ik`).
 """
 
 import numba
 import numpy as np
 
-from .tables import copy_configuration, links
+from .tables import AXIS, copy_configuration, links, ORIGIN, PLANE, SCALE
 from ..joints import JointType, TYPE_CODES
 
+_FIXED = TYPE_CODES[JointType.FIXED]
 _REVOLUTE = TYPE_CODES[JointType.REVOLUTE]
 _CONTINUOUS = TYPE_CODES[JointType.CONTINUOUS]
 _PRISMATIC = TYPE_CODES[JointType.PRISMATIC]
 _PLANAR = TYPE_CODES[JointType.PLANAR]
 _FLOATING = TYPE_CODES[JointType.FLOATING]
+_IDENTITY = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0)
 
 
 @numba.njit(cache=True, error_model='numpy', inline='always')
-def product(a, ka, m):
-    """
-    Return the top three rows of ``a[ka] @ m`` for a rigid 4x4 ``m`` given as its top rows.
-
-    :param a: an array of 4x4 transforms.
-    :param ka: which of them.
-    :param m: ``(r00, r01, r02, r10, ..., r22, p0, p1, p2)``, the rotation then the
-        translation of ``m``.
-    :return: the product in the same 12-tuple form.
-    """
-    r00, r01, r02, r10, r11, r12, r20, r21, r22, p0, p1, p2 = m
-    x0, x1, x2, x3 = a[ka, 0, 0], a[ka, 0, 1], a[ka, 0, 2], a[ka, 0, 3]
-    y0, y1, y2, y3 = a[ka, 1, 0], a[ka, 1, 1], a[ka, 1, 2], a[ka, 1, 3]
-    z0, z1, z2, z3 = a[ka, 2, 0], a[ka, 2, 1], a[ka, 2, 2], a[ka, 2, 3]
-    return (x0 * r00 + x1 * r10 + x2 * r20, x0 * r01 + x1 * r11 + x2 * r21,
-            x0 * r02 + x1 * r12 + x2 * r22,
-            y0 * r00 + y1 * r10 + y2 * r20, y0 * r01 + y1 * r11 + y2 * r21,
-            y0 * r02 + y1 * r12 + y2 * r22,
-            z0 * r00 + z1 * r10 + z2 * r20, z0 * r01 + z1 * r11 + z2 * r21,
-            z0 * r02 + z1 * r12 + z2 * r22,
-            x0 * p0 + x1 * p1 + x2 * p2 + x3, y0 * p0 + y1 * p1 + y2 * p2 + y3,
-            z0 * p0 + z1 * p1 + z2 * p2 + z3)
+def compose(a, b):
+    """Return ``a @ b`` of two rigid transforms given as 12-tuples."""
+    a00, a01, a02, a10, a11, a12, a20, a21, a22, a0, a1, a2 = a
+    r00, r01, r02, r10, r11, r12, r20, r21, r22, p0, p1, p2 = b
+    return (a00 * r00 + a01 * r10 + a02 * r20, a00 * r01 + a01 * r11 + a02 * r21,
+            a00 * r02 + a01 * r12 + a02 * r22,
+            a10 * r00 + a11 * r10 + a12 * r20, a10 * r01 + a11 * r11 + a12 * r21,
+            a10 * r02 + a11 * r12 + a12 * r22,
+            a20 * r00 + a21 * r10 + a22 * r20, a20 * r01 + a21 * r11 + a22 * r21,
+            a20 * r02 + a21 * r12 + a22 * r22,
+            a00 * p0 + a01 * p1 + a02 * p2 + a0, a10 * p0 + a11 * p1 + a12 * p2 + a1,
+            a20 * p0 + a21 * p1 + a22 * p2 + a2)
 
 
 @numba.njit(cache=True, error_model='numpy', inline='always')
-def store(m, out, k):
-    """Write a 12-tuple transform (see :func:`product`) into ``out[k]`` as a 4x4 matrix."""
-    out[k, 0, 0], out[k, 0, 1], out[k, 0, 2], out[k, 0, 3] = m[0], m[1], m[2], m[9]
-    out[k, 1, 0], out[k, 1, 1], out[k, 1, 2], out[k, 1, 3] = m[3], m[4], m[5], m[10]
-    out[k, 2, 0], out[k, 2, 1], out[k, 2, 2], out[k, 2, 3] = m[6], m[7], m[8], m[11]
-    out[k, 3, 0], out[k, 3, 1], out[k, 3, 2], out[k, 3, 3] = 0.0, 0.0, 0.0, 1.0
+def revolute(x, y, z, angle):
+    """``joint_T_child`` of a rotation by ``angle`` about the unit axis ``(x, y, z)``."""
+    s = np.sin(angle)
+    v = 1.0 - np.cos(angle)
+    return (1.0 + v * (x * x - 1.0), -s * z + v * x * y, s * y + v * x * z,
+            s * z + v * x * y, 1.0 + v * (y * y - 1.0), -s * x + v * y * z,
+            -s * y + v * x * z, s * x + v * y * z, 1.0 + v * (z * z - 1.0),
+            0.0, 0.0, 0.0)
+
+
+@numba.njit(cache=True, error_model='numpy', inline='always')
+def prismatic(x, y, z, d):
+    """``joint_T_child`` of a translation by ``d`` along the unit axis ``(x, y, z)``."""
+    return (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, d * x, d * y, d * z)
 
 
 @numba.njit(cache=True, error_model='numpy')
-def _floating_motion(x, y, z, qx, qy, qz, qw):
+def floating(x, y, z, qx, qy, qz, qw):
     """``joint_T_child`` of a floating joint at ``[x, y, z, qx, qy, qz, qw]``."""
     norm = np.sqrt(qx * qx + qy * qy + qz * qz + qw * qw)
     a, b, c, w = qx / norm, qy / norm, qz / norm, qw / norm
@@ -81,7 +82,7 @@ def _floating_motion(x, y, z, qx, qy, qz, qw):
 
 
 @numba.njit(cache=True, error_model='numpy')
-def _planar_motion(b00, b01, b02, b10, b11, b12, b20, b21, b22, x, y, theta):
+def planar(b00, b01, b02, b10, b11, b12, b20, b21, b22, x, y, theta):
     """``joint_T_child`` of a planar joint at ``[x, y, theta]`` in the plane basis ``b``."""
     c = np.cos(theta)
     s = np.sin(theta)
@@ -97,100 +98,126 @@ def _planar_motion(b00, b01, b02, b10, b11, b12, b20, b21, b22, x, y, theta):
             x * b00 + y * b01, x * b10 + y * b11, x * b20 + y * b21)
 
 
-@numba.njit(cache=True, error_model='numpy', inline='always')
-def joint_motion(row, type_code, axis, q_index, multiplier, offset, q):
-    """``joint_T_child`` of a fixed or one-dof row as a 12-tuple (see :func:`product`)."""
-    code = type_code[row]
-    if code == _REVOLUTE or code == _CONTINUOUS:
-        angle = q[q_index[row]] * multiplier[row] + offset[row]
-        s = np.sin(angle)
-        v = 1.0 - np.cos(angle)
-        x, y, z = axis[row, 0], axis[row, 1], axis[row, 2]
-        return (1.0 + v * (x * x - 1.0), -s * z + v * x * y, s * y + v * x * z,
-                s * z + v * x * y, 1.0 + v * (y * y - 1.0), -s * x + v * y * z,
-                -s * y + v * x * z, s * x + v * y * z, 1.0 + v * (z * z - 1.0),
-                0.0, 0.0, 0.0)
-    if code == _PRISMATIC:
-        d = q[q_index[row]] * multiplier[row] + offset[row]
-        return (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0,
-                d * axis[row, 0], d * axis[row, 1], d * axis[row, 2])
-    return (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0)
-
-
 @numba.njit(cache=True, error_model='numpy')
-def multi_motion(row, type_code, q_index, plane, q):
-    """``joint_T_child`` of a floating or planar row as a 12-tuple (see :func:`product`)."""
-    i = q_index[row]
-    if type_code[row] == _FLOATING:
-        return _floating_motion(q[i], q[i + 1], q[i + 2], q[i + 3], q[i + 4], q[i + 5],
-                                q[i + 6])
-    return _planar_motion(plane[row, 0, 0], plane[row, 0, 1], plane[row, 0, 2],
-                          plane[row, 1, 0], plane[row, 1, 1], plane[row, 1, 2],
-                          plane[row, 2, 0], plane[row, 2, 1], plane[row, 2, 2],
-                          q[i], q[i + 1], q[i + 2])
+def park_motion(ri, rf, row, q, world):
+    """
+    Write ``joint_T_child`` of a floating or planar row into ``world[row]``.
+
+    Called in a loop of its own, before the loop of :func:`rows_into`: a call inside that loop
+    would slow every row down.
+    """
+    code = ri[row, 0]
+    i = ri[row, 1]
+    if code == _FLOATING:
+        store(floating(q[i], q[i + 1], q[i + 2], q[i + 3], q[i + 4], q[i + 5], q[i + 6]),
+              world, row)
+    elif code == _PLANAR:
+        b = PLANE
+        store(planar(rf[row, b], rf[row, b + 1], rf[row, b + 2], rf[row, b + 3],
+                     rf[row, b + 4], rf[row, b + 5], rf[row, b + 6], rf[row, b + 7],
+                     rf[row, b + 8], q[i], q[i + 1], q[i + 2]), world, row)
+
+
+@numba.njit(cache=True, error_model='numpy', inline='always')
+def origin(rf, row):
+    """``parent_T_joint`` of row ``row`` of the row tables, as a 12-tuple."""
+    o = ORIGIN
+    return (rf[row, o], rf[row, o + 1], rf[row, o + 2], rf[row, o + 3], rf[row, o + 4],
+            rf[row, o + 5], rf[row, o + 6], rf[row, o + 7], rf[row, o + 8], rf[row, o + 9],
+            rf[row, o + 10], rf[row, o + 11])
+
+
+@numba.njit(cache=True, error_model='numpy', inline='always')
+def product(a, ka, m):
+    """Return ``a[ka] @ m`` for an array of 4x4 transforms ``a`` and a 12-tuple ``m``."""
+    return compose(load(a, ka), m)
+
+
+@numba.njit(cache=True, error_model='numpy', inline='always')
+def store(m, out, k):
+    """Write a 12-tuple transform into ``out[k]`` as a 4x4 matrix."""
+    out[k, 0, 0], out[k, 0, 1], out[k, 0, 2], out[k, 0, 3] = m[0], m[1], m[2], m[9]
+    out[k, 1, 0], out[k, 1, 1], out[k, 1, 2], out[k, 1, 3] = m[3], m[4], m[5], m[10]
+    out[k, 2, 0], out[k, 2, 1], out[k, 2, 2], out[k, 2, 3] = m[6], m[7], m[8], m[11]
+    out[k, 3, 0], out[k, 3, 1], out[k, 3, 2], out[k, 3, 3] = 0.0, 0.0, 0.0, 1.0
 
 
 @numba.njit(cache=True, error_model='numpy', inline='always')
 def load(a, k):
-    """Return the top three rows of ``a[k]`` as a 12-tuple (see :func:`product`)."""
+    """Return the top three rows of ``a[k]`` as a 12-tuple."""
     return (a[k, 0, 0], a[k, 0, 1], a[k, 0, 2], a[k, 1, 0], a[k, 1, 1], a[k, 1, 2],
             a[k, 2, 0], a[k, 2, 1], a[k, 2, 2], a[k, 0, 3], a[k, 1, 3], a[k, 2, 3])
 
 
-@numba.njit(cache=True, error_model='numpy')
-def poses_into(type_code, axis, origin, q_index, multiplier, offset, plane, parent, q, world,
-               local, with_local):
-    """
-    Write ``root_T_link`` of every link into ``world`` (``(n, 4, 4)``).
+@numba.njit(cache=True, error_model='numpy', inline='always')
+def joint_motion(row, type_code, axis, q_index, multiplier, offset, q):
+    """``joint_T_child`` of a fixed or one-dof row of the joint kernel's separate tables."""
+    code = type_code[row]
+    if code == _REVOLUTE or code == _CONTINUOUS or code == _PRISMATIC:
+        value = q[q_index[row]] * multiplier[row] + offset[row]
+        if code == _PRISMATIC:
+            return prismatic(axis[row, 0], axis[row, 1], axis[row, 2], value)
+        return revolute(axis[row, 0], axis[row, 1], axis[row, 2], value)
+    return _IDENTITY
 
-    With ``with_local``, also ``parent_T_link`` into ``local`` (else ``local`` is not read).
-    Floating and planar rows are evaluated first, their motion parked in ``world``: a call
-    inside the main loop would slow every row down.
+
+@numba.njit(cache=True, error_model='numpy')
+def rows_into(ri, rf, q, path, depth, world, local, with_local):
     """
-    for row in range(len(type_code)):
-        if type_code[row] == _FLOATING or type_code[row] == _PLANAR:
-            store(multi_motion(row, type_code, q_index, plane, q), world, row)
-    for row in range(len(type_code)):
-        if type_code[row] == _FLOATING or type_code[row] == _PLANAR:
-            motion = load(world, row)
+    Write ``root_T_link`` of rows of the row tables into ``world`` (``(n, 4, 4)``).
+
+    :param path: with ``depth >= 0``, the rows ``path[depth - 1], ..., path[0]`` (a link and
+        its ancestors, root first); with ``depth < 0``, every row (``path`` is not read).
+    :param with_local: also write ``parent_T_link`` into ``local`` (else it is not read).
+    """
+    count = len(ri) if depth < 0 else depth
+    for k in range(count):
+        row = k if depth < 0 else path[depth - 1 - k]
+        if ri[row, 0] == _FLOATING or ri[row, 0] == _PLANAR:
+            park_motion(ri, rf, row, q, world)
+    # The row's motion, then one composition and one store for every type. Moving this body
+    # into a function, inlined or not, or composing in each branch makes the loop about three
+    # times slower.
+    for k in range(count):
+        row = k if depth < 0 else path[depth - 1 - k]
+        code = ri[row, 0]
+        if code == _REVOLUTE or code == _CONTINUOUS:
+            value = q[ri[row, 1]] * rf[row, SCALE] + rf[row, SCALE + 1]
+            motion = revolute(rf[row, AXIS], rf[row, AXIS + 1], rf[row, AXIS + 2], value)
+        elif code == _PRISMATIC:
+            value = q[ri[row, 1]] * rf[row, SCALE] + rf[row, SCALE + 1]
+            motion = prismatic(rf[row, AXIS], rf[row, AXIS + 1], rf[row, AXIS + 2], value)
+        elif code == _FIXED:
+            motion = _IDENTITY
         else:
-            motion = joint_motion(row, type_code, axis, q_index, multiplier, offset, q)
-        here = product(origin, row, motion)
+            motion = load(world, row)  # parked by park_motion
+        here = compose(origin(rf, row), motion)
+        parent = ri[row, 2]
+        pose = here
+        if parent >= 0:
+            pose = compose(load(world, parent), here)
+        store(pose, world, row)
         if with_local:
             store(here, local, row)
-        if row == 0:
-            store(here, world, 0)
-        else:
-            store(product(world, parent[row], here), world, row)
 
 
 @numba.njit(cache=True, error_model='numpy')
-def path_poses_into(type_code, axis, origin, q_index, multiplier, offset, plane, parent, q,
-                    link, world):
-    """
-    Write ``root_T_link`` of ``link`` and of its ancestors (no other link) into ``world``.
+def poses_into(ri, rf, q, world, local, with_local):
+    """Write ``root_T_link`` of every link into ``world`` (see :func:`rows_into`)."""
+    rows_into(ri, rf, q, ri[:0, 0], -1, world, local, with_local)
 
-    :return: the number of rows written.
-    """
-    path = np.empty(len(type_code), np.int64)
+
+@numba.njit(cache=True, error_model='numpy')
+def path_poses_into(ri, rf, q, link, world):
+    """Write ``root_T_link`` of ``link`` and of its ancestors (no other link) into ``world``."""
+    path = np.empty(len(ri), np.int64)
     depth = 0
     row = link
     while row >= 0:
         path[depth] = row
         depth += 1
-        row = parent[row]
-    for k in range(depth - 1, -1, -1):
-        row = path[k]
-        if type_code[row] == _FLOATING or type_code[row] == _PLANAR:
-            motion = multi_motion(row, type_code, q_index, plane, q)
-        else:
-            motion = joint_motion(row, type_code, axis, q_index, multiplier, offset, q)
-        here = product(origin, row, motion)
-        if row == 0:
-            store(here, world, 0)
-        else:
-            store(product(world, parent[row], here), world, row)
-    return depth
+        row = ri[row, 2]
+    rows_into(ri, rf, q, path, depth, world, world, False)
 
 
 @numba.njit(cache=True, error_model='numpy')
@@ -208,19 +235,17 @@ def poses_checked(ints, floats, q, q_copy, world):
     """
     if not copy_configuration(ints, floats, q, q_copy):
         return False
-    type_code, axis, origin, q_index, multiplier, offset, plane, parent = links(ints, floats)
-    poses_into(type_code, axis, origin, q_index, multiplier, offset, plane, parent, q_copy,
-               world, world, False)
+    ri, rf = links(ints, floats)
+    poses_into(ri, rf, q_copy, world, world, False)
     return True
 
 
 @numba.njit(cache=True, error_model='numpy')
 def poses(ints, floats, q):
     """``[root_T_link, parent_T_link]`` of every link for one configuration, ``(2, n, 4, 4)``."""
-    type_code, axis, origin, q_index, multiplier, offset, plane, parent = links(ints, floats)
-    out = np.empty((2, len(type_code), 4, 4))
-    poses_into(type_code, axis, origin, q_index, multiplier, offset, plane, parent, q, out[0],
-               out[1], True)
+    ri, rf = links(ints, floats)
+    out = np.empty((2, len(ri), 4, 4))
+    poses_into(ri, rf, q, out[0], out[1], True)
     return out
 
 
@@ -232,9 +257,8 @@ def poses_batch(ints, floats, qs):
     One thread: the kernel is bound by writing the poses, and on a shared machine threads
     waiting for each other cost milliseconds.
     """
-    type_code, axis, origin, q_index, multiplier, offset, plane, parent = links(ints, floats)
-    out = np.empty((len(qs), len(type_code), 4, 4))
+    ri, rf = links(ints, floats)
+    out = np.empty((len(qs), len(ri), 4, 4))
     for b in range(len(qs)):
-        poses_into(type_code, axis, origin, q_index, multiplier, offset, plane, parent, qs[b],
-                   out[b], out[b], False)
+        poses_into(ri, rf, qs[b], out[b], out[b], False)
     return out

@@ -14,19 +14,21 @@
 """
 One model's tables packed into two flat read-only arrays, and their views in compiled code.
 
-numba checks the type of every array argument of every call (about 40 ns each), so the
-kernels called from Python take the joint kernel's and the topology's tables as one integer
-and one float array (:func:`pack`) and take views of them (:func:`links`, :func:`columns`,
-:func:`input_checks`), which costs nothing. The arrays hold:
+numba checks the type of every array argument of every call (about 40 ns each) and every
+view taken in compiled code costs a reference count, so the kernels called from Python take
+the joint kernel's and the topology's tables as one integer and one float array
+(:func:`pack`), holding one row per link and one row per motion column:
 
-* integers: the link count ``n``, the column count ``c`` and the floating-joint count ``f``,
-  then ``type_code``, ``q_index``, ``parent``, ``subtree_end`` (``n`` each), ``column_row``,
-  ``column_v`` (``c`` each) and the ``q`` index of every floating joint's quaternion;
-* floats: the magnitude bound of :data:`~frame_kinematics.core.checks.MAX_MAGNITUDE` and
-  :data:`~frame_kinematics.core.spatial.QUATERNION_NORM_TOLERANCE`, then ``origin``
-  (``16 n``), ``axis`` (``3 n``), ``multiplier``, ``offset`` (``n`` each), the plane bases
-  (``9 n``, see :func:`~frame_kinematics.core.joints.plane_basis`), ``column_multiplier``
-  (``c``) and ``column_twist`` (``6 c``).
+* integers: the link count ``n``, the column count ``c`` and the floating-joint count ``f``;
+  the link rows ``(n, 3)``: ``type_code``, ``q_index``, ``parent``; the column rows
+  ``(c, 3)``: ``column_row``, ``column_v`` and the ``subtree_end`` of the column's link;
+  then the ``q`` index of every floating joint's quaternion;
+* floats: the bound :data:`~frame_kinematics.core.checks.MAX_MAGNITUDE` and
+  :data:`~frame_kinematics.core.spatial.QUATERNION_NORM_TOLERANCE`; the link rows
+  ``(n, 26)``: ``origin`` (rotation row by row, then translation, from :data:`ORIGIN`),
+  ``axis`` (:data:`AXIS`), ``multiplier`` and ``offset`` (:data:`SCALE`), the plane basis
+  row by row (:data:`PLANE`, see :func:`~frame_kinematics.core.joints.plane_basis`); the
+  column rows ``(c, 7)``: ``column_multiplier`` and ``column_twist``.
 """
 
 from typing import Tuple, TYPE_CHECKING
@@ -41,6 +43,9 @@ from ..spatial import QUATERNION_NORM_TOLERANCE
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import RobotModel
 
+#: Columns of the float link rows.
+ORIGIN, AXIS, SCALE, PLANE = 0, 12, 15, 17
+_LINK_FLOATS = 26
 _INT_HEADER = 3
 _FLOAT_HEADER = 2
 
@@ -54,48 +59,50 @@ def pack(model: 'RobotModel') -> Tuple[np.ndarray, np.ndarray]:
     """
     kernel = model.kernel
     topology = model.topology
+    n = len(kernel.type_code)
     quaternions = [iq + 3 for iq, _, _ in model.layout.floating]
     planes = [plane_basis(kernel.axis[i]) if t is JointType.PLANAR else np.eye(3)
               for i, t in enumerate(kernel.types)]
+    link_floats = np.concatenate([
+        kernel.origin[:, :3, :3].reshape(n, 9), kernel.origin[:, :3, 3], kernel.axis,
+        kernel.multiplier[:, None], kernel.offset[:, None], np.reshape(planes, (n, 9))], axis=1)
+    column_ints = np.stack([kernel.column_row, kernel.column_v,
+                            topology.subtree_end[kernel.column_row]], axis=-1)
     ints = np.concatenate([
-        [len(kernel.type_code), kernel.n_columns, len(quaternions)], kernel.type_code,
-        kernel.q_index, topology.parent, topology.subtree_end, kernel.column_row,
-        kernel.column_v, quaternions]).astype(np.int64)
+        [n, kernel.n_columns, len(quaternions)],
+        np.stack([kernel.type_code, kernel.q_index, topology.parent], axis=-1).ravel(),
+        column_ints.ravel(), quaternions]).astype(np.int64)
     floats = np.concatenate([
-        [MAX_MAGNITUDE, QUATERNION_NORM_TOLERANCE], kernel.origin.ravel(), kernel.axis.ravel(),
-        kernel.multiplier, kernel.offset, np.ravel(planes), kernel.column_multiplier,
-        kernel.column_twist.ravel()]).astype(np.float64)
+        [MAX_MAGNITUDE, QUATERNION_NORM_TOLERANCE], link_floats.ravel(),
+        np.concatenate([kernel.column_multiplier[:, None], kernel.column_twist],
+                       axis=1).ravel()]).astype(np.float64)
     return frozen(ints), frozen(floats)
 
 
 @numba.njit(cache=True, inline='always')
 def links(ints, floats):
     """
-    Return views of the link tables.
+    Return views of the link rows.
 
-    :return: ``(type_code, axis, origin, q_index, multiplier, offset, plane, parent)``, the
-        arguments of :func:`~frame_kinematics.core.accel.poses.poses_into`.
+    :return: ``(ri, rf)``: ``(n, 3)`` integers and ``(n, 26)`` floats.
     """
     n = ints[0]
     i, f = _INT_HEADER, _FLOAT_HEADER
-    return (ints[i:i + n], floats[f + 16 * n:f + 19 * n].reshape((n, 3)),
-            floats[f:f + 16 * n].reshape((n, 4, 4)), ints[i + n:i + 2 * n],
-            floats[f + 19 * n:f + 20 * n], floats[f + 20 * n:f + 21 * n],
-            floats[f + 21 * n:f + 30 * n].reshape((n, 3, 3)), ints[i + 2 * n:i + 3 * n])
+    return (ints[i:i + 3 * n].reshape((n, 3)),
+            floats[f:f + _LINK_FLOATS * n].reshape((n, _LINK_FLOATS)))
 
 
 @numba.njit(cache=True, inline='always')
 def columns(ints, floats):
     """
-    Return views of the motion-column tables and the topology's ``subtree_end``.
+    Return views of the motion-column rows.
 
-    :return: ``(column_row, column_v, column_multiplier, column_twist, subtree_end)``.
+    :return: ``(ci, cf)``: ``(c, 3)`` integers ``(row, v, subtree_end[row])`` and ``(c, 7)``
+        floats ``(multiplier, twist)``.
     """
     n, c = ints[0], ints[1]
-    i, f = _INT_HEADER + 4 * n, _FLOAT_HEADER + 30 * n
-    return (ints[i:i + c], ints[i + c:i + 2 * c], floats[f:f + c],
-            floats[f + c:f + 7 * c].reshape((c, 6)),
-            ints[_INT_HEADER + 3 * n:_INT_HEADER + 4 * n])
+    i, f = _INT_HEADER + 3 * n, _FLOAT_HEADER + _LINK_FLOATS * n
+    return ints[i:i + 3 * c].reshape((c, 3)), floats[f:f + 7 * c].reshape((c, 7))
 
 
 @numba.njit(cache=True, inline='always')
@@ -107,7 +114,7 @@ def input_checks(ints, floats):
         tolerance and the ``q`` index of every floating joint's quaternion.
     """
     n, c, f = ints[0], ints[1], ints[2]
-    start = _INT_HEADER + 4 * n + 2 * c
+    start = _INT_HEADER + 3 * n + 3 * c
     return floats[0], floats[1], ints[start:start + f]
 
 
