@@ -33,7 +33,7 @@ from typing import Any, Callable, List, Mapping, Optional, Tuple
 
 import numpy as np
 
-from .com import center_of_mass
+from .com import center_of_mass, center_of_mass_at, POSE_FREE_ORIENTATIONS
 from .layout import baked_placements, stamped
 from .log import excerpt, name_list, shorten, ThrottledLog
 from .markers import com_markers
@@ -44,7 +44,9 @@ from .parameters import ParameterValues
 from .settings import BridgeSettings
 from .snapshot import MIMIC_TOLERANCE, Snapshot
 from .swap import prepare, SwapError
+from .tf_math import transforms_out
 from .throttle import Throttle
+from ..core.checks import MAX_MAGNITUDE
 from ..core.errors import ConfigurationError, FrameKinematicsError
 from ..core.frames import FrameTree
 from ..core.joints import JointType
@@ -290,13 +292,13 @@ class Bridge:
             return self._reject('length', f'ignored a joint_states message with {len(names)} '
                                 f'names and {len(velocities)} velocities '
                                 f'(joints {name_list(names[:5])})')
-        finite = np.isfinite(positions)
+        usable = np.abs(positions) <= MAX_MAGNITUDE  # False for NaN
         if len(velocities):
-            finite &= np.isfinite(velocities)
-        if not finite.all():
-            bad = [names[i] for i in np.flatnonzero(~finite)[:10].tolist()]
-            return self._reject('nan', 'ignored a joint_states message with NaN or inf for '
-                                f'{name_list(bad)}')
+            usable &= np.abs(velocities) <= MAX_MAGNITUDE
+        if not usable.all():
+            bad = [names[i] for i in np.flatnonzero(~usable)[:10].tolist()]
+            return self._reject('nan', 'ignored a joint_states message with NaN, inf or a '
+                                f'magnitude above {MAX_MAGNITUDE:g} for {name_list(bad)}')
         for _ in range(3):
             core = self._core
             if core is not self._tf_core:
@@ -366,25 +368,35 @@ class Bridge:
              or settings.publish_com_markers)
         if not (publish_joints or publish_com):
             return out
-        with_v = publish_com and settings.publish_com_topics and v_known_all
+        com_ns = self._throttle.com_stamp(stamp_ns) if publish_com else None
+        with_v = com_ns is not None and settings.publish_com_topics and v_known_all
+        markers = com_ns is not None and settings.publish_com_markers and \
+            not core.index.skipped and self._throttle.markers_due(com_ns)
+        rows = plan.tf_indices if publish_joints else plan.tf_indices[:0]
+        transforms = core.index.transforms
+        if transforms.compiled and not (with_v or markers) and \
+                settings.com_orientation in POSE_FREE_ORIENTATIONS:
+            reference = -1 if com_ns is None else core.model.link_index(core.reference)
+            translations, quats, com = transforms.compute_with_com(q, rows, reference)
+            out.tf = transforms_out(plan.parents, plan.children, stamp_ns, translations, quats)
+            if com_ns is not None:
+                self._add_com(out, center_of_mass_at(core, tuple(com.tolist()), com_ns))
+            return out
         tree = self._tree_at(core, q, v if with_v else None)
         if publish_joints:
-            translations, quats = core.index.transforms.compute(tree.state, plan.tf_indices)
-            out.tf = [TransformOut(parent, child, stamp_ns, tuple(t), tuple(r))
-                      for parent, child, t, r in zip(plan.parents, plan.children,
-                                                     translations.tolist(), quats.tolist())]
-        if publish_com:
-            com_ns = self._throttle.com_stamp(stamp_ns)
-            if com_ns is not None:
-                transform, topics = center_of_mass(core, tree, com_ns, with_v)
-                if transform is not None:
-                    out.tf.append(transform)
-                out.center_of_mass = topics
-                if settings.publish_com_markers and not core.index.skipped and \
-                        self._throttle.markers_due(com_ns):
-                    out.markers = com_markers(core.model, tree.state, com_ns,
-                                              settings.frame_prefix)
+            translations, quats = transforms.compute(q, rows)
+            out.tf = transforms_out(plan.parents, plan.children, stamp_ns, translations, quats)
+        if com_ns is not None:
+            self._add_com(out, center_of_mass(core, tree, com_ns, with_v))
+            if markers:
+                out.markers = com_markers(core.model, tree.state, com_ns, settings.frame_prefix)
         return out
+
+    @staticmethod
+    def _add_com(out: BridgeOutput, com: Tuple[Optional[TransformOut], Any]) -> None:
+        transform, out.center_of_mass = com
+        if transform is not None:
+            out.tf.append(transform)
 
     def _tree_at(self, core: ModelCore, q: np.ndarray, v: Optional[np.ndarray]) -> FrameTree:
         """Move the /tf path's own frame tree to ``q`` (and ``v``); return it."""
