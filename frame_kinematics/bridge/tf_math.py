@@ -21,6 +21,7 @@ compiled form (:mod:`frame_kinematics.core.accel.tf`) on a model with the numba 
 which also gives the robot CoM in the same call.
 """
 
+from functools import partial
 from itertools import repeat
 from typing import Dict, List, Sequence, Tuple
 
@@ -93,6 +94,6 @@ def transforms_out(parents: Sequence[str], children: Sequence[str], stamp_ns: in
     :param translations: ``(n, 3)``.
     :param quats: ``(n, 4)`` ``[x, y, z, w]``.
     """
-    return list(map(TransformOut._make, zip(parents, children, repeat(stamp_ns),
-                                            map(tuple, translations.tolist()),
-                                            map(tuple, quats.tolist()))))
+    make = partial(tuple.__new__, TransformOut)  # TransformOut._make without its Python frame
+    return list(map(make, zip(parents, children, repeat(stamp_ns),
+                              map(tuple, translations.tolist()), map(tuple, quats.tolist()))))
