@@ -48,8 +48,8 @@ TARGETS_US = {('fk_arm', 'numba'): 20.0, ('talos', 'numba'): 60.0,
 
 
 @contextlib.contextmanager
-def backend(name):
-    """Build the bridges' models on one backend (``FRAME_KINEMATICS_BACKEND``)."""
+def on_backend(name):
+    """Make the models built meanwhile use one backend, through the environment variable."""
     before = os.environ.get(backends.ENVIRONMENT_VARIABLE)
     os.environ[backends.ENVIRONMENT_VARIABLE] = name
     try:
@@ -167,7 +167,7 @@ def main():
             urdf = handle.read()
         rows = []
         for backend_name in names:
-            with backend(backend_name):
+            with on_backend(backend_name):
                 rows.append(bench(urdf, args.repeat, args.number))
         pin_s = None if pin is None else bench_pinocchio(pin, path, rows[0][-1], args.repeat)
         pin_text = 'n/a' if pin_s is None else f'{pin_s * 1e6:.1f}'
