@@ -113,7 +113,7 @@ def test_both_backends_publish_the_same_transforms(urdf, case, monkeypatch):
     if case.startswith('compiled'):
         def no_tree(*args):
             raise AssertionError('the compiled /tf path built a frame tree')
-        monkeypatch.setattr(compiled, '_tree_at', no_tree)
+        monkeypatch.setattr(compiled._publisher, '_tree_at', no_tree)
     rng = np.random.default_rng(21)
     # velocities with the CoM topics on need every link's velocity: the tree path
     with_velocities = SETTINGS[case].get('publish_com_topics') is False or \

@@ -33,22 +33,19 @@ from typing import Any, Callable, List, Mapping, Optional, Tuple
 
 import numpy as np
 
-from .com import center_of_mass, center_of_mass_at, POSE_FREE_ORIENTATIONS
 from .layout import baked_placements, stamped
 from .log import excerpt, name_list, shorten, ThrottledLog
-from .markers import com_markers
 from .messages import BridgeOutput, JointStateInput, TransformOut
 from .model_core import ModelCore, parse_description
 from .names import PlanCache
 from .parameters import ParameterValues
+from .publish import Publisher
 from .settings import BridgeSettings
 from .snapshot import MIMIC_TOLERANCE, Snapshot
 from .swap import prepare, SwapError
-from .tf_math import transforms_out
 from .throttle import Throttle
 from ..core.checks import MAX_MAGNITUDE
 from ..core.errors import ConfigurationError, FrameKinematicsError
-from ..core.frames import FrameTree
 from ..core.joints import JointType
 from ..core.model import RobotModel
 
@@ -83,7 +80,7 @@ class Bridge:
         self._install_state(core, core.initial_configuration(), core.initial_received())
         self._tf_core: Optional[ModelCore] = None
         self._plans: Optional[PlanCache] = None
-        self._tree: Optional[FrameTree] = None
+        self._publisher = Publisher()
         self._warned_missing = False
 
     @classmethod
@@ -265,7 +262,7 @@ class Bridge:
         if previous is None or previous.index is not core.index or \
                 previous.settings.frame_prefix != core.settings.frame_prefix:
             self._plans = PlanCache(core.index, core.settings.frame_prefix)
-        self._tree = None
+        self._publisher.reset()
         self._tf_core = core
 
     def on_joint_state(self, msg: JointStateInput, now_ns: int) -> BridgeOutput:
@@ -372,39 +369,9 @@ class Bridge:
         with_v = com_ns is not None and settings.publish_com_topics and v_known_all
         markers = com_ns is not None and settings.publish_com_markers and \
             not core.index.skipped and self._throttle.markers_due(com_ns)
-        rows = plan.tf_indices if publish_joints else plan.tf_indices[:0]
-        transforms = core.index.transforms
-        if transforms.compiled and not (with_v or markers) and \
-                settings.com_orientation in POSE_FREE_ORIENTATIONS:
-            reference = -1 if com_ns is None else core.model.link_index(core.reference)
-            translations, quats, com = transforms.compute_with_com(q, rows, reference)
-            out.tf = transforms_out(plan.parents, plan.children, stamp_ns, translations, quats)
-            if com_ns is not None:
-                self._add_com(out, center_of_mass_at(core, tuple(com.tolist()), com_ns))
-            return out
-        tree = self._tree_at(core, q, v if with_v else None)
-        if publish_joints:
-            translations, quats = transforms.compute(q, rows)
-            out.tf = transforms_out(plan.parents, plan.children, stamp_ns, translations, quats)
-        if com_ns is not None:
-            self._add_com(out, center_of_mass(core, tree, com_ns, with_v))
-            if markers:
-                out.markers = com_markers(core.model, tree.state, com_ns, settings.frame_prefix)
+        self._publisher.publish(out, core, plan, q, v if with_v else None, stamp_ns,
+                                bool(publish_joints), com_ns, markers)
         return out
-
-    @staticmethod
-    def _add_com(out: BridgeOutput, com: Tuple[Optional[TransformOut], Any]) -> None:
-        transform, out.center_of_mass = com
-        if transform is not None:
-            out.tf.append(transform)
-
-    def _tree_at(self, core: ModelCore, q: np.ndarray, v: Optional[np.ndarray]) -> FrameTree:
-        """Move the /tf path's own frame tree to ``q`` (and ``v``); return it."""
-        if self._tree is None:
-            self._tree = core.make_tree(q, complete=True, v=v)
-        else:
-            self._tree.update(q, v)
-        return self._tree
 
     def _reject(self, key: str, text: str) -> BridgeOutput:
         self._log.warning(key, text + ' (keeping the last good state)')
