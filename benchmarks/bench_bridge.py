@@ -14,12 +14,13 @@
 """
 Time to turn one joint_states message into the transforms to publish (no ROS needed).
 
-For each robot, one message names every actuated joint with new values (positions and
-velocities); the bridge validates it, stores it, decides to publish (``publish_frequency: 0``)
-and returns the joint transforms plus the robot CoM frame. A second column adds the CoM
-topics (CoM velocity and centroidal angular momentum, which need every link's velocity). A
-third one is the message that the default throttle (20 Hz) does not publish: validated and
-stored only, the cost of 49 messages in 50 at 1 kHz joint_states.
+For each robot and each kinematics backend (numpy, and numba when it is importable), one
+message names every actuated joint with new values (positions and velocities); the bridge
+validates it, stores it, decides to publish (``publish_frequency: 0``) and returns the joint
+transforms plus the robot CoM frame. A second column adds the CoM topics (CoM velocity and
+centroidal angular momentum, which need every link's velocity). A third one is the message
+that the default throttle (20 Hz) does not publish: validated and stored only, the cost of 49
+messages in 50 at 1 kHz joint_states.
 Beside it, the core's forward kinematics alone and Pinocchio's forward kinematics with frame
 placements for the same robot and configurations, measured in the same run.
 
@@ -28,16 +29,36 @@ table: median over the repeats of the mean time per message.
 """
 
 import argparse
+import contextlib
+import os
 import statistics
 import sys
 import time
 
 from frame_kinematics import robots
 from frame_kinematics.bridge import Bridge, BridgeSettings, JointStateInput
+from frame_kinematics.core import backend as backends
 import numpy as np
 import steady_malloc
 
-TARGETS_US = {'fk_arm': 100.0, 'talos': 500.0}
+#: Targets of "message -> transforms" (us): issue 11's for the compiled backend, the
+#: original ones for numpy.
+TARGETS_US = {('fk_arm', 'numba'): 20.0, ('talos', 'numba'): 60.0,
+              ('fk_arm', 'numpy'): 100.0, ('talos', 'numpy'): 500.0}
+
+
+@contextlib.contextmanager
+def on_backend(name):
+    """Make the models built meanwhile use one backend, through the environment variable."""
+    before = os.environ.get(backends.ENVIRONMENT_VARIABLE)
+    os.environ[backends.ENVIRONMENT_VARIABLE] = name
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[backends.ENVIRONMENT_VARIABLE]
+        else:
+            os.environ[backends.ENVIRONMENT_VARIABLE] = before
 
 
 def messages(model, count, rng):
@@ -63,10 +84,8 @@ def time_per_call(function, items, repeat):
     return statistics.median(runs)
 
 
-def bench(name, path, repeat, number):
-    """Measure one robot; return a table row."""
-    with open(path) as handle:
-        urdf = handle.read()
+def bench(urdf, repeat, number):
+    """Measure one robot on the current backend; return its numbers and the last messages."""
     rng = np.random.default_rng(0)
     timings = []
     throttled = Bridge(urdf)
@@ -85,7 +104,6 @@ def bench(name, path, repeat, number):
         timings.append(time_per_call(lambda m: bridge.on_joint_state(m, 2_000_000_000),
                                      batch, repeat))
     model = bridge.model
-    n_tf = len(out.tf)
     configurations = []
     for msg in batch:
         q = model.neutral_configuration()
@@ -93,7 +111,8 @@ def bench(name, path, repeat, number):
             q[model.joint(joint).idx_q] = value
         configurations.append(q)
     core_s = time_per_call(model.forward_kinematics, configurations, repeat)
-    return name, len(model.joint_names), n_tf, timings + [throttled_s], core_s, batch
+    return (model.backend, len(model.joint_names), len(out.tf), timings + [throttled_s],
+            core_s, batch)
 
 
 def bench_pinocchio(pin, path, batch, repeat):
@@ -128,25 +147,35 @@ def main():
               file=sys.stderr)
     else:
         cases.append(('talos', path))
-    # glibc's thresholds are fixed (steady_malloc): the order of the runs does not matter.
-    rows = [bench(name, path, args.repeat, args.number) for name, path in cases]
+    names = ['numpy']
+    if backends.numba_error() is None:
+        names.append('numba')
+    else:
+        print(f'{backends.numba_error()}: numba column skipped', file=sys.stderr)
     try:
         import pinocchio as pin
     except ImportError:
         pin = None
-    print('| robot | actuated joints | transforms per message | message -> transforms (us) '
-          '| target (us) | + CoM velocity and momentum topics (us) | core FK alone (us) '
-          '| throttled message (us) | Pinocchio FK + frame placements (us) '
+    print('| robot | backend | actuated joints | transforms per message '
+          '| message -> transforms (us) | target (us) | + CoM velocity and momentum topics (us) '
+          '| core FK alone (us) | throttled message (us) | Pinocchio FK + frame placements (us) '
           '| transforms / Pinocchio |')
-    print('|---|---|---|---|---|---|---|---|---|---|')
-    for (name, path), (_, joints, n_tf, (tf_s, full_s, throttled_s), core_s, batch) in zip(
-            cases, rows):
-        pin_s = None if pin is None else bench_pinocchio(pin, path, batch, args.repeat)
+    print('|---|---|---|---|---|---|---|---|---|---|---|')
+    # glibc's thresholds are fixed (steady_malloc): the order of the runs does not matter.
+    for name, path in cases:
+        with open(path) as handle:
+            urdf = handle.read()
+        rows = []
+        for backend_name in names:
+            with on_backend(backend_name):
+                rows.append(bench(urdf, args.repeat, args.number))
+        pin_s = None if pin is None else bench_pinocchio(pin, path, rows[0][-1], args.repeat)
         pin_text = 'n/a' if pin_s is None else f'{pin_s * 1e6:.1f}'
-        ratio = 'n/a' if pin_s is None else f'{tf_s / pin_s:.0f}x'
-        print(f'| {name} | {joints} | {n_tf} | {tf_s * 1e6:.1f} | {TARGETS_US[name]:.0f} | '
-              f'{full_s * 1e6:.1f} | {core_s * 1e6:.1f} | {throttled_s * 1e6:.1f} | '
-              f'{pin_text} | {ratio} |')
+        for used, joints, n_tf, (tf_s, full_s, throttled_s), core_s, _ in rows:
+            ratio = 'n/a' if pin_s is None else f'{tf_s / pin_s:.0f}x'
+            print(f'| {name} | {used} | {joints} | {n_tf} | {tf_s * 1e6:.1f} | '
+                  f'{TARGETS_US[name, used]:.0f} | {full_s * 1e6:.1f} | {core_s * 1e6:.1f} | '
+                  f'{throttled_s * 1e6:.1f} | {pin_text} | {ratio} |')
 
 
 if __name__ == '__main__':

@@ -33,20 +33,19 @@ from typing import Any, Callable, List, Mapping, Optional, Tuple
 
 import numpy as np
 
-from .com import center_of_mass
 from .layout import baked_placements, stamped
 from .log import excerpt, name_list, shorten, ThrottledLog
-from .markers import com_markers
 from .messages import BridgeOutput, JointStateInput, TransformOut
 from .model_core import ModelCore, parse_description
 from .names import PlanCache
 from .parameters import ParameterValues
+from .publish import Publisher
 from .settings import BridgeSettings
 from .snapshot import MIMIC_TOLERANCE, Snapshot
 from .swap import prepare, SwapError
 from .throttle import Throttle
+from ..core.checks import MAX_MAGNITUDE
 from ..core.errors import ConfigurationError, FrameKinematicsError
-from ..core.frames import FrameTree
 from ..core.joints import JointType
 from ..core.model import RobotModel
 
@@ -81,7 +80,7 @@ class Bridge:
         self._install_state(core, core.initial_configuration(), core.initial_received())
         self._tf_core: Optional[ModelCore] = None
         self._plans: Optional[PlanCache] = None
-        self._tree: Optional[FrameTree] = None
+        self._publisher = Publisher()
         self._warned_missing = False
 
     @classmethod
@@ -263,7 +262,7 @@ class Bridge:
         if previous is None or previous.index is not core.index or \
                 previous.settings.frame_prefix != core.settings.frame_prefix:
             self._plans = PlanCache(core.index, core.settings.frame_prefix)
-        self._tree = None
+        self._publisher.reset()
         self._tf_core = core
 
     def on_joint_state(self, msg: JointStateInput, now_ns: int) -> BridgeOutput:
@@ -290,13 +289,13 @@ class Bridge:
             return self._reject('length', f'ignored a joint_states message with {len(names)} '
                                 f'names and {len(velocities)} velocities '
                                 f'(joints {name_list(names[:5])})')
-        finite = np.isfinite(positions)
+        usable = np.abs(positions) <= MAX_MAGNITUDE  # False for NaN
         if len(velocities):
-            finite &= np.isfinite(velocities)
-        if not finite.all():
-            bad = [names[i] for i in np.flatnonzero(~finite)[:10].tolist()]
-            return self._reject('nan', 'ignored a joint_states message with NaN or inf for '
-                                f'{name_list(bad)}')
+            usable &= np.abs(velocities) <= MAX_MAGNITUDE
+        if not usable.all():
+            bad = [names[i] for i in np.flatnonzero(~usable)[:10].tolist()]
+            return self._reject('nan', 'ignored a joint_states message with NaN, inf or a '
+                                f'magnitude above {MAX_MAGNITUDE:g} for {name_list(bad)}')
         for _ in range(3):
             core = self._core
             if core is not self._tf_core:
@@ -366,33 +365,13 @@ class Bridge:
              or settings.publish_com_markers)
         if not (publish_joints or publish_com):
             return out
-        with_v = publish_com and settings.publish_com_topics and v_known_all
-        tree = self._tree_at(core, q, v if with_v else None)
-        if publish_joints:
-            translations, quats = core.index.transforms.compute(tree.state, plan.tf_indices)
-            out.tf = [TransformOut(parent, child, stamp_ns, tuple(t), tuple(r))
-                      for parent, child, t, r in zip(plan.parents, plan.children,
-                                                     translations.tolist(), quats.tolist())]
-        if publish_com:
-            com_ns = self._throttle.com_stamp(stamp_ns)
-            if com_ns is not None:
-                transform, topics = center_of_mass(core, tree, com_ns, with_v)
-                if transform is not None:
-                    out.tf.append(transform)
-                out.center_of_mass = topics
-                if settings.publish_com_markers and not core.index.skipped and \
-                        self._throttle.markers_due(com_ns):
-                    out.markers = com_markers(core.model, tree.state, com_ns,
-                                              settings.frame_prefix)
+        com_ns = self._throttle.com_stamp(stamp_ns) if publish_com else None
+        with_v = com_ns is not None and settings.publish_com_topics and v_known_all
+        markers = com_ns is not None and settings.publish_com_markers and \
+            not core.index.skipped and self._throttle.markers_due(com_ns)
+        self._publisher.publish(out, core, plan, q, v if with_v else None, stamp_ns,
+                                bool(publish_joints), com_ns, markers)
         return out
-
-    def _tree_at(self, core: ModelCore, q: np.ndarray, v: Optional[np.ndarray]) -> FrameTree:
-        """Move the /tf path's own frame tree to ``q`` (and ``v``); return it."""
-        if self._tree is None:
-            self._tree = core.make_tree(q, complete=True, v=v)
-        else:
-            self._tree.update(q, v)
-        return self._tree
 
     def _reject(self, key: str, text: str) -> BridgeOutput:
         self._log.warning(key, text + ' (keeping the last good state)')

@@ -17,6 +17,7 @@ The robot center of mass as published: the CoM frame on ``/tf`` and the CoM topi
 The CoM is given in the reference link of the model core (the root link, or the child of the
 floating root joint when floating joints are skipped). Its velocity and the centroidal angular
 momentum are published only while every joint velocity is known: never from made-up values.
+The compiled ``/tf`` path gives the position alone (:func:`center_of_mass_at`).
 """
 
 import math
@@ -42,6 +43,10 @@ def _orientation(core: ModelCore, reference_T_com) -> Quaternion:
     return tuple(quaternion_from_rotation(reference_T_com[:3, :3]).tolist())
 
 
+#: CoM orientation modes whose published rotation does not depend on the link poses.
+POSE_FREE_ORIENTATIONS = frozenset({'root', 'quaternion'})
+
+
 def center_of_mass(core: ModelCore, tree: FrameTree, stamp_ns: int, velocities_known: bool
                    ) -> Tuple[Optional[TransformOut], Optional[CenterOfMassOut]]:
     """
@@ -60,17 +65,44 @@ def center_of_mass(core: ModelCore, tree: FrameTree, stamp_ns: int, velocities_k
     reference_T_com = tree.com_frame.root_T_frame
     if core.reference != core.model.root_link:
         reference_T_com = inverse(tree.frame(core.reference).root_T_frame) @ reference_T_com
-    position = tuple(reference_T_com[:3, 3].tolist())
+    velocity = momentum = None
+    if velocities_known and settings.publish_com_topics:
+        state = tree.state
+        velocity = tuple(state.center_of_mass_velocity().tolist())
+        momentum = tuple(state.angular_momentum().tolist())
+    return _outputs(core, tuple(reference_T_com[:3, 3].tolist()), reference_T_com, stamp_ns,
+                    velocity, momentum)
+
+
+def center_of_mass_at(core: ModelCore, reference_p_com: Tuple[float, float, float],
+                      stamp_ns: int
+                      ) -> Tuple[Optional[TransformOut], Optional[CenterOfMassOut]]:
+    """
+    :func:`center_of_mass` from the CoM position alone, without velocities.
+
+    For the orientation modes of :data:`POSE_FREE_ORIENTATIONS` only (the compiled ``/tf``
+    path computes the position, no frame tree).
+
+    :param core: the model core (settings, reference link).
+    :param reference_p_com: the CoM in the reference link.
+    :param stamp_ns: the stamp to give them.
+    :return: ``(transform or None, topic values or None)`` as the settings ask.
+    """
+    settings = core.settings
+    if core.com_note or not (settings.publish_com_frame or settings.publish_com_topics):
+        return None, None
+    return _outputs(core, reference_p_com, None, stamp_ns, None, None)
+
+
+def _outputs(core: ModelCore, position: Tuple[float, float, float], reference_T_com,
+             stamp_ns: int, velocity, momentum
+             ) -> Tuple[Optional[TransformOut], Optional[CenterOfMassOut]]:
+    settings = core.settings
     frame_id = settings.frame_prefix + core.reference
     transform = topics = None
     if settings.publish_com_frame:
         transform = TransformOut(frame_id, settings.frame_prefix + settings.com_frame,
                                  stamp_ns, position, _orientation(core, reference_T_com))
     if settings.publish_com_topics:
-        velocity = momentum = None
-        if velocities_known:
-            state = tree.state
-            velocity = tuple(state.center_of_mass_velocity().tolist())
-            momentum = tuple(state.angular_momentum().tolist())
         topics = CenterOfMassOut(stamp_ns, frame_id, position, velocity, momentum)
     return transform, topics

@@ -16,14 +16,18 @@ The transforms of the moving joints: ``parent_T_child`` as translations and quat
 
 The node asks it for the ``/tf`` transforms of some joints at a configuration; the joint
 motion itself is the core's joint kernel
-(:meth:`JointKernel.local_tf <frame_kinematics.core.joints.JointKernel.local_tf>`).
+(:meth:`JointKernel.local_tf <frame_kinematics.core.joints.JointKernel.local_tf>`), or its
+compiled form (:mod:`frame_kinematics.core.accel.tf`) on a model with the numba backend,
+which also gives the robot CoM in the same call.
 """
 
-from typing import Dict, List, Tuple
+from functools import partial
+from itertools import repeat
+from typing import Dict, List, Sequence, Tuple
 
 import numpy as np
 
-from ..core.kinematics import KinematicsState
+from .messages import TransformOut
 from ..core.model import RobotModel
 
 
@@ -35,6 +39,7 @@ class JointTransforms:
     :ivar index: ``joint name -> index`` of every moving joint (model order).
     :ivar parents: parent link of each moving joint, by index.
     :ivar children: child link of each moving joint, by index.
+    :ivar compiled: whether :meth:`compute_with_com` can be used (numba backend).
     """
 
     def __init__(self, model: RobotModel) -> None:
@@ -43,15 +48,52 @@ class JointTransforms:
         self.index: Dict[str, int] = {j.name: i for i, j in enumerate(movable)}
         self.parents: List[str] = [j.parent for j in movable]
         self.children: List[str] = [j.child for j in movable]
-        self._child_index = np.array([model.link_index(j.child) for j in movable], dtype=int)
+        self._child_index = np.array([model.link_index(j.child) for j in movable],
+                                     dtype=np.int64)
+        self._tf = None
+        if model.accelerator is not None:
+            from ..core.accel.tf import TfKernels
+            self._tf = TfKernels(model)
+        self.compiled = self._tf is not None
 
-    def compute(self, state: KinematicsState, indices: np.ndarray
-                ) -> Tuple[np.ndarray, np.ndarray]:
+    def compute(self, q: np.ndarray, indices: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
         """
-        ``parent_T_child`` of some moving joints at the configuration of ``state``.
+        ``parent_T_child`` of some moving joints at a configuration.
 
-        :param state: the core's kinematics at the configuration ``state.q``.
+        :param q: a validated configuration ``(nq,)``.
         :param indices: indices of moving joints (see :attr:`index`).
         :return: ``(n, 3)`` translations and ``(n, 4)`` quaternions ``[x, y, z, w]``.
         """
-        return self._kernel.local_tf(state.q, self._child_index[indices])
+        if self._tf is not None:
+            table, _ = self._tf.transforms(q, self._child_index[indices])
+            return table[:, :3], table[:, 3:]
+        return self._kernel.local_tf(q, self._child_index[indices])
+
+    def compute_with_com(self, q: np.ndarray, indices: np.ndarray, reference: int
+                         ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """
+        :meth:`compute` and the robot CoM in one compiled call (only when :attr:`compiled`).
+
+        :param q: a validated configuration ``(nq,)``.
+        :param indices: indices of moving joints (see :attr:`index`).
+        :param reference: index of the link the CoM is given in (-1: no CoM).
+        :return: translations, quaternions and ``reference_p_com`` (``(0,)`` without a CoM).
+        """
+        table, com = self._tf.transforms(q, self._child_index[indices], reference)
+        return table[:, :3], table[:, 3:], com
+
+
+def transforms_out(parents: Sequence[str], children: Sequence[str], stamp_ns: int,
+                   translations: np.ndarray, quats: np.ndarray) -> List[TransformOut]:
+    """
+    Return the :class:`TransformOut` of joint transforms (one pass, no Python loop body).
+
+    :param parents: parent frame ids.
+    :param children: child frame ids.
+    :param stamp_ns: the stamp of every transform.
+    :param translations: ``(n, 3)``.
+    :param quats: ``(n, 4)`` ``[x, y, z, w]``.
+    """
+    make = partial(tuple.__new__, TransformOut)  # TransformOut._make without its Python frame
+    return list(map(make, zip(parents, children, repeat(stamp_ns),
+                              map(tuple, translations.tolist()), map(tuple, quats.tolist()))))

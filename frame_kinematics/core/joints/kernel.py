@@ -67,6 +67,8 @@ class JointKernel:
     :ivar column_v: ``(n_columns,)`` velocity entry a column feeds (a mimic feeds its master).
     :ivar column_multiplier: ``(n_columns,)`` factor of that entry (mimic multiplier, else 1).
     :ivar column_twist: ``(n_columns, 6)`` unit twist of the column in the body frame.
+    :ivar origin_quat: ``(n, 4)`` quaternion ``[x, y, z, w]`` of each origin's rotation.
+    :ivar origin_quat_axis: ``(n, 4)`` ``origin_quat * [axis, 0]`` (see :meth:`local_tf`).
     """
 
     def __init__(self, types: Sequence[JointType], axis, origin, q_index, v_index,
@@ -130,10 +132,10 @@ class JointKernel:
         self._rotates = rotates.astype(float)
         self._multi = np.zeros(n, dtype=bool)
         self._multi[list(self.multi_dof)] = True
-        self._origin_quat = quaternion_from_rotation(self.origin[:, :3, :3])
+        self.origin_quat = frozen(quaternion_from_rotation(self.origin[:, :3, :3]))
         pure_axis = np.zeros((n, 4))
         pure_axis[:, :3] = self.axis
-        self._origin_quat_axis = quaternion_multiply(self._origin_quat, pure_axis)
+        self.origin_quat_axis = frozen(quaternion_multiply(self.origin_quat, pure_axis))
         #: ``origin`` transposed, for products with batch-last poses.
         self.origin_t = frozen(self.origin.transpose(0, 2, 1))
 
@@ -319,8 +321,8 @@ class JointKernel:
         else:
             value = np.zeros(len(rows))
         half = 0.5 * value * self._rotates[rows]
-        quat = self._origin_quat[rows] * np.cos(half)[:, None] + \
-            self._origin_quat_axis[rows] * np.sin(half)[:, None]
+        quat = self.origin_quat[rows] * np.cos(half)[:, None] + \
+            self.origin_quat_axis[rows] * np.sin(half)[:, None]
         xyz = self.origin[rows, :3, 3] + value[:, None] * self._slide[rows]
         if self.multi_dof:
             for k in np.nonzero(self._multi[rows])[0]:

@@ -1,0 +1,177 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+Compiled TF: ``parent_T_link`` of some rows as translations and quaternions, and the CoM.
+
+The compiled form of :meth:`JointKernel.local_tf
+<frame_kinematics.core.joints.JointKernel.local_tf>` (same formula: a one-dof rotation turns
+the origin's quaternion ``q0`` into ``cos(t/2) q0 + sin(t/2) origin_quat_axis``; floating and
+planar rows through their matrix and :func:`quaternion_of`), optionally with the robot's
+center of mass in one link, so that a joint_states message becomes its ``/tf`` content in one
+call. Reads the joint kernel's tables as they are, as :mod:`.poses` does.
+"""
+
+import numba
+import numpy as np
+
+from .com import center_of_mass_into
+from .poses import multi_motion, poses_into, product
+from ..joints import frozen, JointType, plane_basis, TYPE_CODES
+
+_REVOLUTE = TYPE_CODES[JointType.REVOLUTE]
+_CONTINUOUS = TYPE_CODES[JointType.CONTINUOUS]
+_PRISMATIC = TYPE_CODES[JointType.PRISMATIC]
+_PLANAR = TYPE_CODES[JointType.PLANAR]
+_FLOATING = TYPE_CODES[JointType.FLOATING]
+
+
+@numba.njit(cache=True, error_model='numpy')
+def quaternion_of(m):
+    """
+    ``[x, y, z, w]`` (``w >= 0``) of the rotation of a 12-tuple transform (see ``product``).
+
+    :func:`~frame_kinematics.core.spatial.quaternion_from_rotation` for one rotation: the
+    largest of the four candidate squared magnitudes (at least 1 for a rotation, as they sum
+    to 4) picks the formula.
+    """
+    r00, r01, r02, r10, r11, r12, r20, r21, r22 = m[0], m[1], m[2], m[3], m[4], m[5], m[6], \
+        m[7], m[8]
+    best, top = 0, 1.0 + r00 - r11 - r22
+    if 1.0 - r00 + r11 - r22 > top:
+        best, top = 1, 1.0 - r00 + r11 - r22
+    if 1.0 - r00 - r11 + r22 > top:
+        best, top = 2, 1.0 - r00 - r11 + r22
+    if 1.0 + r00 + r11 + r22 > top:
+        best, top = 3, 1.0 + r00 + r11 + r22
+    s = np.sqrt(top) * 2.0
+    d21, d02, d10 = r21 - r12, r02 - r20, r10 - r01
+    a10, a02, a21 = r10 + r01, r02 + r20, r21 + r12
+    if best == 0:
+        x, y, z, w = s / 4.0, a10 / s, a02 / s, d21 / s
+    elif best == 1:
+        x, y, z, w = a10 / s, s / 4.0, a21 / s, d02 / s
+    elif best == 2:
+        x, y, z, w = a02 / s, a21 / s, s / 4.0, d10 / s
+    else:
+        x, y, z, w = d21 / s, d02 / s, d10 / s, s / 4.0
+    if w < 0.0:
+        x, y, z, w = -x, -y, -z, -w
+    norm = np.sqrt(x * x + y * y + z * z + w * w)
+    return x / norm, y / norm, z / norm, w / norm
+
+
+@numba.njit(cache=True, error_model='numpy')
+def local_tf_into(type_code, axis, origin, q_index, multiplier, offset, plane, origin_quat,
+                  origin_quat_axis, q, rows, out):
+    """Write ``parent_T_link`` of ``rows`` into ``out`` ``(m, 7)``: ``[x, y, z, qx, ..., qw]``."""
+    for k in range(len(rows)):
+        row = rows[k]
+        code = type_code[row]
+        if code == _FLOATING or code == _PLANAR:
+            m = product(origin, row, multi_motion(row, type_code, q_index, plane, q))
+            out[k, 0], out[k, 1], out[k, 2] = m[9], m[10], m[11]
+            out[k, 3], out[k, 4], out[k, 5], out[k, 6] = quaternion_of(m)
+            continue
+        px, py, pz = origin[row, 0, 3], origin[row, 1, 3], origin[row, 2, 3]
+        c, s = 1.0, 0.0
+        if code == _REVOLUTE or code == _CONTINUOUS:
+            half = 0.5 * (q[q_index[row]] * multiplier[row] + offset[row])
+            c, s = np.cos(half), np.sin(half)
+        elif code == _PRISMATIC:
+            d = q[q_index[row]] * multiplier[row] + offset[row]
+            x, y, z = axis[row, 0], axis[row, 1], axis[row, 2]
+            px += d * (origin[row, 0, 0] * x + origin[row, 0, 1] * y + origin[row, 0, 2] * z)
+            py += d * (origin[row, 1, 0] * x + origin[row, 1, 1] * y + origin[row, 1, 2] * z)
+            pz += d * (origin[row, 2, 0] * x + origin[row, 2, 1] * y + origin[row, 2, 2] * z)
+        out[k, 0], out[k, 1], out[k, 2] = px, py, pz
+        for i in range(4):
+            out[k, 3 + i] = origin_quat[row, i] * c + origin_quat_axis[row, i] * s
+
+
+@numba.njit(cache=True, error_model='numpy')
+def transforms(type_code, axis, origin, q_index, multiplier, offset, plane, parent,
+               origin_quat, origin_quat_axis, masses, p_coms, total, q, rows, reference):
+    """
+    ``parent_T_link`` of ``rows`` ``(m, 7)`` and the CoM in link ``reference`` ``(3,)``.
+
+    The CoM is computed only for ``reference >= 0`` (else an empty array): from the poses of
+    every link, ``reference_p_com = R^T (root_p_com - p)`` with ``root_T_reference = [R, p]``.
+    """
+    out = np.empty((len(rows), 7))
+    local_tf_into(type_code, axis, origin, q_index, multiplier, offset, plane, origin_quat,
+                  origin_quat_axis, q, rows, out)
+    if reference < 0:
+        return out, np.empty(0)
+    world = np.empty((len(type_code), 4, 4))
+    poses_into(type_code, axis, origin, q_index, multiplier, offset, plane, parent, q, world,
+               world, False)
+    com = np.empty(3)
+    center_of_mass_into(world, masses, p_coms, total, com)
+    if reference > 0:
+        x = com[0] - world[reference, 0, 3]
+        y = com[1] - world[reference, 1, 3]
+        z = com[2] - world[reference, 2, 3]
+        for i in range(3):
+            com[i] = world[reference, 0, i] * x + world[reference, 1, i] * y + \
+                world[reference, 2, i] * z
+    return out, com
+
+
+def fk_tables(model) -> tuple:
+    """
+    Return the forward-kinematics tables of :mod:`.poses` for a model, in its argument order.
+
+    ``(type_code, axis, origin, q_index, multiplier, offset, plane, parent)``: the joint
+    kernel's tables, the plane bases of planar rows and the topology's parents.
+    """
+    kernel = model.kernel
+    return (kernel.type_code, kernel.axis, kernel.origin, kernel.q_index, kernel.multiplier,
+            kernel.offset,
+            frozen([plane_basis(kernel.axis[i]) if t is JointType.PLANAR else np.eye(3)
+                    for i, t in enumerate(kernel.types)]),
+            model.topology.parent)
+
+
+class TfKernels:
+    """
+    The compiled TF kernels bound to one model's tables (read-only, shared by threads).
+
+    :param model: a robot model (any backend; numba must be importable).
+    """
+
+    def __init__(self, model) -> None:
+        kernel = model.kernel
+        self._has_mass = model.total_mass > 0
+        self._tables = fk_tables(model) + (kernel.origin_quat, kernel.origin_quat_axis,
+                                           model.link_masses, model.link_p_coms,
+                                           model.total_mass if self._has_mass else 1.0)
+        rows = np.arange(kernel.n_rows, dtype=np.int64)
+        q = model.neutral_configuration()
+        for at in (q, frozen(q)):  # load (or compile) both kinds of q now, not on a message
+            self.transforms(at, rows, 0 if self._has_mass else -1)
+
+    def transforms(self, q: np.ndarray, rows: np.ndarray, reference: int = -1):
+        """
+        ``parent_T_link`` of some rows, and the CoM in a link.
+
+        :param q: a validated configuration ``(nq,)`` (float64).
+        :param rows: kernel rows (links), ``(m,)`` int64.
+        :param reference: index of the link the CoM is given in, or -1 for no CoM (a model
+            without mass has none).
+        :return: ``(table (m, 7) [x, y, z, qx, qy, qz, qw], reference_p_com (3,) or (0,))``,
+            new arrays.
+        """
+        if not self._has_mass:
+            reference = -1
+        return transforms(*self._tables, q, rows, reference)
