@@ -155,9 +155,8 @@ def test_a_bad_value_changes_nothing_on_the_compiled_path(monkeypatch, value):
 @pytest.mark.parametrize('name', ROBOTS)
 def test_tf_kernel_equals_local_tf_and_the_core_com(name):
     pytest.importorskip('numba')
-    from frame_kinematics.core.accel.tf import TfKernels
     model = RobotModel.from_urdf_string(_urdf(name), backend='numpy')
-    kernels = TfKernels(model)
+    kernels = RobotModel.from_urdf_string(_urdf(name), backend='numba').accelerator.tf
     rows = np.random.default_rng(23).permutation(model.kernel.n_rows).astype(np.int64)
     for q in random_configuration(model, np.random.default_rng(24), 5):
         translations, quats = model.kernel.local_tf(q, rows)

@@ -50,10 +50,7 @@ class JointTransforms:
         self.children: List[str] = [j.child for j in movable]
         self._child_index = np.array([model.link_index(j.child) for j in movable],
                                      dtype=np.int64)
-        self._tf = None
-        if model.accelerator is not None:
-            from ..core.accel.tf import TfKernels
-            self._tf = TfKernels(model)
+        self._tf = None if model.accelerator is None else model.accelerator.tf
         self.compiled = self._tf is not None
 
     def compute(self, q: np.ndarray, indices: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:

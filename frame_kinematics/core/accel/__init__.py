@@ -27,6 +27,7 @@ from typing import Optional, Tuple, TYPE_CHECKING
 import numpy as np
 
 from . import com, ik_engine, jacobian, poses, tables
+from .tf import TfKernels
 from ..joints import frozen
 from ..kinematics.expressed import ExpressedIn
 
@@ -64,6 +65,8 @@ class Accelerator:
         self._poses_shape = (len(model.links), 4, 4)
         self._jacobian_shape = (6, model.nv)
         self._warm_up(model.neutral_configuration())
+        #: The bridge's ``/tf`` kernel (:mod:`.tf`), loaded now too.
+        self.tf = TfKernels(model, self._ints, self._floats)
 
     def _warm_up(self, q: np.ndarray) -> None:
         """

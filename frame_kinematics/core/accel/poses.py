@@ -99,23 +99,15 @@ def planar(b00, b01, b02, b10, b11, b12, b20, b21, b22, x, y, theta):
 
 
 @numba.njit(cache=True, error_model='numpy')
-def park_motion(ri, rf, row, q, world):
-    """
-    Write ``joint_T_child`` of a floating or planar row into ``world[row]``.
-
-    Called in a loop of its own, before the loop of :func:`rows_into`: a call inside that loop
-    would slow every row down.
-    """
-    code = ri[row, 0]
+def multi_motion(ri, rf, row, q):
+    """``joint_T_child`` of a floating or planar row of the row tables at ``q``."""
     i = ri[row, 1]
-    if code == _FLOATING:
-        store(floating(q[i], q[i + 1], q[i + 2], q[i + 3], q[i + 4], q[i + 5], q[i + 6]),
-              world, row)
-    elif code == _PLANAR:
-        b = PLANE
-        store(planar(rf[row, b], rf[row, b + 1], rf[row, b + 2], rf[row, b + 3],
-                     rf[row, b + 4], rf[row, b + 5], rf[row, b + 6], rf[row, b + 7],
-                     rf[row, b + 8], q[i], q[i + 1], q[i + 2]), world, row)
+    if ri[row, 0] == _FLOATING:
+        return floating(q[i], q[i + 1], q[i + 2], q[i + 3], q[i + 4], q[i + 5], q[i + 6])
+    b = PLANE
+    return planar(rf[row, b], rf[row, b + 1], rf[row, b + 2], rf[row, b + 3], rf[row, b + 4],
+                  rf[row, b + 5], rf[row, b + 6], rf[row, b + 7], rf[row, b + 8], q[i],
+                  q[i + 1], q[i + 2])
 
 
 @numba.njit(cache=True, error_model='numpy', inline='always')
@@ -171,10 +163,10 @@ def rows_into(ri, rf, q, path, depth, world, local, with_local):
     :param with_local: also write ``parent_T_link`` into ``local`` (else it is not read).
     """
     count = len(ri) if depth < 0 else depth
-    for k in range(count):
-        row = k if depth < 0 else path[depth - 1 - k]
+    for k in range(count):  # multi-dof motions parked in world: a call in the next loop
+        row = k if depth < 0 else path[depth - 1 - k]  # would slow every row down
         if ri[row, 0] == _FLOATING or ri[row, 0] == _PLANAR:
-            park_motion(ri, rf, row, q, world)
+            store(multi_motion(ri, rf, row, q), world, row)
     # The row's motion, then one composition and one store for every type. Moving this body
     # into a function, inlined or not, or composing in each branch makes the loop about three
     # times slower.
@@ -190,7 +182,7 @@ def rows_into(ri, rf, q, path, depth, world, local, with_local):
         elif code == _FIXED:
             motion = _IDENTITY
         else:
-            motion = load(world, row)  # parked by park_motion
+            motion = load(world, row)  # parked above
         here = compose(origin(rf, row), motion)
         parent = ri[row, 2]
         pose = here

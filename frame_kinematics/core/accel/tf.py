@@ -19,15 +19,22 @@ The compiled form of :meth:`JointKernel.local_tf
 the origin's quaternion ``q0`` into ``cos(t/2) q0 + sin(t/2) origin_quat_axis``; floating and
 planar rows through their matrix and :func:`quaternion_of`), optionally with the robot's
 center of mass in one link, so that a joint_states message becomes its ``/tf`` content in one
-call. Reads the joint kernel's tables as they are, as :mod:`.poses` does.
+call. Reads the model's row tables (:mod:`.tables`) and the joint kernel's two quaternion
+tables.
 """
+
+from typing import Tuple, TYPE_CHECKING
 
 import numba
 import numpy as np
 
 from .com import center_of_mass_into
-from .poses import multi_motion, poses_into, product
-from ..joints import frozen, JointType, plane_basis, TYPE_CODES
+from .poses import compose, multi_motion, origin, poses_into
+from .tables import AXIS, links, ORIGIN, SCALE
+from ..joints import frozen, JointType, TYPE_CODES
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..model import RobotModel
 
 _REVOLUTE = TYPE_CODES[JointType.REVOLUTE]
 _CONTINUOUS = TYPE_CODES[JointType.CONTINUOUS]
@@ -39,7 +46,7 @@ _FLOATING = TYPE_CODES[JointType.FLOATING]
 @numba.njit(cache=True, error_model='numpy')
 def quaternion_of(m):
     """
-    ``[x, y, z, w]`` (``w >= 0``) of the rotation of a 12-tuple transform (see ``product``).
+    ``[x, y, z, w]`` (``w >= 0``) of the rotation of a 12-tuple transform (see :mod:`.poses`).
 
     :func:`~frame_kinematics.core.spatial.quaternion_from_rotation` for one rotation: the
     largest of the four candidate squared magnitudes (at least 1 for a rotation, as they sum
@@ -72,50 +79,49 @@ def quaternion_of(m):
 
 
 @numba.njit(cache=True, error_model='numpy')
-def local_tf_into(type_code, axis, origin, q_index, multiplier, offset, plane, origin_quat,
-                  origin_quat_axis, q, rows, out):
+def local_tf_into(ri, rf, origin_quat, origin_quat_axis, q, rows, out):
     """Write ``parent_T_link`` of ``rows`` into ``out`` ``(m, 7)``: ``[x, y, z, qx, ..., qw]``."""
+    o = ORIGIN
     for k in range(len(rows)):
         row = rows[k]
-        code = type_code[row]
+        code = ri[row, 0]
         if code == _FLOATING or code == _PLANAR:
-            m = product(origin, row, multi_motion(row, type_code, q_index, plane, q))
+            m = compose(origin(rf, row), multi_motion(ri, rf, row, q))
             out[k, 0], out[k, 1], out[k, 2] = m[9], m[10], m[11]
             out[k, 3], out[k, 4], out[k, 5], out[k, 6] = quaternion_of(m)
             continue
-        px, py, pz = origin[row, 0, 3], origin[row, 1, 3], origin[row, 2, 3]
+        px, py, pz = rf[row, o + 9], rf[row, o + 10], rf[row, o + 11]
         c, s = 1.0, 0.0
         if code == _REVOLUTE or code == _CONTINUOUS:
-            half = 0.5 * (q[q_index[row]] * multiplier[row] + offset[row])
+            half = 0.5 * (q[ri[row, 1]] * rf[row, SCALE] + rf[row, SCALE + 1])
             c, s = np.cos(half), np.sin(half)
         elif code == _PRISMATIC:
-            d = q[q_index[row]] * multiplier[row] + offset[row]
-            x, y, z = axis[row, 0], axis[row, 1], axis[row, 2]
-            px += d * (origin[row, 0, 0] * x + origin[row, 0, 1] * y + origin[row, 0, 2] * z)
-            py += d * (origin[row, 1, 0] * x + origin[row, 1, 1] * y + origin[row, 1, 2] * z)
-            pz += d * (origin[row, 2, 0] * x + origin[row, 2, 1] * y + origin[row, 2, 2] * z)
+            d = q[ri[row, 1]] * rf[row, SCALE] + rf[row, SCALE + 1]
+            x, y, z = rf[row, AXIS], rf[row, AXIS + 1], rf[row, AXIS + 2]
+            px += d * (rf[row, o] * x + rf[row, o + 1] * y + rf[row, o + 2] * z)
+            py += d * (rf[row, o + 3] * x + rf[row, o + 4] * y + rf[row, o + 5] * z)
+            pz += d * (rf[row, o + 6] * x + rf[row, o + 7] * y + rf[row, o + 8] * z)
         out[k, 0], out[k, 1], out[k, 2] = px, py, pz
         for i in range(4):
             out[k, 3 + i] = origin_quat[row, i] * c + origin_quat_axis[row, i] * s
 
 
 @numba.njit(cache=True, error_model='numpy')
-def transforms(type_code, axis, origin, q_index, multiplier, offset, plane, parent,
-               origin_quat, origin_quat_axis, masses, p_coms, total, q, rows, reference):
+def transforms(ints, floats, origin_quat, origin_quat_axis, masses, p_coms, total, q, rows,
+               reference):
     """
     ``parent_T_link`` of ``rows`` ``(m, 7)`` and the CoM in link ``reference`` ``(3,)``.
 
     The CoM is computed only for ``reference >= 0`` (else an empty array): from the poses of
     every link, ``reference_p_com = R^T (root_p_com - p)`` with ``root_T_reference = [R, p]``.
     """
+    ri, rf = links(ints, floats)
     out = np.empty((len(rows), 7))
-    local_tf_into(type_code, axis, origin, q_index, multiplier, offset, plane, origin_quat,
-                  origin_quat_axis, q, rows, out)
+    local_tf_into(ri, rf, origin_quat, origin_quat_axis, q, rows, out)
     if reference < 0:
         return out, np.empty(0)
-    world = np.empty((len(type_code), 4, 4))
-    poses_into(type_code, axis, origin, q_index, multiplier, offset, plane, parent, q, world,
-               world, False)
+    world = np.empty((len(ri), 4, 4))
+    poses_into(ri, rf, q, world, world, False)
     com = np.empty(3)
     center_of_mass_into(world, masses, p_coms, total, com)
     if reference > 0:
@@ -128,40 +134,34 @@ def transforms(type_code, axis, origin, q_index, multiplier, offset, plane, pare
     return out, com
 
 
-def fk_tables(model) -> tuple:
-    """
-    Return the forward-kinematics tables of :mod:`.poses` for a model, in its argument order.
-
-    ``(type_code, axis, origin, q_index, multiplier, offset, plane, parent)``: the joint
-    kernel's tables, the plane bases of planar rows and the topology's parents.
-    """
-    kernel = model.kernel
-    return (kernel.type_code, kernel.axis, kernel.origin, kernel.q_index, kernel.multiplier,
-            kernel.offset,
-            frozen([plane_basis(kernel.axis[i]) if t is JointType.PLANAR else np.eye(3)
-                    for i, t in enumerate(kernel.types)]),
-            model.topology.parent)
-
-
 class TfKernels:
     """
-    The compiled TF kernels bound to one model's tables (read-only, shared by threads).
+    The compiled TF kernel bound to one model's tables (read-only, shared by threads).
 
-    :param model: a robot model (any backend; numba must be importable).
+    Built by the model's :class:`~frame_kinematics.core.accel.Accelerator`
+    (``model.accelerator.tf``), which loads it with the other kernels.
     """
 
-    def __init__(self, model) -> None:
+    def __init__(self, model: 'RobotModel', ints: np.ndarray, floats: np.ndarray) -> None:
+        """
+        Bind the kernel to a model and load it for both kinds of configuration arrays.
+
+        :param model: the robot model.
+        :param ints: its packed integers (:func:`~.tables.pack`).
+        :param floats: its packed floats.
+        """
         kernel = model.kernel
         self._has_mass = model.total_mass > 0
-        self._tables = fk_tables(model) + (kernel.origin_quat, kernel.origin_quat_axis,
-                                           model.link_masses, model.link_p_coms,
-                                           model.total_mass if self._has_mass else 1.0)
+        self._tables = (ints, floats, kernel.origin_quat, kernel.origin_quat_axis,
+                        model.link_masses, model.link_p_coms,
+                        model.total_mass if self._has_mass else 1.0)
         rows = np.arange(kernel.n_rows, dtype=np.int64)
         q = model.neutral_configuration()
         for at in (q, frozen(q)):  # load (or compile) both kinds of q now, not on a message
             self.transforms(at, rows, 0 if self._has_mass else -1)
 
-    def transforms(self, q: np.ndarray, rows: np.ndarray, reference: int = -1):
+    def transforms(self, q: np.ndarray, rows: np.ndarray, reference: int = -1
+                   ) -> Tuple[np.ndarray, np.ndarray]:
         """
         ``parent_T_link`` of some rows, and the CoM in a link.
 
