@@ -32,8 +32,8 @@ TOLERANCE = 1e-12
 ROBOTS = tuple(f'bundled:{name}' for name in robots.names()) + (
     'all_types', 'ur5', 'panda', 'talos', 'solo12', 'iiwa')
 SEC = 1_000_000_000
-#: Settings of the compiled path (no frame tree; the CoM topics without velocities) and of
-#: the tree path (CoM velocity, markers, orientations that need the poses).
+#: Settings of the compiled path (no frame tree, the CoM velocity and momentum included) and
+#: of the tree path (markers, orientations that need the poses).
 SETTINGS = {
     'compiled': {'publish_com_topics': False, 'publish_com_markers': False},
     'compiled_com_position': {'publish_com_markers': False},
@@ -75,10 +75,10 @@ def _bridges(monkeypatch, urdf, settings):
     return tuple(pair)
 
 
-def _messages(model, rng, count, with_velocities=True):
+def _messages(model, rng, count):
     """Messages naming every configuration entry, every other one with velocities."""
     names = list(model.configuration_names)
-    one_dof = with_velocities and len(names) == model.nv
+    one_dof = len(names) == model.nv
     out = []
     for k in range(count):
         q = random_configuration(model, rng)
@@ -115,10 +115,7 @@ def test_both_backends_publish_the_same_transforms(urdf, case, monkeypatch):
             raise AssertionError('the compiled /tf path built a frame tree')
         monkeypatch.setattr(compiled._publisher, '_tree_at', no_tree)
     rng = np.random.default_rng(21)
-    # velocities with the CoM topics on need every link's velocity: the tree path
-    with_velocities = SETTINGS[case].get('publish_com_topics') is False or \
-        not case.startswith('compiled')
-    for msg in _messages(reference.model, rng, 4, with_velocities):
+    for msg in _messages(reference.model, rng, 4):
         theirs = reference.on_joint_state(msg, SEC)
         ours = compiled.on_joint_state(msg, SEC)
         assert ours.accepted and theirs.accepted

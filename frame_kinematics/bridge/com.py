@@ -17,7 +17,7 @@ The robot center of mass as published: the CoM frame on ``/tf`` and the CoM topi
 The CoM is given in the reference link of the model core (the root link, or the child of the
 floating root joint when floating joints are skipped). Its velocity and the centroidal angular
 momentum are published only while every joint velocity is known: never from made-up values.
-The compiled ``/tf`` path gives the position alone (:func:`center_of_mass_at`).
+The compiled ``/tf`` path computes them without a frame tree (:func:`center_of_mass_at`).
 """
 
 import math
@@ -75,23 +75,26 @@ def center_of_mass(core: ModelCore, tree: FrameTree, stamp_ns: int, velocities_k
 
 
 def center_of_mass_at(core: ModelCore, reference_p_com: Tuple[float, float, float],
-                      stamp_ns: int
+                      stamp_ns: int, velocity: Optional[Tuple[float, float, float]] = None,
+                      momentum: Optional[Tuple[float, float, float]] = None
                       ) -> Tuple[Optional[TransformOut], Optional[CenterOfMassOut]]:
     """
-    :func:`center_of_mass` from the CoM position alone, without velocities.
+    :func:`center_of_mass` from values computed without a frame tree.
 
     For the orientation modes of :data:`POSE_FREE_ORIENTATIONS` only (the compiled ``/tf``
-    path computes the position, no frame tree).
+    path computes the values, no frame tree).
 
     :param core: the model core (settings, reference link).
     :param reference_p_com: the CoM in the reference link.
     :param stamp_ns: the stamp to give them.
+    :param velocity: the CoM velocity, root-aligned (None: not published).
+    :param momentum: the angular momentum about the CoM, root-aligned (with ``velocity``).
     :return: ``(transform or None, topic values or None)`` as the settings ask.
     """
     settings = core.settings
     if core.com_note or not (settings.publish_com_frame or settings.publish_com_topics):
         return None, None
-    return _outputs(core, reference_p_com, None, stamp_ns, None, None)
+    return _outputs(core, reference_p_com, None, stamp_ns, velocity, momentum)
 
 
 def _outputs(core: ModelCore, position: Tuple[float, float, float], reference_T_com,

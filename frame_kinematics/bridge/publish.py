@@ -14,12 +14,13 @@
 """
 What a due joint_states message publishes: its joint transforms and the robot CoM.
 
-On the compiled backend (numba) one call into compiled code gives both
+On the compiled backend (numba) one call into compiled code gives both, with the CoM velocity
+and the angular momentum when the CoM topics publish them
 (:meth:`JointTransforms.compute_with_com
 <frame_kinematics.bridge.tf_math.JointTransforms.compute_with_com>`), with no frame tree,
-unless the CoM velocity, the CoM markers or a CoM orientation that follows the link poses
-(``yaw``, ``ypr``) need one; otherwise, and always on the numpy backend, the ``/tf`` path's
-own frame tree is moved to the message's configuration.
+unless the CoM markers or a CoM orientation that follows the link poses (``yaw``, ``ypr``)
+need one; otherwise, and always on the numpy backend, the ``/tf`` path's own frame tree is
+moved to the message's configuration.
 """
 
 from typing import Any, Optional, Tuple
@@ -63,13 +64,15 @@ class Publisher:
         """
         rows = plan.tf_indices if joints else plan.tf_indices[:0]
         transforms = core.index.transforms
-        if transforms.compiled and v is None and not markers and \
+        if transforms.compiled and not markers and \
                 core.settings.com_orientation in POSE_FREE_ORIENTATIONS:
             reference = -1 if com_ns is None else core.model.link_index(core.reference)
-            translations, quats, com = transforms.compute_with_com(q, rows, reference)
+            translations, quats, com = transforms.compute_with_com(q, rows, reference, v)
             out.tf = transforms_out(plan.parents, plan.children, stamp_ns, translations, quats)
             if com_ns is not None:
-                _add_com(out, center_of_mass_at(core, tuple(com.tolist()), com_ns))
+                values = com.tolist()
+                motion = (None, None) if v is None else (tuple(values[3:6]), tuple(values[6:]))
+                _add_com(out, center_of_mass_at(core, tuple(values[:3]), com_ns, *motion))
             return
         tree = self._tree_at(core, q, v)
         if joints:

@@ -23,7 +23,7 @@ which also gives the robot CoM in the same call.
 
 from functools import partial
 from itertools import repeat
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -66,7 +66,8 @@ class JointTransforms:
             return table[:, :3], table[:, 3:]
         return self._kernel.local_tf(q, self._child_index[indices])
 
-    def compute_with_com(self, q: np.ndarray, indices: np.ndarray, reference: int
+    def compute_with_com(self, q: np.ndarray, indices: np.ndarray, reference: int,
+                         v: Optional[np.ndarray] = None
                          ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
         """
         :meth:`compute` and the robot CoM in one compiled call (only when :attr:`compiled`).
@@ -74,9 +75,12 @@ class JointTransforms:
         :param q: a validated configuration ``(nq,)``.
         :param indices: indices of moving joints (see :attr:`index`).
         :param reference: index of the link the CoM is given in (-1: no CoM).
-        :return: translations, quaternions and ``reference_p_com`` (``(0,)`` without a CoM).
+        :param v: a validated velocity ``(nv,)`` for the CoM velocity and angular momentum.
+        :return: translations, quaternions and the CoM: ``(0,)`` without one,
+            ``reference_p_com`` ``(3,)``, followed with ``v`` by the root-aligned CoM
+            velocity and angular momentum about the CoM ``(9,)``.
         """
-        table, com = self._tf.transforms(q, self._child_index[indices], reference)
+        table, com = self._tf.transforms(q, self._child_index[indices], reference, v)
         return table[:, :3], table[:, 3:], com
 
 

@@ -17,7 +17,10 @@ Compiled center of mass and its Jacobian.
 Link centers ``root_p_com_i = R_i link_p_com_i + o_i`` weighted by ``link_masses``; the
 Jacobian adds, for every motion column, ``(m_sub S_lin + S_ang x h_sub) / M`` with the
 subtree mass ``m_sub`` and first moment ``h_sub`` of the column's link, summed leaves first
-over the depth-first order (as :mod:`frame_kinematics.core.kinematics.com`).
+over the depth-first order (as :mod:`frame_kinematics.core.kinematics.com`). The CoM
+velocity and the centroidal angular momentum (:func:`center_of_mass_motion_into`) sum the
+links' twists down the tree, as :meth:`KinematicsState.spatial_velocities
+<frame_kinematics.core.kinematics.KinematicsState.spatial_velocities>` does.
 """
 
 import numba
@@ -114,3 +117,75 @@ def center_of_mass_jacobian_batch(poses, ints, floats, masses, p_coms, total, nv
     for b in range(len(poses)):
         center_of_mass_jacobian_into(poses[b], ints, floats, masses, p_coms, total, out[b])
     return out
+
+
+@numba.njit(cache=True, error_model='numpy')
+def center_of_mass_motion_into(poses, ints, floats, masses, p_coms, inertias, total, v, out):
+    """
+    Write the CoM velocity and the angular momentum about the CoM into ``out`` ``(6,)``.
+
+    Root-aligned axes, as :meth:`KinematicsState.center_of_mass_velocity
+    <frame_kinematics.core.kinematics.KinematicsState.center_of_mass_velocity>` and
+    :meth:`~frame_kinematics.core.kinematics.KinematicsState.angular_momentum`.
+
+    :param poses: ``(n, 4, 4)`` ``root_T_link`` of every link.
+    :param inertias: ``(n, 3, 3)`` rotational inertias about the link centers, link axes.
+    :param v: the velocity ``(nv,)``.
+    """
+    ri, _ = links(ints, floats)
+    ci, cf = columns(ints, floats)
+    n = len(masses)
+    twist = np.zeros((n, 6))  # world twists at the world origin, [linear; angular]
+    for c in range(len(ci)):
+        row = ci[c, 0]
+        rate = v[ci[c, 1]] * cf[c, 0]
+        r = poses[row]
+        a0 = r[0, 0] * cf[c, 4] + r[0, 1] * cf[c, 5] + r[0, 2] * cf[c, 6]
+        a1 = r[1, 0] * cf[c, 4] + r[1, 1] * cf[c, 5] + r[1, 2] * cf[c, 6]
+        a2 = r[2, 0] * cf[c, 4] + r[2, 1] * cf[c, 5] + r[2, 2] * cf[c, 6]
+        ox, oy, oz = r[0, 3], r[1, 3], r[2, 3]
+        twist[row, 0] += rate * (r[0, 0] * cf[c, 1] + r[0, 1] * cf[c, 2] + r[0, 2] * cf[c, 3]
+                                 + oy * a2 - oz * a1)
+        twist[row, 1] += rate * (r[1, 0] * cf[c, 1] + r[1, 1] * cf[c, 2] + r[1, 2] * cf[c, 3]
+                                 + oz * a0 - ox * a2)
+        twist[row, 2] += rate * (r[2, 0] * cf[c, 1] + r[2, 1] * cf[c, 2] + r[2, 2] * cf[c, 3]
+                                 + ox * a1 - oy * a0)
+        twist[row, 3] += rate * a0
+        twist[row, 4] += rate * a1
+        twist[row, 5] += rate * a2
+    for i in range(1, n):  # depth-first order: a parent's twist is complete before its children
+        for k in range(6):
+            twist[i, k] += twist[ri[i, 2], k]
+    center = np.empty(3)
+    center_of_mass_into(poses, masses, p_coms, total, center)
+    for k in range(6):
+        out[k] = 0.0
+    for i in range(n):
+        m = masses[i]
+        r = poses[i]
+        c0 = r[0, 0] * p_coms[i, 0] + r[0, 1] * p_coms[i, 1] + r[0, 2] * p_coms[i, 2] + r[0, 3]
+        c1 = r[1, 0] * p_coms[i, 0] + r[1, 1] * p_coms[i, 1] + r[1, 2] * p_coms[i, 2] + r[1, 3]
+        c2 = r[2, 0] * p_coms[i, 0] + r[2, 1] * p_coms[i, 1] + r[2, 2] * p_coms[i, 2] + r[2, 3]
+        w0, w1, w2 = twist[i, 3], twist[i, 4], twist[i, 5]
+        u0 = twist[i, 0] + w1 * c2 - w2 * c1  # velocity of the link's center
+        u1 = twist[i, 1] + w2 * c0 - w0 * c2
+        u2 = twist[i, 2] + w0 * c1 - w1 * c0
+        out[0] += m * u0
+        out[1] += m * u1
+        out[2] += m * u2
+        d0, d1, d2 = c0 - center[0], c1 - center[1], c2 - center[2]
+        out[3] += m * (d1 * u2 - d2 * u1)
+        out[4] += m * (d2 * u0 - d0 * u2)
+        out[5] += m * (d0 * u1 - d1 * u0)
+        # R I R^T w, as R (I (R^T w))
+        b0 = r[0, 0] * w0 + r[1, 0] * w1 + r[2, 0] * w2
+        b1 = r[0, 1] * w0 + r[1, 1] * w1 + r[2, 1] * w2
+        b2 = r[0, 2] * w0 + r[1, 2] * w1 + r[2, 2] * w2
+        e0 = inertias[i, 0, 0] * b0 + inertias[i, 0, 1] * b1 + inertias[i, 0, 2] * b2
+        e1 = inertias[i, 1, 0] * b0 + inertias[i, 1, 1] * b1 + inertias[i, 1, 2] * b2
+        e2 = inertias[i, 2, 0] * b0 + inertias[i, 2, 1] * b1 + inertias[i, 2, 2] * b2
+        out[3] += r[0, 0] * e0 + r[0, 1] * e1 + r[0, 2] * e2
+        out[4] += r[1, 0] * e0 + r[1, 1] * e1 + r[1, 2] * e2
+        out[5] += r[2, 0] * e0 + r[2, 1] * e1 + r[2, 2] * e2
+    for k in range(3):
+        out[k] /= total

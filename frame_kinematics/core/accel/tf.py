@@ -23,12 +23,12 @@ call. Reads the model's row tables (:mod:`.tables`) and the joint kernel's two q
 tables.
 """
 
-from typing import Tuple, TYPE_CHECKING
+from typing import Optional, Tuple, TYPE_CHECKING
 
 import numba
 import numpy as np
 
-from .com import center_of_mass_into
+from .com import center_of_mass_into, center_of_mass_motion_into
 from .poses import compose, multi_motion, origin, poses_into
 from .tables import AXIS, links, ORIGIN, SCALE
 from ..joints import frozen, JointType, TYPE_CODES
@@ -41,6 +41,7 @@ _CONTINUOUS = TYPE_CODES[JointType.CONTINUOUS]
 _PRISMATIC = TYPE_CODES[JointType.PRISMATIC]
 _PLANAR = TYPE_CODES[JointType.PLANAR]
 _FLOATING = TYPE_CODES[JointType.FLOATING]
+_NO_VELOCITY = frozen(np.zeros(0))
 
 
 @numba.njit(cache=True, error_model='numpy')
@@ -107,13 +108,15 @@ def local_tf_into(ri, rf, origin_quat, origin_quat_axis, q, rows, out):
 
 
 @numba.njit(cache=True, error_model='numpy')
-def transforms(ints, floats, origin_quat, origin_quat_axis, masses, p_coms, total, q, rows,
-               reference):
+def transforms(ints, floats, origin_quat, origin_quat_axis, masses, p_coms, inertias, total, q,
+               rows, reference, v):
     """
-    ``parent_T_link`` of ``rows`` ``(m, 7)`` and the CoM in link ``reference`` ``(3,)``.
+    ``parent_T_link`` of ``rows`` ``(m, 7)`` and the CoM in link ``reference``.
 
     The CoM is computed only for ``reference >= 0`` (else an empty array): from the poses of
-    every link, ``reference_p_com = R^T (root_p_com - p)`` with ``root_T_reference = [R, p]``.
+    every link, ``reference_p_com = R^T (root_p_com - p)`` with ``root_T_reference = [R, p]``,
+    followed, when ``v`` is not empty, by the CoM velocity and the angular momentum about the
+    CoM in root-aligned axes (:func:`~.com.center_of_mass_motion_into`): ``(3,)`` or ``(9,)``.
     """
     ri, rf = links(ints, floats)
     out = np.empty((len(rows), 7))
@@ -122,7 +125,7 @@ def transforms(ints, floats, origin_quat, origin_quat_axis, masses, p_coms, tota
         return out, np.empty(0)
     world = np.empty((len(ri), 4, 4))
     poses_into(ri, rf, q, world, world, False)
-    com = np.empty(3)
+    com = np.empty(3 if len(v) == 0 else 9)
     center_of_mass_into(world, masses, p_coms, total, com)
     if reference > 0:
         x = com[0] - world[reference, 0, 3]
@@ -131,6 +134,9 @@ def transforms(ints, floats, origin_quat, origin_quat_axis, masses, p_coms, tota
         for i in range(3):
             com[i] = world[reference, 0, i] * x + world[reference, 1, i] * y + \
                 world[reference, 2, i] * z
+    if len(v) > 0:
+        center_of_mass_motion_into(world, ints, floats, masses, p_coms, inertias, total, v,
+                                   com[3:])
     return out, com
 
 
@@ -153,25 +159,30 @@ class TfKernels:
         kernel = model.kernel
         self._has_mass = model.total_mass > 0
         self._tables = (ints, floats, kernel.origin_quat, kernel.origin_quat_axis,
-                        model.link_masses, model.link_p_coms,
+                        model.link_masses, model.link_p_coms, model.link_inertias,
                         model.total_mass if self._has_mass else 1.0)
         rows = np.arange(kernel.n_rows, dtype=np.int64)
-        q = model.neutral_configuration()
-        for at in (q, frozen(q)):  # load (or compile) both kinds of q now, not on a message
-            self.transforms(at, rows, 0 if self._has_mass else -1)
+        q, v = model.neutral_configuration(), np.zeros(model.nv)
+        reference = 0 if self._has_mass else -1
+        for at in (q, frozen(q)):  # load (or compile) every kind of arrays now, not on a message
+            for with_v in (None, v, frozen(v)):
+                self.transforms(at, rows, reference, with_v)
 
-    def transforms(self, q: np.ndarray, rows: np.ndarray, reference: int = -1
-                   ) -> Tuple[np.ndarray, np.ndarray]:
+    def transforms(self, q: np.ndarray, rows: np.ndarray, reference: int = -1,
+                   v: Optional[np.ndarray] = None) -> Tuple[np.ndarray, np.ndarray]:
         """
-        ``parent_T_link`` of some rows, and the CoM in a link.
+        ``parent_T_link`` of some rows, and the CoM in a link (and how it moves).
 
         :param q: a validated configuration ``(nq,)`` (float64).
         :param rows: kernel rows (links), ``(m,)`` int64.
         :param reference: index of the link the CoM is given in, or -1 for no CoM (a model
             without mass has none).
-        :return: ``(table (m, 7) [x, y, z, qx, qy, qz, qw], reference_p_com (3,) or (0,))``,
-            new arrays.
+        :param v: a validated velocity ``(nv,)`` (float64) for the CoM velocity and the
+            angular momentum, or None.
+        :return: ``(table (m, 7) [x, y, z, qx, qy, qz, qw], com)``, new arrays: ``com`` is
+            ``(0,)`` without a CoM, ``reference_p_com (3,)`` without ``v``, else followed by
+            the root-aligned CoM velocity and angular momentum about the CoM ``(9,)``.
         """
         if not self._has_mass:
             reference = -1
-        return transforms(*self._tables, q, rows, reference)
+        return transforms(*self._tables, q, rows, reference, _NO_VELOCITY if v is None else v)
