@@ -19,6 +19,10 @@ backend is numba) and kept by it; :meth:`CompiledChain.run` is what
 :class:`~frame_kinematics.core.ik.solver.IKSolver` calls instead of the numpy
 :class:`~frame_kinematics.core.ik.engine.Engine` for the problems it supports.
 
+One target (:meth:`CompiledChain.solve_one`) is one call of :func:`.ik_one.solve_full` on the
+full configuration, after :meth:`CompiledChain.usable` has checked the target and the seed;
+the options it needs are prepared once (:func:`prepare`) and kept by the solver.
+
 Time budget: the deadline is read at every iteration inside compiled code, so a solve
 returns at most one iteration (a few microseconds) plus the bookkeeping after it (tens of
 microseconds) past its deadline, unless the process is preempted. In a batch every target
@@ -27,12 +31,12 @@ targets that used their share up get the rest, from the best configuration they 
 """
 
 import time
-from typing import NamedTuple, Optional, TYPE_CHECKING
+from typing import NamedTuple, Optional, Tuple, TYPE_CHECKING
 
 import numba
 import numpy as np
 
-from . import ik
+from . import ik, ik_one
 from ..ik.engine import DAMPING_MIN
 from ..ik.sampler import Sampler
 from ..joints import frozen
@@ -68,9 +72,16 @@ class CompiledChain:
         self.limits = (evaluator.layout.lower, evaluator.layout.upper, frozen(sampler.lower),
                        frozen(sampler.width), frozen(sampler.bounded))
         self.simple = evaluator.layout.simple
-        self._threads = evaluator.model.accelerator.threads
+        model = evaluator.model
+        self._threads = model.accelerator.threads
         self._tables = (self.nodes, self.node_parent, self.tip_parent, self.tip_constant,
                         self.columns)
+        self._layout = (evaluator.q_index, frozen(evaluator.q_index[evaluator.layout.wrap_q]))
+        lower, upper = model.layout.lower.copy(), model.layout.upper.copy()
+        for iq, _, _ in model.layout.floating:
+            # quaternions are normalised, not checked against limits
+            lower[iq + 3:iq + 7], upper[iq + 3:iq + 7] = -np.inf, np.inf
+        self._seed_limits = (frozen(lower), frozen(upper))
 
     def supports(self, problem: 'PoseResidual', rest: Optional[np.ndarray]) -> bool:
         """
@@ -93,9 +104,7 @@ class CompiledChain:
         :param targets: ``root_T_target`` per target and tip.
         :param problem: the residual (weights and tolerances).
         :param rng: the call's generator (one draw per target seeds its restarts).
-        :param max_iterations: iteration limit per target: an iteration of the numpy engine
-            advances ``parallel_seeds`` seeds, so a target gets ``max_iterations *
-            parallel_seeds`` single-seed steps here (the reported iterations are steps).
+        :param max_iterations: iteration limit per target (see :func:`prepare`).
         :param max_restarts: restart limit per target (None: unlimited).
         :param damping: initial damping.
         :param deadline: ``time.perf_counter()`` value at which to stop.
@@ -108,18 +117,13 @@ class CompiledChain:
             return CompiledOutcome(np.array(seeds, dtype=float), np.zeros(0, dtype=bool),
                                    np.zeros((0, n_tips)), np.zeros((0, n_tips)), empty, empty,
                                    np.zeros(0, dtype=object))
-        weights = problem.weights
-        weight = np.empty((n_tips, 2))
-        weight[:, 0], weight[:, 1] = weights[:, 0], weights[:, 3]
-        weight.flags.writeable = False
-        settings = (float(problem.position_tolerance), float(problem.orientation_tolerance),
-                    max(float(damping), DAMPING_MIN), _CLOCK)
+        prepared = prepare(problem, max_iterations, max_restarts, damping, parallel_seeds)
+        weight, settings = prepared.weight, prepared.settings[:-1]
         targets = np.array(targets, dtype=float, order='C')
         states = rng.bit_generator.random_raw((count, 1))
         q = np.array(seeds, dtype=float, order='C')
         limits = np.empty((count, 2), dtype=np.int64)
-        limits[:, 0] = max_iterations * parallel_seeds
-        limits[:, 1] = -1 if max_restarts is None else max_restarts
+        limits[:] = prepared.limits
         err = np.empty((count, 2, n_tips))
         stats = np.empty((count, 3), dtype=np.int64)
         self._round(settings, weight, targets, q, states, limits, deadline, err, stats)
@@ -143,6 +147,37 @@ class CompiledChain:
                                stats[:, 1], stats[:, 2],
                                [ik.REASONS[r] for r in stats[:, 0].tolist()])
 
+    def usable(self, targets: np.ndarray, q: np.ndarray) -> bool:
+        """
+        Whether :meth:`solve_one` may take a target and a seed as they are.
+
+        :param targets: ``(n_tips, 4, 4)`` float64, C-contiguous.
+        :param q: ``(nq,)`` float64 full seed (validated by ``check_configuration``).
+        :return: True when the targets are rigid and the seed is within the limits (else the
+            general path raises or projects the seed).
+        """
+        return ik_one.usable(targets, q, *self._seed_limits)
+
+    def solve_one(self, prepared: 'Prepared', targets: np.ndarray, q: np.ndarray,
+                  state: np.ndarray, deadline: float
+                  ) -> Tuple[bool, str, int, int, np.ndarray]:
+        """
+        Solve one target from the full seed ``q`` (:meth:`usable`), which becomes the solution.
+
+        :param prepared: the call's options (:func:`prepare`).
+        :param targets: ``(n_tips, 4, 4)`` ``root_T_target``, C-contiguous.
+        :param q: ``(nq,)`` the seed, overwritten by the solution (continuous joints wrapped).
+        :param state: ``(1,)`` uint64 state of the restarts' generator (advanced).
+        :param deadline: ``time.perf_counter()`` value at which to stop.
+        :return: whether it converged, the stop reason (see :data:`.ik.REASONS`), the
+            iterations, the restarts, and the ``(2, n_tips)`` position and orientation errors.
+        """
+        err = np.empty((2, len(targets)))
+        reason, iterations, restarts = ik_one.solve_full(
+            *self._tables, self.limits + (prepared.weight,), prepared.settings, self._layout,
+            targets, q, state, prepared.limits, _clock_deadline(deadline), err)
+        return reason == ik.CONVERGED, ik.REASONS[reason], iterations, restarts, err
+
     def _round(self, settings, weight, targets, q, states, limits, deadline, err, stats):
         """One call of the kernel: every target gets its share of the time left."""
         parallel = self._threads and len(q) >= PARALLEL_BATCH
@@ -151,6 +186,41 @@ class CompiledChain:
         kernel = ik.solve_parallel if parallel else ik.solve_serial
         kernel(*self._tables, self.limits + (weight,), settings + (share,), targets, q.copy(),
                states, limits, _clock_deadline(deadline), q, err, stats)
+
+
+class Prepared(NamedTuple):
+    """The options of a solve as the kernels read them (:func:`prepare`; read-only)."""
+
+    #: ``(n_tips, 2)`` linear and angular weight of each tip.
+    weight: np.ndarray
+    #: ``(tol_p, tol_o, damping, clock_id, time_slice)`` (no time slice: infinite).
+    settings: tuple
+    #: ``(2,)`` int64 ``(max_iterations, max_restarts)`` (-1: no restart limit).
+    limits: np.ndarray
+
+
+def prepare(problem: 'PoseResidual', max_iterations: int, max_restarts: Optional[int],
+            damping: float, parallel_seeds: int) -> Prepared:
+    """
+    Convert validated options to the kernels' arguments.
+
+    :param problem: the residual (isotropic weights, tolerances).
+    :param max_iterations: iteration limit per target: an iteration of the numpy engine
+        advances ``parallel_seeds`` seeds, so a target gets ``max_iterations *
+        parallel_seeds`` single-seed steps here (the reported iterations are steps).
+    :param max_restarts: restart limit per target (None: unlimited).
+    :param damping: initial damping.
+    :param parallel_seeds: seeds the numpy engine would advance together.
+    :return: the prepared arguments.
+    """
+    weights = problem.weights
+    weight = np.empty((problem.n_tips, 2))
+    weight[:, 0], weight[:, 1] = weights[:, 0], weights[:, 3]
+    settings = (float(problem.position_tolerance), float(problem.orientation_tolerance),
+                max(float(damping), DAMPING_MIN), _CLOCK, np.inf)
+    limits = np.array([max_iterations * parallel_seeds,
+                       -1 if max_restarts is None else max_restarts], dtype=np.int64)
+    return Prepared(frozen(weight), settings, frozen(limits))
 
 
 class CompiledOutcome(NamedTuple):
@@ -196,6 +266,11 @@ def warm_up() -> bool:
                np.empty((1, 3), dtype=np.int64))
 
     call(ik.solve_serial)
+    target, q, none = np.array(eye), np.zeros(1), frozen(np.zeros(0, dtype=np.int64))
+    ik_one.usable(target, q, frozen([-1.0]), one)
+    ik_one.solve_full(nodes, root, first, eye, columns, bounds, settings, (first, none), target,
+                      q, np.ones(1, dtype=np.uint64), frozen(np.ones(2, dtype=np.int64)), 0.0,
+                      np.empty((2, 1)))
     try:
         call(ik.solve_parallel)
     except ValueError:  # numba: no threading layer satisfies NUMBA_THREADING_LAYER
