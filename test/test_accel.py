@@ -170,8 +170,10 @@ def test_compiled_ik_honours_the_iteration_and_restart_limits_and_is_reproducibl
     assert (local.reason, local.restarts) == ('max_restarts', 0)
     nothing = ik.solve(model, 'tool0', far, time_budget=0.0)
     assert (nothing.reason, nothing.iterations) == ('time_budget', 0)
-    reach = np.linalg.norm(model.forward_kinematics(limited.q).transform('tool0')[:3, 3])
-    assert limited.position_error == pytest.approx(3.0 - reach, abs=0.2)
+    # the best of a few random restarts points the stretched arm at the target
+    pointed = ik.solve(model, 'tool0', far, restarts=10, time_budget=5.0)
+    reach = np.linalg.norm(model.forward_kinematics(pointed.q).transform('tool0')[:3, 3])
+    assert pointed.position_error == pytest.approx(3.0 - reach, abs=0.2)
     target = model.forward_kinematics(np.full(model.nq, 0.3)).transform('tool0')
     runs = [ik.solve(model, 'tool0', target, rng=np.random.default_rng(5), time_budget=5.0)
             for _ in range(2)]

@@ -45,8 +45,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..ik.chain import ChainEvaluator
     from ..ik.residual import PoseResidual
 
-#: Batches at least this large are shared among threads.
+#: Batches at least this large are shared among threads ...
 PARALLEL_BATCH = 64
+#: ... this many targets at a time.
+CHUNK = 64
 _CLOCK = time.CLOCK_MONOTONIC
 
 
@@ -184,8 +186,15 @@ class CompiledChain:
         share = max(deadline - time.perf_counter(), 0.0) * \
             (numba.get_num_threads() if parallel else 1) / len(q)
         kernel = ik.solve_parallel if parallel else ik.solve_serial
-        kernel(*self._tables, self.limits + (weight,), settings + (share,), targets, q.copy(),
-               states, limits, _clock_deadline(deadline), q, err, stats)
+        # Threads take CHUNK targets at a time as they finish the previous ones, so that a
+        # thread slowed down by another process (or by harder targets) holds no one up; the
+        # chunk size is a setting of this thread, restored after the call.
+        previous = numba.set_parallel_chunksize(CHUNK)
+        try:
+            kernel(*self._tables, self.limits + (weight,), settings + (share,), targets,
+                   q.copy(), states, limits, _clock_deadline(deadline), q, err, stats)
+        finally:
+            numba.set_parallel_chunksize(previous)
 
 
 class Prepared(NamedTuple):
