@@ -243,3 +243,13 @@ def test_the_compiled_target_check_agrees_with_check_transform():
         assert not ik_one.usable(pose[None], none, none, none)
     assert len(verdicts) == 2 * 4 * poses.shape[0] * poses.shape[1]
     assert 0.2 < np.mean(verdicts) < 0.9
+
+
+def test_a_threaded_batch_leaves_the_callers_chunk_size_as_it_was():
+    numba = pytest.importorskip('numba')
+    model = _compiled(robots.path('fk_arm'))
+    rng = np.random.default_rng(46)
+    targets = model.forward_kinematics(random_configuration(model, rng, 70)).transform('tool0')
+    result = ik.IKSolver(model, 'tool0').solve_batch(targets, time_budget=30.0)
+    assert result.success.all()
+    assert numba.get_parallel_chunksize() == 0
