@@ -66,7 +66,8 @@ def _assert_same(a, b):
 
 
 CASES = [('fk_arm', 'tool0', None), ('iiwa', 'lbr_iiwa_link_7', None),
-         ('all_types', 'tip', ['j_rev', 'j_pri', 'j_cont'])]
+         ('all_types', 'tip', ['j_rev', 'j_pri', 'j_cont']),
+         ('fk_arm', ['left_finger_link', 'right_finger_link'], None)]
 
 
 @pytest.mark.parametrize('name, tip, active', CASES)
@@ -84,7 +85,9 @@ def test_a_single_compiled_solve_equals_the_general_path(monkeypatch, name, tip,
     seeds = random_configuration(model, rng, 12)
     seeds[:, solver.evaluator().held_q_index] = goals[0, solver.evaluator().held_q_index]
     goals[:, solver.evaluator().held_q_index] = goals[0, solver.evaluator().held_q_index]
-    targets = model.forward_kinematics(goals).transform(tip)
+    state = model.forward_kinematics(goals)
+    targets = state.transform(tip) if isinstance(tip, str) else \
+        np.stack([state.transform(t) for t in tip], axis=1)
     calls = _count_single_solves(monkeypatch)
     for i in range(len(goals)):
         options = {'seed': seeds[i], 'rng': np.random.default_rng(i), 'time_budget': 5.0}
