@@ -256,3 +256,64 @@ def test_a_threaded_batch_leaves_the_callers_chunk_size_as_it_was():
     result = ik.IKSolver(model, 'tool0').solve_batch(targets, time_budget=30.0)
     assert result.success.all()
     assert numba.get_parallel_chunksize() == 0
+
+
+def _count_compiled_runs(monkeypatch):
+    from frame_kinematics.core.accel import ik_engine
+    calls = []
+    original = ik_engine.CompiledChain.run
+
+    def counted(self, *args, **kwargs):
+        calls.append(1)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(ik_engine.CompiledChain, 'run', counted)
+    return calls
+
+
+def test_a_rest_posture_is_solved_in_compiled_code_and_pulls_as_in_numpy(monkeypatch):
+    pytest.importorskip('numba')
+    path = real_robot_path('panda')
+    models = [RobotModel.from_urdf_file(path, backend=b) for b in ('numba', 'numpy')]
+    rest = cfg.clip(models[1], np.array([0.0, -0.3, 0.0, -2.2, 0.0, 2.0, 0.8, 0.02]))
+    rng = np.random.default_rng(47)
+    goals = [cfg.random_gaussian(models[1], rng, rest, 0.3) for _ in range(6)]
+    calls = _count_compiled_runs(monkeypatch)
+    pulls = []
+    for model in models:
+        free, biased = [], []
+        for goal in goals:
+            target = model.forward_kinematics(goal).transform('panda_link8')
+            plain = ik.solve(model, 'panda_link8', target, seed=rest, restarts=0,
+                             time_budget=5.0)
+            pulled = ik.solve(model, 'panda_link8', target, seed=rest, restarts=0,
+                              rest_posture=rest, rest_gain=0.2, time_budget=5.0)
+            assert plain.success and pulled.success
+            assert np.all(cfg.is_valid(model, pulled.q, tolerance=1e-12))
+            free.append(cfg.distance(model, plain.q, rest))
+            biased.append(cfg.distance(model, pulled.q, rest))
+        assert np.mean(biased) < np.mean(free)
+        pulls.append(biased)
+    # one seed, no restart: both backends take nearly the same steps
+    np.testing.assert_allclose(pulls[0], pulls[1], atol=0.02)
+    # the compiled backend ran the pulled solves in compiled code (the plain ones too, but
+    # on its single-target path), the numpy backend never
+    assert len(calls) == len(goals)
+
+
+def test_a_batch_with_a_rest_posture_and_a_continuous_joint_is_compiled(monkeypatch):
+    pytest.importorskip('numba')
+    model = all_joint_types_model(backend='numba')
+    active = ['j_rev', 'j_pri', 'j_cont']
+    wrap = model.configuration_names.index('j_cont')
+    rng = np.random.default_rng(48)
+    goals = np.tile(random_configuration(model, rng), (70, 1))
+    goals[:, wrap] = rng.uniform(2.5, 3.1, 70)
+    targets = model.forward_kinematics(goals).transform('tip')
+    rest = goals[0].copy()
+    rest[wrap] = -3.1    # the short way from 2.5..3.1 to -3.1 crosses pi
+    calls = _count_compiled_runs(monkeypatch)
+    result = ik.solve_batch(model, 'tip', targets, seed=goals[0], active_joints=active,
+                            rest_posture=rest, time_budget=30.0)
+    assert len(calls) == 1 and result.success.all()
+    assert np.all((-np.pi <= result.q[:, wrap]) & (result.q[:, wrap] < np.pi))

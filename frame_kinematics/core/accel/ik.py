@@ -27,8 +27,8 @@ numpy engine's parallel seeds amortise numpy's call overhead, which compiled cod
 have). The deadline is checked at every iteration.
 
 Supported problems: one-dof active joints (revolute, continuous, prismatic, mimics of them),
-per-tip weights equal on the three position axes and on the three rotation axes, no rest
-posture (:func:`supports`); the numpy engine solves the others.
+per-tip weights equal on the three position axes and on the three rotation axes, with or
+without a rest posture (``CompiledChain.supports``); the numpy engine solves the others.
 """
 
 import numba
@@ -209,10 +209,15 @@ def _cholesky_solve(a, b):
 
 
 @numba.njit(cache=True, error_model='numpy')
-def _damped_step(jac, e, lam, gram, rhs, dq):
-    """``dq = J^T (J J^T + lam I)^-1 e`` (or ``(J^T J + lam I)^-1 J^T e`` when taller)."""
+def _damped_step(jac, e, lam, gram, rhs, dq, bias, with_bias):
+    """
+    ``dq = J^T (J J^T + lam I)^-1 e`` (or ``(J^T J + lam I)^-1 J^T e`` when taller).
+
+    With ``with_bias``, ``dq = J^T (J J^T + lam I)^-1 (e - J bias) + bias``: the pull
+    ``bias`` toward a rest posture, in the null space of ``J`` (as the numpy engine does).
+    """
     m, n = jac.shape
-    if m <= n:
+    if with_bias or m <= n:
         for i in range(m):
             for k in range(i + 1):
                 s = 0.0
@@ -220,10 +225,14 @@ def _damped_step(jac, e, lam, gram, rhs, dq):
                     s += jac[i, j] * jac[k, j]
                 gram[i, k] = s
             gram[i, i] += lam
-            rhs[i] = e[i]
+            s = e[i]
+            if with_bias:
+                for j in range(n):
+                    s -= jac[i, j] * bias[j]
+            rhs[i] = s
         _cholesky_solve(gram[:m, :m], rhs[:m])
         for j in range(n):
-            s = 0.0
+            s = bias[j] if with_bias else 0.0
             for i in range(m):
                 s += jac[i, j] * rhs[i]
             dq[j] = s
@@ -253,11 +262,14 @@ def solve_into(nodes, node_parent, tip_parent, tip_constant, columns, bounds, se
     :param nodes: the node kernel's ``(type_code, axis, origin, q_index, multiplier,
         offset)``.
     :param columns: its ``(column_row, column_v, column_multiplier, column_twist)``.
-    :param bounds: ``(lower, upper, sample_lower, sample_width, bounded, weight)``: the
-        limits, the restart draws (:class:`~frame_kinematics.core.ik.sampler.Sampler`) and the
-        per-tip ``(linear, angular)`` weights.
-    :param settings: ``(tol_p, tol_o, damping, clock_id, time_slice)``: a solve stops at
-        ``deadline`` or ``time_slice`` seconds after it starts, whichever comes first.
+    :param bounds: ``(lower, upper, sample_lower, sample_width, bounded, continuous, weight,
+        rest)``: the limits, the restart draws
+        (:class:`~frame_kinematics.core.ik.sampler.Sampler`), which entries are continuous
+        angles, the per-tip ``(linear, angular)`` weights and the reduced rest posture
+        (empty: none).
+    :param settings: ``(tol_p, tol_o, damping, rest_gain, clock_id, time_slice)``: a solve
+        stops at ``deadline`` or ``time_slice`` seconds after it starts, whichever comes
+        first.
     :param target: ``(n_tips, 4, 4)`` ``root_T_target``.
     :param seed: the reduced seed ``(n,)``.
     :param state: the uint64 generator state ``(1,)`` of this solve.
@@ -267,8 +279,9 @@ def solve_into(nodes, node_parent, tip_parent, tip_constant, columns, bounds, se
     :param out_err: ``(2, n_tips)`` its position and orientation errors.
     :return: ``(reason, iterations, restarts)``.
     """
-    lower, upper, sample_lower, sample_width, bounded, weight = bounds
-    tol_p, tol_o, damping, clock_id, time_slice = settings
+    lower, upper, sample_lower, sample_width, bounded, continuous, weight, rest = bounds
+    tol_p, tol_o, damping, rest_gain, clock_id, time_slice = settings
+    with_rest = len(rest) > 0
     max_iterations, max_restarts = limits[0], limits[1]
     n, n_nodes, n_tips = len(seed), len(node_parent), len(tip_parent)
     m = 6 * n_tips
@@ -290,6 +303,7 @@ def solve_into(nodes, node_parent, tip_parent, tip_constant, columns, bounds, se
     dq = np.empty(n)
     free = np.ones(n, dtype=np.bool_)
     held = np.empty((m, n))
+    bias = np.zeros(n)
     best_q = np.empty(n)
     clock = np.zeros(2, dtype=np.int64)
     deadline = min(deadline, monotonic(clock_id, clock) + time_slice)
@@ -335,8 +349,15 @@ def solve_into(nodes, node_parent, tip_parent, tip_constant, columns, bounds, se
                     if bounded[j] else seed[j]
             restarts += 1
         else:
+            if with_rest:
+                # rest_gain times the difference to the rest posture, the short way round
+                for j in range(n):
+                    d = rest[j] - q[cur, j]
+                    if continuous[j]:
+                        d = np.mod(d + np.pi, 2.0 * np.pi) - np.pi
+                    bias[j] = rest_gain * d
             damped = lam + ERROR_DAMPING * cost
-            _damped_step(jac, e[cur], damped, gram, rhs, dq)
+            _damped_step(jac, e[cur], damped, gram, rhs, dq, bias, with_rest)
             if iterations > 5:
                 blocked = False
                 for j in range(n):
@@ -348,7 +369,10 @@ def solve_into(nodes, node_parent, tip_parent, tip_constant, columns, bounds, se
                     for i in range(m):
                         for j in range(n):
                             held[i, j] = jac[i, j] if free[j] else 0.0
-                    _damped_step(held, e[cur], damped, gram, rhs, dq)
+                    _damped_step(held, e[cur], damped, gram, rhs, dq, bias, with_rest)
+                    for j in range(n):
+                        if not free[j]:
+                            dq[j] = 0.0
             for j in range(n):
                 q[nxt, j] = min(max(q[cur, j] + dq[j], lower[j]), upper[j])
         _chain(nodes, node_parent, tip_parent, tip_constant, q[nxt], world[nxt], tips[nxt])

@@ -70,9 +70,12 @@ class CompiledChain:
         self.node_parent = evaluator.node_parent
         self.tip_parent = evaluator.tip_parent
         self.tip_constant = evaluator.tip_constant
-        sampler = Sampler(evaluator.layout, np.random.default_rng(0))
-        self.limits = (evaluator.layout.lower, evaluator.layout.upper, frozen(sampler.lower),
-                       frozen(sampler.width), frozen(sampler.bounded))
+        layout = evaluator.layout
+        sampler = Sampler(layout, np.random.default_rng(0))
+        continuous = np.zeros(layout.nq, dtype=bool)
+        continuous[layout.wrap_q] = True
+        self.limits = (layout.lower, layout.upper, frozen(sampler.lower), frozen(sampler.width),
+                       frozen(sampler.bounded), frozen(continuous))
         self.simple = evaluator.layout.simple
         model = evaluator.model
         self._threads = model.accelerator.threads
@@ -84,21 +87,23 @@ class CompiledChain:
             # quaternions are normalised, not checked against limits
             lower[iq + 3:iq + 7], upper[iq + 3:iq + 7] = -np.inf, np.inf
         self._seed_limits = (frozen(lower), frozen(upper))
+        self._no_rest = frozen(np.zeros(0))
 
-    def supports(self, problem: 'PoseResidual', rest: Optional[np.ndarray]) -> bool:
+    def supports(self, problem: 'PoseResidual') -> bool:
         """
         Whether the compiled solve handles a problem (else the numpy engine does).
 
         :param problem: the residual: its weights must be equal on the position axes and on
             the rotation axes of each tip.
-        :param rest: a rest posture (not supported).
-        :return: True for one-dof active joints, such weights and no rest posture.
+        :return: True for one-dof active joints and such weights (with or without a rest
+            posture).
         """
-        return self.simple and problem.isotropic and rest is None
+        return self.simple and problem.isotropic
 
     def run(self, seeds: np.ndarray, targets: np.ndarray, problem: 'PoseResidual',
             rng: np.random.Generator, max_iterations: int, max_restarts: Optional[int],
-            damping: float, deadline: float, parallel_seeds: int = 1) -> 'CompiledOutcome':
+            damping: float, deadline: float, parallel_seeds: int = 1,
+            rest: Optional[np.ndarray] = None, rest_gain: float = 0.0) -> 'CompiledOutcome':
         """
         Solve ``targets`` (``(B, n_tips, 4, 4)``) from reduced ``seeds`` (``(B, n)``).
 
@@ -111,6 +116,8 @@ class CompiledChain:
         :param damping: initial damping.
         :param deadline: ``time.perf_counter()`` value at which to stop.
         :param parallel_seeds: seeds the numpy engine would advance together.
+        :param rest: reduced rest posture pulled toward in the null space (or None).
+        :param rest_gain: gain of that pull.
         :return: the per-target outcome (the best configuration of each target).
         """
         count, n_tips = len(seeds), problem.n_tips
@@ -119,8 +126,10 @@ class CompiledChain:
             return CompiledOutcome(np.array(seeds, dtype=float), np.zeros(0, dtype=bool),
                                    np.zeros((0, n_tips)), np.zeros((0, n_tips)), empty, empty,
                                    np.zeros(0, dtype=object))
-        prepared = prepare(problem, max_iterations, max_restarts, damping, parallel_seeds)
+        prepared = prepare(problem, max_iterations, max_restarts, damping, parallel_seeds,
+                           rest_gain)
         weight, settings = prepared.weight, prepared.settings[:-1]
+        rest = self._no_rest if rest is None else frozen(np.array(rest, dtype=float))
         targets = np.array(targets, dtype=float, order='C')
         states = rng.bit_generator.random_raw((count, 1))
         q = np.array(seeds, dtype=float, order='C')
@@ -128,7 +137,7 @@ class CompiledChain:
         limits[:] = prepared.limits
         err = np.empty((count, 2, n_tips))
         stats = np.empty((count, 3), dtype=np.int64)
-        self._round(settings, weight, targets, q, states, limits, deadline, err, stats)
+        self._round(settings, weight, rest, targets, q, states, limits, deadline, err, stats)
         stopped = stats[:, 0] == ik.TIME_BUDGET
         active = np.nonzero(stopped)[0] if stopped.any() else ()
         while len(active) and time.perf_counter() < deadline:
@@ -139,8 +148,8 @@ class CompiledChain:
             if max_restarts is not None:
                 sub_limits[:, 1] -= stats[active, 2]
             sub_err, sub_stats = err[active], np.zeros((len(active), 3), dtype=np.int64)
-            self._round(settings, weight, targets[active], sub_q, sub_states, sub_limits,
-                        deadline, sub_err, sub_stats)
+            self._round(settings, weight, rest, targets[active], sub_q, sub_states,
+                        sub_limits, deadline, sub_err, sub_stats)
             q[active], states[active], err[active] = sub_q, sub_states, sub_err
             stats[active, 0] = sub_stats[:, 0]
             stats[active, 1:] += sub_stats[:, 1:]
@@ -176,11 +185,13 @@ class CompiledChain:
         """
         err = np.empty((2, len(targets)))
         reason, iterations, restarts = ik_one.solve_full(
-            *self._tables, self.limits + (prepared.weight,), prepared.settings, self._layout,
+            *self._tables, self.limits + (prepared.weight, self._no_rest), prepared.settings,
+            self._layout,
             targets, q, state, prepared.limits, _clock_deadline(deadline), err)
         return reason == ik.CONVERGED, ik.REASONS[reason], iterations, restarts, err
 
-    def _round(self, settings, weight, targets, q, states, limits, deadline, err, stats):
+    def _round(self, settings, weight, rest, targets, q, states, limits, deadline, err,
+               stats):
         """One call of the kernel: every target gets its share of the time left."""
         parallel = self._threads and len(q) >= PARALLEL_BATCH
         share = max(deadline - time.perf_counter(), 0.0) * \
@@ -191,7 +202,7 @@ class CompiledChain:
         # chunk size is a setting of this thread, restored after the call.
         previous = numba.set_parallel_chunksize(CHUNK)
         try:
-            kernel(*self._tables, self.limits + (weight,), settings + (share,), targets,
+            kernel(*self._tables, self.limits + (weight, rest), settings + (share,), targets,
                    q.copy(), states, limits, _clock_deadline(deadline), q, err, stats)
         finally:
             numba.set_parallel_chunksize(previous)
@@ -202,14 +213,15 @@ class Prepared(NamedTuple):
 
     #: ``(n_tips, 2)`` linear and angular weight of each tip.
     weight: np.ndarray
-    #: ``(tol_p, tol_o, damping, clock_id, time_slice)`` (no time slice: infinite).
+    #: ``(tol_p, tol_o, damping, rest_gain, clock_id, time_slice)`` (no time slice:
+    #: infinite).
     settings: tuple
     #: ``(2,)`` int64 ``(max_iterations, max_restarts)`` (-1: no restart limit).
     limits: np.ndarray
 
 
 def prepare(problem: 'PoseResidual', max_iterations: int, max_restarts: Optional[int],
-            damping: float, parallel_seeds: int) -> Prepared:
+            damping: float, parallel_seeds: int, rest_gain: float = 0.0) -> Prepared:
     """
     Convert validated options to the kernels' arguments.
 
@@ -220,13 +232,14 @@ def prepare(problem: 'PoseResidual', max_iterations: int, max_restarts: Optional
     :param max_restarts: restart limit per target (None: unlimited).
     :param damping: initial damping.
     :param parallel_seeds: seeds the numpy engine would advance together.
+    :param rest_gain: gain of the pull toward a rest posture (if there is one).
     :return: the prepared arguments.
     """
     weights = problem.weights
     weight = np.empty((problem.n_tips, 2))
     weight[:, 0], weight[:, 1] = weights[:, 0], weights[:, 3]
     settings = (float(problem.position_tolerance), float(problem.orientation_tolerance),
-                max(float(damping), DAMPING_MIN), _CLOCK, np.inf)
+                max(float(damping), DAMPING_MIN), float(rest_gain), _CLOCK, np.inf)
     limits = np.array([max_iterations * parallel_seeds,
                        -1 if max_restarts is None else max_restarts], dtype=np.int64)
     return Prepared(frozen(weight), settings, frozen(limits))
@@ -265,8 +278,8 @@ def warm_up() -> bool:
              zero)
     columns = (first, first, one, frozen([[0.0, 0.0, 0.0, 0.0, 0.0, 1.0]]))
     bounds = (frozen([-1.0]), one, frozen([-1.0]), frozen([2.0]), frozen([True]),
-              frozen([[1.0, 1.0]]))
-    settings = (1e-5, 1e-5, 1e-3, _CLOCK, 1.0)
+              frozen([False]), frozen([[1.0, 1.0]]), frozen(np.zeros(0)))
+    settings = (1e-5, 1e-5, 1e-3, 0.0, _CLOCK, 1.0)
 
     def call(kernel):
         kernel(nodes, root, first, eye, columns, bounds, settings, np.array(eye[None]),

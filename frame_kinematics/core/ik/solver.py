@@ -243,10 +243,11 @@ class IKSolver:
         problem = self._residual(opts.weights, opts.position_tolerance,
                                  opts.orientation_tolerance)
         compiled = evaluator.compiled
-        if compiled is not None and compiled.supports(problem, rest):
+        if compiled is not None and compiled.supports(problem):
             out = compiled.run(evaluator.reduce(q), targets, problem, opts.rng,
                                opts.max_iterations, opts.restarts, opts.damping,
-                               start + opts.time_budget, opts.parallel_seeds)
+                               start + opts.time_budget, opts.parallel_seeds, rest,
+                               opts.rest_gain)
         else:
             out = Engine(evaluator, problem, opts.rng, opts.parallel_seeds,
                          opts.max_iterations, opts.restarts, opts.damping, rest,
@@ -330,7 +331,7 @@ class IKSolver:
             return None
         compiled = self._evaluator(q).compiled
         targets = np.ascontiguousarray(arr.reshape(-1, 4, 4))
-        if not (compiled.supports(problem, None) and compiled.usable(targets, q)):
+        if not (compiled.supports(problem) and compiled.usable(targets, q)):
             return None
         state = neutral_state.copy() if rng is None else rng.bit_generator.random_raw(1)
         success, reason, iterations, restarts, err = compiled.solve_one(
