@@ -246,8 +246,8 @@ def test_problems_the_compiled_solve_does_not_handle_go_to_the_numpy_engine():
     solver = ik.IKSolver(model, 'tool0')
     compiled = solver.evaluator().compiled
     problem = solver._residual(np.array([[1.0, 1.0, 1.0, 0.0, 0.0, 1.0]]), 1e-5, 1e-5)
-    assert not compiled.supports(problem)
-    assert compiled.supports(solver._residual(np.ones((1, 6)), 1e-5, 1e-5))
+    assert not compiled.supports(problem, None)
+    assert compiled.supports(solver._residual(np.ones((1, 6)), 1e-5, 1e-5), np.zeros(7))
     weighted = solver.solve(target, weights=[1, 1, 1, 0, 0, 1], time_budget=5.0)
     assert weighted.success
 

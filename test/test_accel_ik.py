@@ -25,6 +25,7 @@ from frame_kinematics import robots
 from frame_kinematics.core import configuration as cfg
 from frame_kinematics.core import ConfigurationError, ik, RobotModel
 from frame_kinematics.core.checks import check_finite
+from frame_kinematics.core.joints import wrap_angle
 from frame_kinematics.core.spatial import check_transform
 import numpy as np
 import pytest
@@ -317,3 +318,65 @@ def test_a_batch_with_a_rest_posture_and_a_continuous_joint_is_compiled(monkeypa
                             rest_posture=rest, time_budget=30.0)
     assert len(calls) == 1 and result.success.all()
     assert np.all((-np.pi <= result.q[:, wrap]) & (result.q[:, wrap] < np.pi))
+
+
+def test_compiled_integration_equals_the_layouts():
+    pytest.importorskip('numba')
+    from frame_kinematics.core.accel import integrate
+    model = all_joint_types_model(backend='numba')
+    layout = model.layout
+
+    def indices(pairs, which):
+        return np.array([pair[which] for pair in pairs], dtype=np.int64)
+
+    steps = (np.array(layout.one_q), np.array(layout.one_v), indices(layout.floating, 0),
+             indices(layout.floating, 1), indices(layout.planar, 0), indices(layout.planar, 1))
+    rng = np.random.default_rng(49)
+    q = random_configuration(model, rng, 40)
+    for scale in (1e-6, 1e-2, 1.0, 3.0):
+        v = scale * rng.standard_normal((40, model.nv))
+        expected = layout.integrate(q, v)
+        for b in range(len(q)):
+            out = np.empty(model.nq)
+            integrate.integrate(q[b], v[b], steps, out)
+            out[layout.wrap_q] = wrap_angle(out[layout.wrap_q])   # the solver wraps them
+            np.testing.assert_allclose(out, expected[b], rtol=0.0, atol=1e-12)
+
+
+FLOATING_CASES = [('fk_quadruped', ['front_left_foot', 'front_right_foot', 'rear_left_foot'],
+                   None),
+                  ('all_types', 'plane', None),
+                  ('all_types', 'tip', ['j_free', 'j_rev', 'j_pri', 'j_cont'])]
+
+
+@pytest.mark.parametrize('name, tip, active', FLOATING_CASES)
+def test_floating_and_planar_joints_are_solved_in_compiled_code(monkeypatch, name, tip, active):
+    pytest.importorskip('numba')
+    if name == 'all_types':
+        models = [all_joint_types_model(backend=b) for b in ('numba', 'numpy')]
+    else:
+        models = [RobotModel.from_urdf_file(robots.path(name), floating_base=True, backend=b)
+                  for b in ('numba', 'numpy')]
+    reference = models[1]
+    tips = [tip] if isinstance(tip, str) else tip
+    rng = np.random.default_rng(50)
+    goals = random_configuration(reference, rng, 70)
+    state = reference.forward_kinematics(goals)
+    targets = np.stack([state.transform(t) for t in tips], axis=1)
+    given = targets[:, 0] if isinstance(tip, str) else targets
+    runs = _count_compiled_runs(monkeypatch)
+    ones = _count_single_solves(monkeypatch)
+    for model in models:
+        solver = ik.IKSolver(model, tip, active)
+        found = [solver.solve(given[i], time_budget=5.0, rng=np.random.default_rng(i)).q
+                 for i in range(6)]
+        batch = solver.solve_batch(given, time_budget=30.0)
+        assert batch.success.all()
+        for i, q in list(enumerate(found)) + list(enumerate(batch.q)):
+            assert cfg.is_valid(reference, q, tolerance=1e-12)
+            reached = reference.forward_kinematics(q)
+            for k, t in enumerate(tips):
+                assert np.linalg.norm(reached.transform(t)[:3, 3] - targets[i, k, :3, 3]) \
+                    < 1e-5
+    # the numba model's six single solves and its batch ran in compiled code
+    assert (len(ones), len(runs)) == (6, 1)

@@ -39,7 +39,7 @@ import numpy as np
 from . import ik, ik_one
 from ..ik.engine import DAMPING_MIN
 from ..ik.sampler import Sampler
-from ..joints import frozen
+from ..joints import frozen, JointType, plane_basis, TYPE_CODES
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..ik.chain import ChainEvaluator
@@ -63,8 +63,10 @@ class CompiledChain:
             constants and layout).
         """
         kernel = evaluator.kernel
+        plane = [plane_basis(kernel.axis[k]) if code == TYPE_CODES[JointType.PLANAR]
+                 else np.eye(3) for k, code in enumerate(kernel.type_code)]
         self.nodes = (kernel.type_code, kernel.axis, kernel.origin, kernel.q_index,
-                      kernel.multiplier, kernel.offset)
+                      kernel.multiplier, kernel.offset, frozen(np.reshape(plane, (-1, 3, 3))))
         self.columns = (kernel.column_row, kernel.column_v, kernel.column_multiplier,
                         kernel.column_twist)
         self.node_parent = evaluator.node_parent
@@ -74,8 +76,15 @@ class CompiledChain:
         sampler = Sampler(layout, np.random.default_rng(0))
         continuous = np.zeros(layout.nq, dtype=bool)
         continuous[layout.wrap_q] = True
+
+        def indices(pairs, which):
+            return frozen(np.array([pair[which] for pair in pairs], dtype=np.int64))
+
+        steps = (layout.one_q, layout.one_v, indices(layout.floating, 0),
+                 indices(layout.floating, 1), indices(layout.planar, 0),
+                 indices(layout.planar, 1))
         self.limits = (layout.lower, layout.upper, frozen(sampler.lower), frozen(sampler.width),
-                       frozen(sampler.bounded), frozen(continuous))
+                       frozen(sampler.bounded), frozen(continuous)) + steps
         self.simple = evaluator.layout.simple
         model = evaluator.model
         self._threads = model.accelerator.threads
@@ -89,16 +98,17 @@ class CompiledChain:
         self._seed_limits = (frozen(lower), frozen(upper))
         self._no_rest = frozen(np.zeros(0))
 
-    def supports(self, problem: 'PoseResidual') -> bool:
+    def supports(self, problem: 'PoseResidual', rest: Optional[np.ndarray]) -> bool:
         """
         Whether the compiled solve handles a problem (else the numpy engine does).
 
         :param problem: the residual: its weights must be equal on the position axes and on
             the rotation axes of each tip.
-        :return: True for one-dof active joints and such weights (with or without a rest
-            posture).
+        :param rest: a rest posture (or None).
+        :return: True for such weights, without a rest posture or with one-dof active joints
+            only.
         """
-        return self.simple and problem.isotropic
+        return problem.isotropic and (rest is None or self.simple)
 
     def run(self, seeds: np.ndarray, targets: np.ndarray, problem: 'PoseResidual',
             rng: np.random.Generator, max_iterations: int, max_restarts: Optional[int],
@@ -274,11 +284,13 @@ def warm_up() -> bool:
     """
     one, zero, eye = frozen([1.0]), frozen([0.0]), frozen(np.eye(4)[None])
     first, root = frozen(np.zeros(1, dtype=np.int64)), frozen(np.full(1, -1, dtype=np.int64))
+    none = frozen(np.zeros(0, dtype=np.int64))
     nodes = (frozen(np.ones(1, dtype=np.int8)), frozen([[0.0, 0.0, 1.0]]), eye, first, one,
-             zero)
+             zero, frozen(np.eye(3)[None]))
     columns = (first, first, one, frozen([[0.0, 0.0, 0.0, 0.0, 0.0, 1.0]]))
     bounds = (frozen([-1.0]), one, frozen([-1.0]), frozen([2.0]), frozen([True]),
-              frozen([False]), frozen([[1.0, 1.0]]), frozen(np.zeros(0)))
+              frozen([False]), first, first, none, none, none, none, frozen([[1.0, 1.0]]),
+              frozen(np.zeros(0)))
     settings = (1e-5, 1e-5, 1e-3, 0.0, _CLOCK, 1.0)
 
     def call(kernel):
@@ -288,7 +300,7 @@ def warm_up() -> bool:
                np.empty((1, 3), dtype=np.int64))
 
     call(ik.solve_serial)
-    target, q, none = np.array(eye), np.zeros(1), frozen(np.zeros(0, dtype=np.int64))
+    target, q = np.array(eye), np.zeros(1)
     ik_one.usable(target, q, frozen([-1.0]), one)
     ik_one.solve_full(nodes, root, first, eye, columns, bounds, settings, (first, none), target,
                       q, np.ones(1, dtype=np.uint64), frozen(np.ones(2, dtype=np.int64)), 0.0,

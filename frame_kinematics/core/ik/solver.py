@@ -243,7 +243,7 @@ class IKSolver:
         problem = self._residual(opts.weights, opts.position_tolerance,
                                  opts.orientation_tolerance)
         compiled = evaluator.compiled
-        if compiled is not None and compiled.supports(problem):
+        if compiled is not None and compiled.supports(problem, rest):
             out = compiled.run(evaluator.reduce(q), targets, problem, opts.rng,
                                opts.max_iterations, opts.restarts, opts.damping,
                                start + opts.time_budget, opts.parallel_seeds, rest,
@@ -331,7 +331,7 @@ class IKSolver:
             return None
         compiled = self._evaluator(q).compiled
         targets = np.ascontiguousarray(arr.reshape(-1, 4, 4))
-        if not (compiled.supports(problem) and compiled.usable(targets, q)):
+        if not (compiled.supports(problem, None) and compiled.usable(targets, q)):
             return None
         state = neutral_state.copy() if rng is None else rng.bit_generator.random_raw(1)
         success, reason, iterations, restarts, err = compiled.solve_one(
