@@ -380,3 +380,30 @@ def test_floating_and_planar_joints_are_solved_in_compiled_code(monkeypatch, nam
                     < 1e-5
     # the numba model's six single solves and its batch ran in compiled code
     assert (len(ones), len(runs)) == (6, 1)
+
+
+def test_single_solves_from_several_threads_equal_the_same_solves_in_turn():
+    import threading
+    model = _compiled(robots.path('fk_arm'))
+    solver = ik.IKSolver(model, 'tool0')
+    rng = np.random.default_rng(51)
+    targets = model.forward_kinematics(random_configuration(model, rng, 24)).transform('tool0')
+    options = [{'time_budget': 5.0, 'damping': d} for d in (1e-3, 1e-2, 0.1)]
+
+    def run(k):
+        return [solver.solve(targets[i], rng=np.random.default_rng(i), **options[i % 3]).q
+                for i in range(k, len(targets), 4)]
+
+    expected = [run(k) for k in range(4)]
+    found = [None] * 4
+
+    def work(k):
+        found[k] = run(k)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for mine, theirs in zip(found, expected):
+        assert all(np.array_equal(a, b) for a, b in zip(mine, theirs))
