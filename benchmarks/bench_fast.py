@@ -28,7 +28,8 @@ The compiled backend (numba) against the numpy one and the compiled peers, in on
   (``pytracik``, Speed mode, 5 ms, eps 1e-5 per twist component, our joint limits), on the
   same targets and seeds, every solution judged by the same criterion; ``--busy`` runs it
   again with a busy-loop process on every other core.
-* ``batch``: ``solve_batch`` of 10,000 targets on the iiwa (7 DOF), targets/s and success.
+* ``batch``: ``solve_batch`` of 10,000 targets on the iiwa (7 DOF), targets/s and success;
+  ``--busy`` runs it again with the other cores busy.
 * ``cli``: ``frame-kinematics fk`` as a subprocess: numpy backend, numba with an empty
   kernel cache (cold), numba with the cache filled (warm).
 
@@ -39,6 +40,7 @@ Usage::
 """
 
 import argparse
+import contextlib
 import multiprocessing
 import os
 import re
@@ -231,16 +233,26 @@ def _busy():
         pass
 
 
-def part_ik(count, busy):
-    """TRAC-IK protocol rows (optionally with the other cores busy)."""
+@contextlib.contextmanager
+def _loaded(busy):
+    """Run the block with a busy-loop process on every other core (if ``busy``)."""
     loaders = []
     if busy:
         loaders = [multiprocessing.Process(target=_busy, daemon=True)
                    for _ in range(max(os.cpu_count() - 1, 1))]
         for process in loaders:
             process.start()
-    rows = []
     try:
+        yield f', {len(loaders)} busy-loop process(es) on the other core(s)' if busy else ''
+    finally:
+        for process in loaders:
+            process.terminate()
+
+
+def part_ik(count, busy):
+    """TRAC-IK protocol rows (optionally with the other cores busy)."""
+    rows = []
+    with _loaded(busy) as load:
         for label, path, tip in robot_cases():
             if label not in ('UR5', 'Panda', 'KUKA iiwa'):
                 continue
@@ -268,10 +280,6 @@ def part_ik(count, busy):
                 rows.append((label, evaluator.nv, solver, count, 100 * within.mean(),
                              1e3 * np.median(capped), 1e3 * np.percentile(capped, 95),
                              1e3 * np.median(times)))
-    finally:
-        for process in loaders:
-            process.terminate()
-    load = f', {len(loaders)} busy-loop process(es) on the other core(s)' if busy else ''
     print(f'\nTRAC-IK protocol, {count} targets per robot{load}\n')
     print('| robot | DOF | solver | targets | success <= 5 ms | median ms (5 ms protocol) | '
           'p95 ms | median ms of the calls |')
@@ -280,30 +288,33 @@ def part_ik(count, busy):
         print('| {} | {} | {} | {} | {:.2f} % | {:.3f} | {:.3f} | {:.3f} |'.format(*row))
 
 
-def part_batch(count):
-    """Batch IK throughput on the iiwa."""
+def part_batch(count, busy):
+    """Batch IK throughput on the iiwa (optionally with the other cores busy)."""
     cases = {label: (path, tip) for label, path, tip in robot_cases()}
     if 'KUKA iiwa' not in cases:
         return
     path, tip = cases['KUKA iiwa']
-    print(f'\nBatch IK, KUKA iiwa (7 DOF), {count:,} targets in one solve_batch call\n')
+    rows = []
+    with _loaded(busy) as load:
+        for backend in ('numba', 'numpy'):
+            model = RobotModel.from_urdf_file(path, backend=backend)
+            solver = ik.IKSolver(model, tip)
+            evaluator = solver.evaluator()
+            rng = np.random.default_rng(7)
+            targets = np.array(model.forward_kinematics(
+                random_configurations(model, evaluator, rng, count)).transform(tip))
+            seeds = random_configurations(model, evaluator, rng, count)
+            solver.solve_batch(targets[:100], seed=seeds[:100])
+            start = time.perf_counter()
+            result = solver.solve_batch(targets, seed=seeds)
+            elapsed = time.perf_counter() - start
+            _, ok = _judge(model, evaluator, tip, result.q, targets, np.zeros(count))
+            rows.append((backend, elapsed, count / elapsed, 100 * np.mean(ok & result.success)))
+    print(f'\nBatch IK, KUKA iiwa (7 DOF), {count:,} targets in one solve_batch call{load}\n')
     print('| backend | time (s) | targets/s | solved |')
     print('|---|---:|---:|---:|')
-    for backend in ('numba', 'numpy'):
-        model = RobotModel.from_urdf_file(path, backend=backend)
-        solver = ik.IKSolver(model, tip)
-        evaluator = solver.evaluator()
-        rng = np.random.default_rng(7)
-        targets = np.array(model.forward_kinematics(
-            random_configurations(model, evaluator, rng, count)).transform(tip))
-        seeds = random_configurations(model, evaluator, rng, count)
-        solver.solve_batch(targets[:100], seed=seeds[:100])
-        start = time.perf_counter()
-        result = solver.solve_batch(targets, seed=seeds)
-        elapsed = time.perf_counter() - start
-        _, ok = _judge(model, evaluator, tip, result.q, targets, np.zeros(count))
-        print(f'| {backend} | {elapsed:.3f} | {count / elapsed:,.0f} | '
-              f'{100 * np.mean(ok & result.success):.2f} % |')
+    for row in rows:
+        print('| {} | {:.3f} | {:,.0f} | {:.2f} % |'.format(*row))
 
 
 def part_cli(repeat):
@@ -344,7 +355,8 @@ def main(argv=None):
                         choices=['fk', 'ik', 'batch', 'cli'])
     parser.add_argument('--targets', type=int, default=1000, help='IK targets per robot')
     parser.add_argument('--batch', type=int, default=10000, help='targets of the batch')
-    parser.add_argument('--busy', action='store_true', help='IK again with the cores busy')
+    parser.add_argument('--busy', action='store_true',
+                        help='IK and batch again with the other cores busy')
     parser.add_argument('--repeat', type=int, default=3, help='runs of each CLI command')
     args = parser.parse_args(argv)
     import numba
@@ -357,7 +369,9 @@ def main(argv=None):
         if args.busy:
             part_ik(args.targets, True)
     if 'batch' in args.parts:
-        part_batch(args.batch)
+        part_batch(args.batch, False)
+        if args.busy:
+            part_batch(args.batch, True)
     if 'cli' in args.parts:
         part_cli(args.repeat)
 

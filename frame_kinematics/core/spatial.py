@@ -120,6 +120,9 @@ def rpy_from_rotation(a_R_b: np.ndarray) -> np.ndarray:
 #: tolerance on quaternion norms of the package (floating joints, targets, orientations, CoM
 #: frames, messages).
 QUATERNION_NORM_TOLERANCE = 1e-4
+#: Largest accepted deviation of a rigid transform from one (``|R^T R - I|`` entries, the last
+#: row from ``[0, 0, 0, 1]``): :func:`check_transform`'s default.
+TRANSFORM_TOLERANCE = 1e-6
 
 
 def unit_quaternion(quat: np.ndarray, name: str = 'quaternion') -> np.ndarray:
@@ -439,7 +442,8 @@ def spatial_inertia(mass: float, c: np.ndarray, inertia_c: np.ndarray) -> np.nda
     return out
 
 
-def check_transform(a_T_b: np.ndarray, name: str = 'transform', tol: float = 1e-6) -> np.ndarray:
+def check_transform(a_T_b: np.ndarray, name: str = 'transform',
+                    tol: float = TRANSFORM_TOLERANCE) -> np.ndarray:
     """
     Validate rigid transforms: finite, orthonormal rotation, ``[0 0 0 1]`` last row.
 

@@ -19,6 +19,10 @@ backend is numba) and kept by it; :meth:`CompiledChain.run` is what
 :class:`~frame_kinematics.core.ik.solver.IKSolver` calls instead of the numpy
 :class:`~frame_kinematics.core.ik.engine.Engine` for the problems it supports.
 
+One target (:meth:`CompiledChain.solve_one`) is one call of :func:`.ik_one.solve_full` on the
+full configuration, after :meth:`CompiledChain.usable` has checked the target and the seed;
+the options it needs are prepared once (:func:`prepare`) and kept by the solver.
+
 Time budget: the deadline is read at every iteration inside compiled code, so a solve
 returns at most one iteration (a few microseconds) plus the bookkeeping after it (tens of
 microseconds) past its deadline, unless the process is preempted. In a batch every target
@@ -27,22 +31,24 @@ targets that used their share up get the rest, from the best configuration they 
 """
 
 import time
-from typing import NamedTuple, Optional, TYPE_CHECKING
+from typing import NamedTuple, Optional, Tuple, TYPE_CHECKING
 
 import numba
 import numpy as np
 
-from . import ik
+from . import ik, ik_one
 from ..ik.engine import DAMPING_MIN
 from ..ik.sampler import Sampler
-from ..joints import frozen
+from ..joints import frozen, JointType, plane_basis, TYPE_CODES
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..ik.chain import ChainEvaluator
     from ..ik.residual import PoseResidual
 
-#: Batches at least this large are shared among threads.
+#: Batches at least this large are shared among threads ...
 PARALLEL_BATCH = 64
+#: ... this many targets at a time.
+CHUNK = 64
 _CLOCK = time.CLOCK_MONOTONIC
 
 
@@ -57,20 +63,40 @@ class CompiledChain:
             constants and layout).
         """
         kernel = evaluator.kernel
+        plane = [plane_basis(kernel.axis[k]) if code == TYPE_CODES[JointType.PLANAR]
+                 else np.eye(3) for k, code in enumerate(kernel.type_code)]
         self.nodes = (kernel.type_code, kernel.axis, kernel.origin, kernel.q_index,
-                      kernel.multiplier, kernel.offset)
+                      kernel.multiplier, kernel.offset, frozen(np.reshape(plane, (-1, 3, 3))))
         self.columns = (kernel.column_row, kernel.column_v, kernel.column_multiplier,
                         kernel.column_twist)
         self.node_parent = evaluator.node_parent
         self.tip_parent = evaluator.tip_parent
         self.tip_constant = evaluator.tip_constant
-        sampler = Sampler(evaluator.layout, np.random.default_rng(0))
-        self.limits = (evaluator.layout.lower, evaluator.layout.upper, frozen(sampler.lower),
-                       frozen(sampler.width), frozen(sampler.bounded))
+        layout = evaluator.layout
+        sampler = Sampler(layout, np.random.default_rng(0))
+        continuous = np.zeros(layout.nq, dtype=bool)
+        continuous[layout.wrap_q] = True
+
+        def indices(pairs, which):
+            return frozen(np.array([pair[which] for pair in pairs], dtype=np.int64))
+
+        steps = (layout.one_q, layout.one_v, indices(layout.floating, 0),
+                 indices(layout.floating, 1), indices(layout.planar, 0),
+                 indices(layout.planar, 1))
+        self.limits = (layout.lower, layout.upper, frozen(sampler.lower), frozen(sampler.width),
+                       frozen(sampler.bounded), frozen(continuous)) + steps
         self.simple = evaluator.layout.simple
-        self._threads = evaluator.model.accelerator.threads
+        model = evaluator.model
+        self._threads = model.accelerator.threads
         self._tables = (self.nodes, self.node_parent, self.tip_parent, self.tip_constant,
                         self.columns)
+        self._layout = (evaluator.q_index, frozen(evaluator.q_index[evaluator.layout.wrap_q]))
+        lower, upper = model.layout.lower.copy(), model.layout.upper.copy()
+        for iq, _, _ in model.layout.floating:
+            # quaternions are normalised, not checked against limits
+            lower[iq + 3:iq + 7], upper[iq + 3:iq + 7] = -np.inf, np.inf
+        self._seed_limits = (frozen(lower), frozen(upper))
+        self._no_rest = frozen(np.zeros(0))
 
     def supports(self, problem: 'PoseResidual', rest: Optional[np.ndarray]) -> bool:
         """
@@ -78,14 +104,16 @@ class CompiledChain:
 
         :param problem: the residual: its weights must be equal on the position axes and on
             the rotation axes of each tip.
-        :param rest: a rest posture (not supported).
-        :return: True for one-dof active joints, such weights and no rest posture.
+        :param rest: a rest posture (or None).
+        :return: True for such weights, without a rest posture or with one-dof active joints
+            only.
         """
-        return self.simple and problem.isotropic and rest is None
+        return problem.isotropic and (rest is None or self.simple)
 
     def run(self, seeds: np.ndarray, targets: np.ndarray, problem: 'PoseResidual',
             rng: np.random.Generator, max_iterations: int, max_restarts: Optional[int],
-            damping: float, deadline: float, parallel_seeds: int = 1) -> 'CompiledOutcome':
+            damping: float, deadline: float, parallel_seeds: int = 1,
+            rest: Optional[np.ndarray] = None, rest_gain: float = 0.0) -> 'CompiledOutcome':
         """
         Solve ``targets`` (``(B, n_tips, 4, 4)``) from reduced ``seeds`` (``(B, n)``).
 
@@ -93,13 +121,13 @@ class CompiledChain:
         :param targets: ``root_T_target`` per target and tip.
         :param problem: the residual (weights and tolerances).
         :param rng: the call's generator (one draw per target seeds its restarts).
-        :param max_iterations: iteration limit per target: an iteration of the numpy engine
-            advances ``parallel_seeds`` seeds, so a target gets ``max_iterations *
-            parallel_seeds`` single-seed steps here (the reported iterations are steps).
+        :param max_iterations: iteration limit per target (see :func:`prepare`).
         :param max_restarts: restart limit per target (None: unlimited).
         :param damping: initial damping.
         :param deadline: ``time.perf_counter()`` value at which to stop.
         :param parallel_seeds: seeds the numpy engine would advance together.
+        :param rest: reduced rest posture pulled toward in the null space (or None).
+        :param rest_gain: gain of that pull.
         :return: the per-target outcome (the best configuration of each target).
         """
         count, n_tips = len(seeds), problem.n_tips
@@ -108,21 +136,18 @@ class CompiledChain:
             return CompiledOutcome(np.array(seeds, dtype=float), np.zeros(0, dtype=bool),
                                    np.zeros((0, n_tips)), np.zeros((0, n_tips)), empty, empty,
                                    np.zeros(0, dtype=object))
-        weights = problem.weights
-        weight = np.empty((n_tips, 2))
-        weight[:, 0], weight[:, 1] = weights[:, 0], weights[:, 3]
-        weight.flags.writeable = False
-        settings = (float(problem.position_tolerance), float(problem.orientation_tolerance),
-                    max(float(damping), DAMPING_MIN), _CLOCK)
+        prepared = prepare(problem, max_iterations, max_restarts, damping, parallel_seeds,
+                           rest_gain)
+        weight, settings = prepared.weight, prepared.settings[:-1]
+        rest = self._no_rest if rest is None else frozen(np.array(rest, dtype=float))
         targets = np.array(targets, dtype=float, order='C')
         states = rng.bit_generator.random_raw((count, 1))
         q = np.array(seeds, dtype=float, order='C')
         limits = np.empty((count, 2), dtype=np.int64)
-        limits[:, 0] = max_iterations * parallel_seeds
-        limits[:, 1] = -1 if max_restarts is None else max_restarts
+        limits[:] = prepared.limits
         err = np.empty((count, 2, n_tips))
         stats = np.empty((count, 3), dtype=np.int64)
-        self._round(settings, weight, targets, q, states, limits, deadline, err, stats)
+        self._round(settings, weight, rest, targets, q, states, limits, deadline, err, stats)
         stopped = stats[:, 0] == ik.TIME_BUDGET
         active = np.nonzero(stopped)[0] if stopped.any() else ()
         while len(active) and time.perf_counter() < deadline:
@@ -133,8 +158,8 @@ class CompiledChain:
             if max_restarts is not None:
                 sub_limits[:, 1] -= stats[active, 2]
             sub_err, sub_stats = err[active], np.zeros((len(active), 3), dtype=np.int64)
-            self._round(settings, weight, targets[active], sub_q, sub_states, sub_limits,
-                        deadline, sub_err, sub_stats)
+            self._round(settings, weight, rest, targets[active], sub_q, sub_states,
+                        sub_limits, deadline, sub_err, sub_stats)
             q[active], states[active], err[active] = sub_q, sub_states, sub_err
             stats[active, 0] = sub_stats[:, 0]
             stats[active, 1:] += sub_stats[:, 1:]
@@ -143,14 +168,91 @@ class CompiledChain:
                                stats[:, 1], stats[:, 2],
                                [ik.REASONS[r] for r in stats[:, 0].tolist()])
 
-    def _round(self, settings, weight, targets, q, states, limits, deadline, err, stats):
+    def usable(self, targets: np.ndarray, q: np.ndarray) -> bool:
+        """
+        Whether :meth:`solve_one` may take a target and a seed as they are.
+
+        :param targets: ``(n_tips, 4, 4)`` float64, C-contiguous.
+        :param q: ``(nq,)`` float64 full seed (validated by ``check_configuration``).
+        :return: True when the targets are rigid and the seed is within the limits (else the
+            general path raises or projects the seed).
+        """
+        return ik_one.usable(targets, q, *self._seed_limits)
+
+    def solve_one(self, prepared: 'Prepared', targets: np.ndarray, q: np.ndarray,
+                  state: np.ndarray, deadline: float
+                  ) -> Tuple[bool, str, int, int, np.ndarray]:
+        """
+        Solve one target from the full seed ``q`` (:meth:`usable`), which becomes the solution.
+
+        :param prepared: the call's options (:func:`prepare`).
+        :param targets: ``(n_tips, 4, 4)`` ``root_T_target``, C-contiguous.
+        :param q: ``(nq,)`` the seed, overwritten by the solution (continuous joints wrapped).
+        :param state: ``(1,)`` uint64 state of the restarts' generator (advanced).
+        :param deadline: ``time.perf_counter()`` value at which to stop.
+        :return: whether it converged, the stop reason (see :data:`.ik.REASONS`), the
+            iterations, the restarts, and the ``(2, n_tips)`` position and orientation errors.
+        """
+        err = np.empty((2, len(targets)))
+        reason, iterations, restarts = ik_one.solve_full(
+            *self._tables, self.limits + (prepared.weight, self._no_rest), prepared.settings,
+            self._layout,
+            targets, q, state, prepared.limits, _clock_deadline(deadline), err)
+        return reason == ik.CONVERGED, ik.REASONS[reason], iterations, restarts, err
+
+    def _round(self, settings, weight, rest, targets, q, states, limits, deadline, err,
+               stats):
         """One call of the kernel: every target gets its share of the time left."""
         parallel = self._threads and len(q) >= PARALLEL_BATCH
         share = max(deadline - time.perf_counter(), 0.0) * \
             (numba.get_num_threads() if parallel else 1) / len(q)
         kernel = ik.solve_parallel if parallel else ik.solve_serial
-        kernel(*self._tables, self.limits + (weight,), settings + (share,), targets, q.copy(),
-               states, limits, _clock_deadline(deadline), q, err, stats)
+        # Threads take CHUNK targets at a time as they finish the previous ones, so that a
+        # thread slowed down by another process (or by harder targets) holds no one up; the
+        # chunk size is a setting of this thread, restored after the call.
+        previous = numba.set_parallel_chunksize(CHUNK)
+        try:
+            kernel(*self._tables, self.limits + (weight, rest), settings + (share,), targets,
+                   q.copy(), states, limits, _clock_deadline(deadline), q, err, stats)
+        finally:
+            numba.set_parallel_chunksize(previous)
+
+
+class Prepared(NamedTuple):
+    """The options of a solve as the kernels read them (:func:`prepare`; read-only)."""
+
+    #: ``(n_tips, 2)`` linear and angular weight of each tip.
+    weight: np.ndarray
+    #: ``(tol_p, tol_o, damping, rest_gain, clock_id, time_slice)`` (no time slice:
+    #: infinite).
+    settings: tuple
+    #: ``(2,)`` int64 ``(max_iterations, max_restarts)`` (-1: no restart limit).
+    limits: np.ndarray
+
+
+def prepare(problem: 'PoseResidual', max_iterations: int, max_restarts: Optional[int],
+            damping: float, parallel_seeds: int, rest_gain: float = 0.0) -> Prepared:
+    """
+    Convert validated options to the kernels' arguments.
+
+    :param problem: the residual (isotropic weights, tolerances).
+    :param max_iterations: iteration limit per target: an iteration of the numpy engine
+        advances ``parallel_seeds`` seeds, so a target gets ``max_iterations *
+        parallel_seeds`` single-seed steps here (the reported iterations are steps).
+    :param max_restarts: restart limit per target (None: unlimited).
+    :param damping: initial damping.
+    :param parallel_seeds: seeds the numpy engine would advance together.
+    :param rest_gain: gain of the pull toward a rest posture (if there is one).
+    :return: the prepared arguments.
+    """
+    weights = problem.weights
+    weight = np.empty((problem.n_tips, 2))
+    weight[:, 0], weight[:, 1] = weights[:, 0], weights[:, 3]
+    settings = (float(problem.position_tolerance), float(problem.orientation_tolerance),
+                max(float(damping), DAMPING_MIN), float(rest_gain), _CLOCK, np.inf)
+    limits = np.array([max_iterations * parallel_seeds,
+                       -1 if max_restarts is None else max_restarts], dtype=np.int64)
+    return Prepared(frozen(weight), settings, frozen(limits))
 
 
 class CompiledOutcome(NamedTuple):
@@ -182,12 +284,14 @@ def warm_up() -> bool:
     """
     one, zero, eye = frozen([1.0]), frozen([0.0]), frozen(np.eye(4)[None])
     first, root = frozen(np.zeros(1, dtype=np.int64)), frozen(np.full(1, -1, dtype=np.int64))
+    none = frozen(np.zeros(0, dtype=np.int64))
     nodes = (frozen(np.ones(1, dtype=np.int8)), frozen([[0.0, 0.0, 1.0]]), eye, first, one,
-             zero)
+             zero, frozen(np.eye(3)[None]))
     columns = (first, first, one, frozen([[0.0, 0.0, 0.0, 0.0, 0.0, 1.0]]))
     bounds = (frozen([-1.0]), one, frozen([-1.0]), frozen([2.0]), frozen([True]),
-              frozen([[1.0, 1.0]]))
-    settings = (1e-5, 1e-5, 1e-3, _CLOCK, 1.0)
+              frozen([False]), first, first, none, none, none, none, frozen([[1.0, 1.0]]),
+              frozen(np.zeros(0)))
+    settings = (1e-5, 1e-5, 1e-3, 0.0, _CLOCK, 1.0)
 
     def call(kernel):
         kernel(nodes, root, first, eye, columns, bounds, settings, np.array(eye[None]),
@@ -196,6 +300,11 @@ def warm_up() -> bool:
                np.empty((1, 3), dtype=np.int64))
 
     call(ik.solve_serial)
+    target, q = np.array(eye), np.zeros(1)
+    ik_one.usable(target, q, frozen([-1.0]), one)
+    ik_one.solve_full(nodes, root, first, eye, columns, bounds, settings, (first, none), target,
+                      q, np.ones(1, dtype=np.uint64), frozen(np.ones(2, dtype=np.int64)), 0.0,
+                      np.empty((2, 1)))
     try:
         call(ik.solve_parallel)
     except ValueError:  # numba: no threading layer satisfies NUMBA_THREADING_LAYER

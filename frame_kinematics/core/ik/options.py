@@ -49,6 +49,33 @@ TIME_BUDGET = 0.02
 TIME_BUDGET_PER_TARGET = 0.001
 
 
+#: The options that usually change from call to call (a solver keeps the others validated,
+#: :func:`options_key`).
+PER_CALL = frozenset(('seed', 'rng', 'time_budget'))
+_PLAIN = (bool, int, float, type(None))
+
+
+def options_key(options: dict) -> Optional[tuple]:
+    """
+    Return a key of the options other than :data:`PER_CALL`, their types included.
+
+    Two calls with the same key have options that validate the same way (plain values of the
+    same type that compare equal), so that what :func:`read_options` made of them may be
+    reused.
+
+    :param options: the keyword options of a call.
+    :return: the key, or None when a value is not a bool, int, float or None.
+    """
+    key = []
+    for name, value in options.items():
+        if name not in PER_CALL:
+            kind = type(value)
+            if kind not in _PLAIN:
+                return None
+            key.append((name, kind, value))
+    return tuple(key)
+
+
 @dataclass(frozen=True)
 class Options:
     """
@@ -87,6 +114,8 @@ def number(value, name: str, minimum: float = 0.0, maximum: float = MAX_MAGNITUD
     :return: the float.
     :raises ConfigurationError: for anything else (bool, str, NaN, inf, out of range).
     """
+    if type(value) is float and minimum <= value <= maximum and (value > 0.0 or not positive):
+        return value
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
                                                                      np.floating)):
         raise ConfigurationError(f'{name} must be a number, got {type(value).__name__}')

@@ -15,10 +15,11 @@
 The inverse kinematics solver: a caller-owned object bound to a model, tips and active joints.
 
 :class:`IKSolver` keeps the compiled chains (:class:`~.chain.ChainEvaluator`) between calls,
-one per set of values of the held joints that move the tips, and the pose residuals of the
-weights and tolerances it was called with, in small caches of its own. Nothing else is kept:
-every call validates and copies its targets, seeds and options, and evaluates a reference
-frame at its own seed. The evaluators and residuals never change once built and each call
+one per set of values of the held joints that move the tips, the pose residuals of the
+weights and tolerances it was called with, and on the compiled backend the validated options
+of its single-target calls (:func:`~.options.options_key`), in small caches of its own.
+Nothing else is kept: every call validates and copies its targets and seeds, and evaluates a
+reference frame at its own seed. The evaluators and residuals never change once built and each call
 has its own scratch, so one solver may be used from several threads at once (the caches are
 guarded by a lock). :func:`solve` and :func:`solve_batch` build a solver for one call.
 """
@@ -32,13 +33,14 @@ import numpy as np
 
 from .chain import ChainEvaluator
 from .engine import Engine
-from .options import default_seed, read_options, read_targets
+from .options import (default_seed, MAX_TIME_BUDGET, number, Options, options_key, PER_CALL,
+                      read_options, read_targets)
 from .residual import PoseResidual
 from .result import IKBatchResult, IKResult
 from .selection import JointSelection, Tips
-from ..checks import check_count
-from ..errors import ConfigurationError, ReferenceFrameError
-from ..joints import wrap_angle
+from ..checks import as_float_array, check_count
+from ..errors import ConfigurationError, FrameKinematicsError, ReferenceFrameError
+from ..joints import frozen, wrap_angle
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import RobotModel
@@ -61,8 +63,9 @@ class IKSolver:
         :param tip: the tip link, or a list of tip links (each gets its own target).
         :param active_joints: joints allowed to move (default: every joint that moves the
             tips, including the masters of the mimic joints on their paths).
-        :param cache_size: compiled chains kept (one per set of held-joint values), and
-            residuals kept (one per set of weights and tolerances).
+        :param cache_size: compiled chains kept (one per set of held-joint values),
+            residuals kept (one per set of weights and tolerances), and validated options of
+            single-target calls kept (one per set of option values).
         :raises UnknownFrameError: for an unknown tip or joint.
         :raises ConfigurationError: for a fixed or mimic joint named as active, or when no
             active joint moves the tips.
@@ -75,7 +78,14 @@ class IKSolver:
             raise ConfigurationError(f'no active joint moves tips {list(self.tips)[:4]}{why}')
         self._cache: 'OrderedDict[bytes, ChainEvaluator]' = OrderedDict()
         self._residuals: 'OrderedDict[tuple, PoseResidual]' = OrderedDict()
+        self._plans: 'OrderedDict[tuple, tuple]' = OrderedDict()
         self._lock = threading.Lock()
+        self._one = None
+        if model.accelerator is not None:
+            # what a single-target call without a seed or a generator starts from
+            shape = (4, 4) if len(self.tips) == 1 else (len(self.tips), 4, 4)
+            self._one = (shape, frozen(default_seed(model.layout)),
+                         frozen(np.random.default_rng(0).bit_generator.random_raw(1)))
 
     @property
     def tips(self) -> Tuple[str, ...]:
@@ -182,7 +192,7 @@ class IKSolver:
         :raises ReferenceFrameError: if the reference frame is moved by the active joints.
         :raises TypeError: for an unknown option.
         """
-        return self._run(time.perf_counter(), target, None, options)
+        return self._solve(time.perf_counter(), target, options)
 
     def solve_batch(self, targets, **options) -> IKBatchResult:
         """
@@ -194,10 +204,18 @@ class IKSolver:
         """
         return self._run(time.perf_counter(), targets, True, options)
 
+    def _solve(self, start: float, target, options: dict) -> Union[IKResult, IKBatchResult]:
+        """:meth:`solve` with a time budget counted from ``start`` (and :func:`solve`)."""
+        if self._one is not None:
+            result = self._solve_one(start, target, options)
+            if result is not None:
+                return result
+        return self._run(start, target, None, options)
+
     def _run(self, start: float, target, batch: Optional[bool], options: dict
              ) -> Union[IKResult, IKBatchResult]:
         """
-        Solve with a time budget counted from ``start`` (:meth:`solve` and :func:`solve`).
+        Solve with a time budget counted from ``start``: the general path of every call.
 
         :param start: ``time.perf_counter()`` at the start of the call.
         :param target: the target(s).
@@ -228,7 +246,8 @@ class IKSolver:
         if compiled is not None and compiled.supports(problem, rest):
             out = compiled.run(evaluator.reduce(q), targets, problem, opts.rng,
                                opts.max_iterations, opts.restarts, opts.damping,
-                               start + opts.time_budget, opts.parallel_seeds)
+                               start + opts.time_budget, opts.parallel_seeds, rest,
+                               opts.rest_gain)
         else:
             out = Engine(evaluator, problem, opts.rng, opts.parallel_seeds,
                          opts.max_iterations, opts.restarts, opts.damping, rest,
@@ -242,6 +261,84 @@ class IKSolver:
                                out.iterations, out.restarts, tuple(out.reasons),
                                time.perf_counter() - start, out.pos, out.ori)
         return result if is_batch else result[0]
+
+    def _plan(self, options: dict) -> Optional[Tuple[Options, PoseResidual, object]]:
+        """
+        Return the validated options of a single-target call but :data:`~.options.PER_CALL`.
+
+        :param options: the call's keyword options.
+        :return: ``(options, residual, compiled arguments)``, or None when they are not plain
+            values, are not valid (the general path raises) or ask for more than the compiled
+            single-target solve does (a reference frame, per-axis weights, a rest posture).
+        """
+        key = options_key(options)
+        if key is None:
+            return None
+        with self._lock:
+            found = self._plans.get(key)
+            if found is not None:
+                self._plans.move_to_end(key)
+                return found
+        try:
+            opts = read_options(self.model, len(self.tips), False, 1,
+                                **{k: v for k, v in options.items() if k not in PER_CALL})
+        except (FrameKinematicsError, TypeError):
+            return None
+        if opts.reference_frame is not None:
+            return None
+        problem = self._residual(opts.weights, opts.position_tolerance,
+                                 opts.orientation_tolerance)
+        if not problem.isotropic:
+            return None
+        from ..accel.ik_engine import prepare
+        built = (opts, problem, prepare(problem, opts.max_iterations, opts.restarts,
+                                        opts.damping, opts.parallel_seeds))
+        with self._lock:
+            plan = self._plans.setdefault(key, built)
+            while len(self._plans) > self._cache_size:
+                self._plans.popitem(last=False)
+        return plan
+
+    def _solve_one(self, start: float, target, options: dict) -> Optional[IKResult]:
+        """
+        One target on the compiled backend, its inputs checked by compiled code.
+
+        :param start: ``time.perf_counter()`` at the start of the call.
+        :param target: the target (validated here).
+        :param options: the call's keyword options.
+        :return: the result, or None to take the general path (any other target shape, a
+            seed outside the limits, an option the compiled solve does not take, or an input
+            error: the general path raises it, after the checks that come before it).
+        """
+        shape, neutral, neutral_state = self._one
+        arr = as_float_array(target, 'target')
+        if arr.shape != shape:
+            return None
+        plan = self._plan(options)
+        if plan is None:
+            return None
+        opts, problem, prepared = plan
+        seed, budget = options.get('seed'), options.get('time_budget')
+        try:
+            q = neutral.copy() if seed is None else \
+                self.model.check_configuration(seed, 'seed')
+            budget = opts.time_budget if budget is None else \
+                number(budget, 'time_budget', 0.0, MAX_TIME_BUDGET)
+        except FrameKinematicsError:
+            return None
+        rng = options.get('rng')
+        if q.ndim != 1 or not (rng is None or isinstance(rng, np.random.Generator)):
+            return None
+        compiled = self._evaluator(q).compiled
+        targets = np.ascontiguousarray(arr.reshape(-1, 4, 4))
+        if not (compiled.supports(problem, None) and compiled.usable(targets, q)):
+            return None
+        state = neutral_state.copy() if rng is None else rng.bit_generator.random_raw(1)
+        success, reason, iterations, restarts, err = compiled.solve_one(
+            prepared, targets, q, state, start + budget)
+        pos, ori = err
+        return IKResult(q, success, max(pos.tolist()), max(ori.tolist()), iterations, restarts,
+                        reason, time.perf_counter() - start, pos, ori)
 
     def _in_root(self, reference: str, q_seed: np.ndarray, targets: np.ndarray) -> np.ndarray:
         """``root_T_target`` from ``reference_T_target``, the reference placed by the seed."""
@@ -271,7 +368,7 @@ def solve(model: 'RobotModel', tip: Tips, target, *,
     :raises ReferenceFrameError: if the reference frame is moved by the active joints.
     """
     start = time.perf_counter()
-    return IKSolver(model, tip, active_joints)._run(start, target, None, options)
+    return IKSolver(model, tip, active_joints)._solve(start, target, options)
 
 
 def solve_batch(model: 'RobotModel', tip: Tips, targets, *,
