@@ -346,11 +346,25 @@ def test_numba_asked_for_without_numba_is_refused():
         backend.resolve('numba')
 
 
-def test_cache_directory_defaults_to_the_user_cache():
+def test_cache_directory_defaults_to_the_user_cache_per_version_of_the_sources():
+    digest = backend.sources_digest()
+    assert len(digest) == 16 and digest == backend.sources_digest()
     assert backend.default_cache_directory({'XDG_CACHE_HOME': '/x/cache'}) == \
-        os.path.join('/x/cache', 'frame_kinematics', 'numba')
+        os.path.join('/x/cache', 'frame_kinematics', 'numba', digest)
     home = backend.default_cache_directory({})
-    assert home == os.path.join(os.path.expanduser('~'), '.cache', 'frame_kinematics', 'numba')
+    assert home == os.path.join(os.path.expanduser('~'), '.cache', 'frame_kinematics', 'numba',
+                                digest)
+
+
+def test_the_sources_digest_follows_every_core_source(tmp_path, monkeypatch):
+    core = tmp_path / 'core'
+    (core / 'accel').mkdir(parents=True)
+    (core / 'backend.py').write_text('x = 1\n')
+    (core / 'accel' / 'tables.py').write_text('ORIGIN = 0\n')
+    monkeypatch.setattr(backend, '__file__', str(core / 'backend.py'))
+    before = backend.sources_digest()
+    (core / 'accel' / 'tables.py').write_text('ORIGIN = 1\n')
+    assert backend.sources_digest() != before
 
 
 def test_numba_settings_default_to_the_user_cache_and_a_threadsafe_layer(monkeypatch):

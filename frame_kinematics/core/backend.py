@@ -30,6 +30,7 @@ installed, on one thread (numba's own ``workqueue`` layer aborts the process on 
 calls).
 """
 
+import hashlib
 import importlib
 import os
 from typing import Mapping, Optional
@@ -48,13 +49,35 @@ def default_cache_directory(environ: Optional[Mapping[str, str]] = None) -> str:
     """
     Directory of the compiled-kernel cache when ``NUMBA_CACHE_DIR`` is not set.
 
+    The last component is :func:`sources_digest`: numba checks a cached kernel against its
+    own file only, not against the functions and constants it inlined from other modules, so
+    kernels compiled from other sources of the core are never loaded.
+
     :param environ: the environment (default ``os.environ``).
-    :return: ``$XDG_CACHE_HOME/frame_kinematics/numba``, by default
-        ``~/.cache/frame_kinematics/numba``.
+    :return: ``$XDG_CACHE_HOME/frame_kinematics/numba/<digest>``, by default
+        ``~/.cache/frame_kinematics/numba/<digest>``.
     """
     env = os.environ if environ is None else environ
     base = env.get('XDG_CACHE_HOME') or os.path.join(os.path.expanduser('~'), '.cache')
-    return os.path.join(base, 'frame_kinematics', 'numba')
+    return os.path.join(base, 'frame_kinematics', 'numba', sources_digest())
+
+
+def sources_digest() -> str:
+    """
+    Return 16 hexadecimal digits of a SHA-256 of the core's Python sources (what kernels read).
+
+    :return: the digest, the same for the same sources.
+    """
+    root = os.path.dirname(os.path.abspath(__file__))
+    digest = hashlib.sha256()
+    for folder, dirs, files in sorted(os.walk(root)):
+        dirs.sort()
+        for name in sorted(f for f in files if f.endswith('.py')):
+            path = os.path.join(folder, name)
+            digest.update(os.path.relpath(path, root).encode())
+            with open(path, 'rb') as handle:
+                digest.update(handle.read())
+    return digest.hexdigest()[:16]
 
 
 def numba_error() -> Optional[str]:
@@ -107,7 +130,7 @@ def describe(backend: str) -> str:
     Name a backend and its version in a few words, for logs and ``frame-kinematics info``.
 
     :param backend: ``'numpy'`` or ``'numba'``.
-    :return: e.g. ``numba 0.68.1 (kernel cache ~/.cache/frame_kinematics/numba)`` or
+    :return: e.g. ``numba 0.68.1 (kernel cache ~/.cache/frame_kinematics/numba/<digest>)`` or
         ``numpy 2.4.6``.
     """
     if backend == 'numba':

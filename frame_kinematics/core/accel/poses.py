@@ -19,8 +19,9 @@ row, then the translation) composed by :func:`compose`. A joint's motion ``joint
 is that of :meth:`JointType.transform <frame_kinematics.core.joints.JointType.transform>`:
 :func:`revolute`, :func:`prismatic`, :func:`floating` and :func:`planar` on plain values.
 The model's kernels read the per-link row tables of :mod:`.tables` (:func:`rows_into`);
-:func:`joint_motion` and :func:`product` evaluate the same functions on the joint kernel's
-separate tables (the inverse-kinematics chains, :mod:`frame_kinematics.core.accel.ik`).
+:func:`joint_motion`, :func:`multi_motion` and :func:`product` evaluate the same functions
+on the joint kernel's separate tables (the inverse-kinematics chains,
+:mod:`frame_kinematics.core.accel.ik`).
 """
 
 import numba
@@ -99,7 +100,7 @@ def planar(b00, b01, b02, b10, b11, b12, b20, b21, b22, x, y, theta):
 
 
 @numba.njit(cache=True, error_model='numpy')
-def multi_motion(ri, rf, row, q):
+def row_multi_motion(ri, rf, row, q):
     """``joint_T_child`` of a floating or planar row of the row tables at ``q``."""
     i = ri[row, 1]
     if ri[row, 0] == _FLOATING:
@@ -154,6 +155,17 @@ def joint_motion(row, type_code, axis, q_index, multiplier, offset, q):
 
 
 @numba.njit(cache=True, error_model='numpy')
+def multi_motion(row, type_code, q_index, plane, q):
+    """``joint_T_child`` of a floating or planar row of separate tables (``plane (n, 3, 3)``)."""
+    i = q_index[row]
+    if type_code[row] == _FLOATING:
+        return floating(q[i], q[i + 1], q[i + 2], q[i + 3], q[i + 4], q[i + 5], q[i + 6])
+    return planar(plane[row, 0, 0], plane[row, 0, 1], plane[row, 0, 2], plane[row, 1, 0],
+                  plane[row, 1, 1], plane[row, 1, 2], plane[row, 2, 0], plane[row, 2, 1],
+                  plane[row, 2, 2], q[i], q[i + 1], q[i + 2])
+
+
+@numba.njit(cache=True, error_model='numpy')
 def rows_into(ri, rf, q, path, depth, world, local, with_local):
     """
     Write ``root_T_link`` of rows of the row tables into ``world`` (``(n, 4, 4)``).
@@ -166,7 +178,7 @@ def rows_into(ri, rf, q, path, depth, world, local, with_local):
     for k in range(count):  # multi-dof motions parked in world: a call in the next loop
         row = k if depth < 0 else path[depth - 1 - k]  # would slow every row down
         if ri[row, 0] == _FLOATING or ri[row, 0] == _PLANAR:
-            store(multi_motion(ri, rf, row, q), world, row)
+            store(row_multi_motion(ri, rf, row, q), world, row)
     # The row's motion, then one composition and one store for every type. Moving this body
     # into a function, inlined or not, or composing in each branch makes the loop about three
     # times slower.

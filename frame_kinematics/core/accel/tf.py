@@ -29,7 +29,7 @@ import numba
 import numpy as np
 
 from .com import center_of_mass_into, center_of_mass_motion_into
-from .poses import compose, multi_motion, origin, poses_into
+from .poses import compose, origin, poses_into, row_multi_motion
 from .tables import AXIS, links, ORIGIN, SCALE
 from ..joints import frozen, JointType, TYPE_CODES
 
@@ -87,7 +87,7 @@ def local_tf_into(ri, rf, origin_quat, origin_quat_axis, q, rows, out):
         row = rows[k]
         code = ri[row, 0]
         if code == _FLOATING or code == _PLANAR:
-            m = compose(origin(rf, row), multi_motion(ri, rf, row, q))
+            m = compose(origin(rf, row), row_multi_motion(ri, rf, row, q))
             out[k, 0], out[k, 1], out[k, 2] = m[9], m[10], m[11]
             out[k, 3], out[k, 4], out[k, 5], out[k, 6] = quaternion_of(m)
             continue
