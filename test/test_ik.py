@@ -645,3 +645,22 @@ def test_a_robot_without_joints_to_move_says_so():
     with pytest.raises(ConfigurationError, match='no joint to move') as info:
         model.inverse_kinematics('tip', np.eye(4))
     assert 'reshape' not in str(info.value)
+
+
+def test_random_restarts_keep_unbounded_entries_and_draw_unit_quaternions():
+    from frame_kinematics.core.ik.sampler import Sampler
+    model = all_joint_types_model(backend='numpy')
+    layout = model.layout
+    assert layout.floating and layout.planar
+    sampler = Sampler(layout, np.random.default_rng(3))
+    seeds = np.stack([random_configuration(model, np.random.default_rng(4))] * 50)
+    draws = sampler.sample(seeds)
+    unbounded = ~(np.isfinite(layout.lower) & np.isfinite(layout.upper))
+    unbounded[layout.wrap_q] = False  # continuous joints are drawn in [-pi, pi)
+    assert np.any(unbounded) and len(layout.wrap_q)
+    np.testing.assert_array_equal(draws[:, unbounded], seeds[:, unbounded])
+    assert np.all(np.ptp(draws[:, ~unbounded], axis=0) > 0)
+    for iq, _, _ in layout.floating:
+        np.testing.assert_allclose(np.linalg.norm(draws[:, iq + 3:iq + 7], axis=-1), 1.0,
+                                   rtol=0.0, atol=1e-15)
+    assert np.all(layout.is_valid(draws, 0.0))

@@ -15,8 +15,10 @@
 Random restarts: reduced configurations drawn within the limits of the active joints.
 
 Bounded coordinates are drawn uniformly within their limits, continuous angles in
-``[-pi, pi)``; coordinates without limits (floating and planar joints, unbounded prismatic
-joints) keep the seed's values, so a floating base starts where the seed puts it.
+``[-pi, pi)``, a floating joint's quaternion in ``[-1, 1]^4`` then normalised (a random
+orientation); coordinates without limits (a floating joint's position, planar joints,
+unbounded prismatic joints) keep the seed's values, so a floating base starts where the seed
+puts it.
 """
 
 import numpy as np
@@ -38,6 +40,7 @@ class Sampler:
         if len(layout.wrap_q):
             lower[layout.wrap_q], upper[layout.wrap_q] = -np.pi, np.pi
         self.bounded = np.isfinite(lower) & np.isfinite(upper)
+        self.quaternions = [slice(iq + 3, iq + 7) for iq, _, _ in layout.floating]
         self.lower = np.where(self.bounded, lower, 0.0)
         self.width = np.where(self.bounded, upper - lower, 0.0)
         self.rng = rng
@@ -49,5 +52,8 @@ class Sampler:
         :param seeds: ``(N, n)``.
         :return: ``(N, n)``.
         """
-        draw = self.lower + self.rng.random(seeds.shape) * self.width
-        return np.where(self.bounded, draw, seeds)
+        draw = np.where(self.bounded, self.lower + self.rng.random(seeds.shape) * self.width,
+                        seeds)
+        for quaternion in self.quaternions:
+            draw[..., quaternion] /= np.linalg.norm(draw[..., quaternion], axis=-1)[..., None]
+        return draw
