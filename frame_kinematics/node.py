@@ -61,7 +61,7 @@ from .bridge import Bridge, BridgeOutput, PARAMETER_DEFAULTS, USER_FRAME_DEFAULT
 from .bridge.log import shorten
 from .bridge.parameters import split_frame_parameter
 from .bridge.services import compute_ik, get_jacobian, get_relative_motion
-from .core.backend import describe
+from .core.backend import describe, first_compile_note
 from .core.errors import ConfigurationError, FrameKinematicsError
 from .ros.conversions import (fill_ik_response, fill_jacobian_response, fill_point,
                               fill_relative_motion_response, fill_vector,
@@ -119,6 +119,9 @@ class FrameKinematicsNode(Node):
                 self._declare(f'user_frames.{name}', None)
         params = {name: param.value
                   for name, param in self.get_parameters_by_prefix('').items()}
+        note = first_compile_note()
+        if note is not None:
+            self.get_logger().info(note)
         self.bridge = Bridge.from_parameters(params, logger=self.get_logger())
         self._description_pub = self.create_publisher(String, 'robot_description', LATCHED_QOS)
         self._tf_pub = self.create_publisher(TFMessage, '/tf', 100)

@@ -385,3 +385,17 @@ def test_describe_names_the_backend():
     if backend.numba_error() is None:
         assert backend.describe('numba').startswith('numba ')
         assert os.environ['NUMBA_CACHE_DIR'] in backend.describe('numba')
+
+
+def test_a_first_compile_is_announced_only_for_numba_with_an_empty_cache(tmp_path,
+                                                                         monkeypatch):
+    pytest.importorskip('numba')
+    monkeypatch.setenv('NUMBA_CACHE_DIR', str(tmp_path))
+    note = backend.first_compile_note('numba')
+    assert note is not None and str(tmp_path) in note
+    assert backend.first_compile_note('numpy') is None
+    monkeypatch.setenv('FRAME_KINEMATICS_BACKEND', 'no such backend')
+    assert backend.first_compile_note() is None
+    (tmp_path / 'poses').mkdir()
+    (tmp_path / 'poses' / 'poses.poses-1.py311.nbi').write_bytes(b'')
+    assert backend.first_compile_note('numba') is None

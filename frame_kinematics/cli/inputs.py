@@ -31,6 +31,7 @@ import numpy as np
 from .common import CommandLineError, LOG
 from .. import robots
 from ..core import configuration as cfg
+from ..core.backend import first_compile_note
 from ..core.errors import ConfigurationError, UnknownFrameError, URDFError
 from ..core.model import RobotModel
 
@@ -57,6 +58,9 @@ def load_model(urdf: Optional[str], robot: Optional[str], floating_base: bool) -
     if urdf and _uses_xacro(path):
         raise CommandLineError(f'{path} uses xacro macros, it is not a URDF yet: '
                                f'{_xacro_hint(path)}')
+    note = first_compile_note()
+    if note is not None:
+        LOG.warning(note)
     try:
         return RobotModel.from_urdf_file(path, floating_base=floating_base)
     except URDFError as exc:

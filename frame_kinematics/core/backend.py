@@ -125,6 +125,30 @@ def resolve(requested: Optional[str] = None) -> str:
     return 'numpy'
 
 
+def first_compile_note(requested: Optional[str] = None) -> Optional[str]:
+    """
+    Say so when building a model is about to compile the kernels (numba, empty cache).
+
+    For a log line or a message before the first model of a process is built: the first
+    compilation takes tens of seconds, later processes load the cached kernels.
+
+    :param requested: as :func:`resolve` (None: the environment decides).
+    :return: the note, or None when the backend is numpy, the cache already holds kernels, or
+        the backend cannot be resolved (building the model then says why).
+    """
+    try:
+        if resolve(requested) != 'numba':
+            return None
+    except BackendError:
+        return None
+    cache = os.environ.get('NUMBA_CACHE_DIR') or default_cache_directory()
+    for _, _, files in os.walk(cache):
+        if any(name.endswith('.nbi') for name in files):
+            return None
+    return ('compiling the numba kernels, once: this first start takes about a minute (kernel '
+            f'cache {cache})')
+
+
 def describe(backend: str) -> str:
     """
     Name a backend and its version in a few words, for logs and ``frame-kinematics info``.
