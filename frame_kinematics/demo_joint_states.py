@@ -94,7 +94,8 @@ def _make_node():
     node = rclpy.create_node('demo_joint_states')
     urdf = node.declare_parameter('robot_description', '').value
     rate = float(node.declare_parameter('rate', 30.0).value)
-    sweep = Sweep(RobotModel.from_urdf_string(urdf),
+    # numpy: the sweep needs the joints and their limits, no compiled kinematics
+    sweep = Sweep(RobotModel.from_urdf_string(urdf, backend='numpy'),
                   float(node.declare_parameter('period', 10.0).value))
     if not (math.isfinite(rate) and rate > 0):
         raise ValueError(f'rate must be a positive number of Hz, got {rate}')

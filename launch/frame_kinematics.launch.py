@@ -109,8 +109,8 @@ def robot_description(context) -> str:
 def _nodes(context):
     """Create the nodes from the arguments (the description is read once, here)."""
     description = robot_description(context)
-    try:
-        root = RobotModel.from_urdf_string(description).root_link
+    try:  # numpy: only the root link is needed here, no compiled kinematics
+        root = RobotModel.from_urdf_string(description, backend='numpy').root_link
     except FrameKinematicsError as exc:
         raise RobotDescriptionError(f'the robot description is not usable: {exc}') from None
     sim_time = _flag(context, 'use_sim_time')
