@@ -86,7 +86,8 @@ def numba_error() -> Optional[str]:
 
     :return: None when numba imports, else the reason it does not.
     """
-    os.environ.setdefault('NUMBA_CACHE_DIR', default_cache_directory())
+    if 'NUMBA_CACHE_DIR' not in os.environ:  # the digest reads the sources: only when needed
+        os.environ['NUMBA_CACHE_DIR'] = default_cache_directory()
     os.environ.setdefault('NUMBA_THREADING_LAYER', 'threadsafe')
     try:
         importlib.import_module('numba')

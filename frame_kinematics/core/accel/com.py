@@ -120,7 +120,8 @@ def center_of_mass_jacobian_batch(poses, ints, floats, masses, p_coms, total, nv
 
 
 @numba.njit(cache=True, error_model='numpy')
-def center_of_mass_motion_into(poses, ints, floats, masses, p_coms, inertias, total, v, out):
+def center_of_mass_motion_into(poses, ints, floats, masses, p_coms, inertias, total, center,
+                               v, out):
     """
     Write the CoM velocity and the angular momentum about the CoM into ``out`` ``(6,)``.
 
@@ -130,6 +131,7 @@ def center_of_mass_motion_into(poses, ints, floats, masses, p_coms, inertias, to
 
     :param poses: ``(n, 4, 4)`` ``root_T_link`` of every link.
     :param inertias: ``(n, 3, 3)`` rotational inertias about the link centers, link axes.
+    :param center: ``root_p_com`` at ``poses`` (:func:`center_of_mass_into`).
     :param v: the velocity ``(nv,)``.
     """
     ri, _ = links(ints, floats)
@@ -156,8 +158,6 @@ def center_of_mass_motion_into(poses, ints, floats, masses, p_coms, inertias, to
     for i in range(1, n):  # depth-first order: a parent's twist is complete before its children
         for k in range(6):
             twist[i, k] += twist[ri[i, 2], k]
-    center = np.empty(3)
-    center_of_mass_into(poses, masses, p_coms, total, center)
     for k in range(6):
         out[k] = 0.0
     for i in range(n):

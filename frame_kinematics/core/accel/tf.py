@@ -127,6 +127,9 @@ def transforms(ints, floats, origin_quat, origin_quat_axis, masses, p_coms, iner
     poses_into(ri, rf, q, world, world, False)
     com = np.empty(3 if len(v) == 0 else 9)
     center_of_mass_into(world, masses, p_coms, total, com)
+    if len(v) > 0:  # from the root CoM, before it is expressed in the reference link
+        center_of_mass_motion_into(world, ints, floats, masses, p_coms, inertias, total,
+                                   com[:3], v, com[3:])
     if reference > 0:
         x = com[0] - world[reference, 0, 3]
         y = com[1] - world[reference, 1, 3]
@@ -134,9 +137,6 @@ def transforms(ints, floats, origin_quat, origin_quat_axis, masses, p_coms, iner
         for i in range(3):
             com[i] = world[reference, 0, i] * x + world[reference, 1, i] * y + \
                 world[reference, 2, i] * z
-    if len(v) > 0:
-        center_of_mass_motion_into(world, ints, floats, masses, p_coms, inertias, total, v,
-                                   com[3:])
     return out, com
 
 
