@@ -37,9 +37,10 @@ import numba
 import numpy as np
 
 from . import ik, ik_one
+from .tables import plane_bases
 from ..ik.engine import DAMPING_MIN
 from ..ik.sampler import Sampler
-from ..joints import frozen, JointType, plane_basis, TYPE_CODES
+from ..joints import frozen
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..ik.chain import ChainEvaluator
@@ -63,10 +64,8 @@ class CompiledChain:
             constants and layout).
         """
         kernel = evaluator.kernel
-        plane = [plane_basis(kernel.axis[k]) if code == TYPE_CODES[JointType.PLANAR]
-                 else np.eye(3) for k, code in enumerate(kernel.type_code)]
         self.nodes = (kernel.type_code, kernel.axis, kernel.origin, kernel.q_index,
-                      kernel.multiplier, kernel.offset, frozen(np.reshape(plane, (-1, 3, 3))))
+                      kernel.multiplier, kernel.offset, frozen(plane_bases(kernel)))
         self.columns = (kernel.column_row, kernel.column_v, kernel.column_multiplier,
                         kernel.column_twist)
         self.node_parent = evaluator.node_parent

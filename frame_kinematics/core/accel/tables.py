@@ -41,6 +41,7 @@ from ..joints import frozen, JointType, plane_basis
 from ..spatial import QUATERNION_NORM_TOLERANCE
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..joints import JointKernel
     from ..model import RobotModel
 
 #: Columns of the float link rows.
@@ -61,11 +62,10 @@ def pack(model: 'RobotModel') -> Tuple[np.ndarray, np.ndarray]:
     topology = model.topology
     n = len(kernel.type_code)
     quaternions = [iq + 3 for iq, _, _ in model.layout.floating]
-    planes = [plane_basis(kernel.axis[i]) if t is JointType.PLANAR else np.eye(3)
-              for i, t in enumerate(kernel.types)]
     link_floats = np.concatenate([
         kernel.origin[:, :3, :3].reshape(n, 9), kernel.origin[:, :3, 3], kernel.axis,
-        kernel.multiplier[:, None], kernel.offset[:, None], np.reshape(planes, (n, 9))], axis=1)
+        kernel.multiplier[:, None], kernel.offset[:, None], plane_bases(kernel).reshape(n, 9)],
+        axis=1)
     column_ints = np.stack([kernel.column_row, kernel.column_v,
                             topology.subtree_end[kernel.column_row]], axis=-1)
     ints = np.concatenate([
@@ -77,6 +77,16 @@ def pack(model: 'RobotModel') -> Tuple[np.ndarray, np.ndarray]:
         np.concatenate([kernel.column_multiplier[:, None], kernel.column_twist],
                        axis=1).ravel()]).astype(np.float64)
     return frozen(ints), frozen(floats)
+
+
+def plane_bases(kernel: 'JointKernel') -> np.ndarray:
+    """
+    Return the plane basis of every row of a joint kernel, ``(n, 3, 3)`` (identity if not planar).
+
+    :param kernel: the joint kernel (a model's, or an inverse-kinematics chain's).
+    """
+    return np.reshape([plane_basis(kernel.axis[i]) if t is JointType.PLANAR else np.eye(3)
+                       for i, t in enumerate(kernel.types)], (-1, 3, 3))
 
 
 @numba.njit(cache=True, inline='always')
