@@ -14,12 +14,14 @@
 """
 The compiled backend (numba) against the numpy one and the compiled peers, in one run.
 
-* ``fk``: single-configuration forward kinematics of every link
-  (``model.forward_kinematics(q)``) and the tip Jacobian (``model.jacobian(q, tip)``,
-  ``LOCAL_WORLD_ALIGNED``) on both backends, against Pinocchio (``forwardKinematics`` +
-  ``updateFramePlacements``; ``computeFrameJacobian``), best of 5 repeats; the compiled
-  kernel that these calls make alone too (``poses_checked``, ``jacobian_checked``: the
-  checks and the kinematics, into arrays allocated once, numba's dispatch included).
+* ``fk``: single-configuration forward kinematics of every link, into a new state
+  (``model.forward_kinematics(q)``) and in place (``workspace.forward_kinematics(q)``, a
+  :class:`~frame_kinematics.core.kinematics.KinematicsWorkspace`), and the tip Jacobian
+  (``model.jacobian(q, tip)``, ``LOCAL_WORLD_ALIGNED``, a new array) on both backends,
+  against Pinocchio (``forwardKinematics`` + ``updateFramePlacements``, in place;
+  ``computeFrameJacobian``, a new array), best of 5 repeats; the compiled kernel that these
+  calls make alone too (``poses_checked``, ``jacobian_checked``: the checks and the
+  kinematics, into arrays allocated once, numba's dispatch included).
 * ``ik``: the TRAC-IK protocol of :mod:`bench_ik` (random reachable targets, random seeds,
   1e-5 m and 1e-5 rad within the limits, 5 ms budget, no iteration limit) with one
   :class:`~frame_kinematics.core.ik.IKSolver` per backend, against roboticstoolbox-python's
@@ -54,7 +56,7 @@ import warnings
 from bench_ik import random_configurations, robot_cases, within_limits
 from frame_kinematics import robots
 from frame_kinematics.core import ik, RobotModel
-from frame_kinematics.core.accel import jacobian, poses
+from frame_kinematics.core.accel import jacobian, poses, twists
 from frame_kinematics.core.spatial import log_so3, quaternion_from_rotation
 import numpy as np
 import steady_malloc
@@ -91,28 +93,32 @@ def part_fk():
         q = model.layout.sample_uniform(np.random.default_rng(1), None, 1.0)
         times = {}
         for name, m in models.items():
+            workspace = m.workspace()
             times[name] = (_best(lambda: m.forward_kinematics(q)),
+                           _best(lambda: workspace.forward_kinematics(q)),
                            _best(lambda: m.jacobian(q, tip)))
         acc = model.accelerator
         q_copy, world = np.empty(model.nq), np.empty((len(model.links), 4, 4))
         jac = np.zeros((6, model.nv))
         origin = np.zeros(3)
-        origin.setflags(write=False)
         index = model.link_index(tip)
-        times['kernel'] = (
-            _best(lambda: poses.poses_checked(acc._ints, acc._floats, q, q_copy, world)),
-            _best(lambda: jacobian.jacobian_checked(acc._ints, acc._floats, q, index, origin,
-                                                    jacobian.LOCAL_WORLD_ALIGNED, jac)))
+        kernel_fk = _best(lambda: poses.poses_checked(acc._table, q, q_copy, world))
+        times['kernel'] = (kernel_fk, kernel_fk,
+                           _best(lambda: jacobian.jacobian_checked(
+                               acc._table, q, index, origin, twists.LOCAL_WORLD_ALIGNED, jac)))
         pmodel = pin.buildModelFromUrdf(path, pin.JointModelFreeFlyer()) if floating else \
             pin.buildModelFromUrdf(path)
         pdata = pmodel.createData()
         pq = _pinocchio_q(pin, pmodel, model, q)
         fid = pmodel.getFrameId(tip)
-        times['pinocchio'] = (
-            _best(lambda: (pin.forwardKinematics(pmodel, pdata, pq),
-                           pin.updateFramePlacements(pmodel, pdata))),
-            _best(lambda: pin.computeFrameJacobian(pmodel, pdata, pq, fid,
-                                                   pin.LOCAL_WORLD_ALIGNED)))
+        pin_fk = _best(lambda: (pin.forwardKinematics(pmodel, pdata, pq),
+                                pin.updateFramePlacements(pmodel, pdata)))
+        times['pinocchio'] = (pin_fk, pin_fk,
+                              _best(lambda: pin.computeFrameJacobian(pmodel, pdata, pq, fid,
+                                                                     pin.LOCAL_WORLD_ALIGNED)))
+        pin.forwardKinematics(pmodel, pdata, pq)
+        pin.updateFramePlacements(pmodel, pdata)
+        assert np.abs(pdata.oMf[fid].homogeneous - world[index]).max() < 1e-9
         check = pin.computeFrameJacobian(pmodel, pdata, pq, fid, pin.LOCAL_WORLD_ALIGNED)
         assert np.abs(_pinocchio_columns(check, pmodel, model)
                       - models['numba'].jacobian(q, tip)).max() < 1e-9
@@ -121,7 +127,8 @@ def part_fk():
           'Pinocchio (us) | numba / Pinocchio | kernel / Pinocchio |')
     print('|---|---|---:|---:|---:|---:|---:|---:|')
     for robot, tip, t in rows:
-        for k, quantity in enumerate(('FK, all links', f'Jacobian of {tip}')):
+        for k, quantity in enumerate(('FK, all links, new state', 'FK, all links, in place',
+                                      f'Jacobian of {tip}, new array')):
             print(f"| {robot} | {quantity} | {t['numba'][k]:.2f} | {t['kernel'][k]:.2f} | "
                   f"{t['numpy'][k]:.1f} | {t['pinocchio'][k]:.2f} | "
                   f"{t['numba'][k] / t['pinocchio'][k]:.1f}x | "

@@ -25,7 +25,8 @@ import time
 
 from conftest import all_joint_types_model, random_configuration, real_robot_path, REAL_ROBOTS
 from frame_kinematics import robots
-from frame_kinematics.core import backend, BackendError, ConfigurationError, ik, RobotModel
+from frame_kinematics.core import (backend, BackendError, ConfigurationError, ExpressedIn, ik,
+                                   RobotModel)
 from frame_kinematics.core import configuration as cfg
 import numpy as np
 import pytest
@@ -106,7 +107,7 @@ def test_the_one_call_paths_equal_numpy(pair):
     reference, compiled = pair
     q = random_configuration(reference, np.random.default_rng(21))
     forms = _forms(q)
-    assert [compiled.accelerator.takes(f) for f in forms] == [True, True, False, False, True]
+    assert [compiled.accelerator.takes(f) for f in forms] == [True, True, False, True, True]
     rng = np.random.default_rng(22)
     for form in forms:
         ours, theirs = compiled.forward_kinematics(form), reference.forward_kinematics(form)
@@ -141,11 +142,53 @@ def test_the_one_call_paths_refuse_what_the_numpy_path_refuses():
             args = (bad,) if call == 'forward_kinematics' else (bad, 'base_link')
             message = _error(lambda: getattr(compiled, call)(*args))
             assert message == _error(lambda: getattr(reference, call)(*args))
+    for bad in (good[:-1].copy(), np.append(good, 0.0), np.zeros(0)):  # the kernels check sizes
+        assert compiled.accelerator.takes(bad)
+        for call in ('forward_kinematics', 'jacobian'):
+            args = (bad,) if call == 'forward_kinematics' else (bad, 'base_link')
+            message = _error(lambda: getattr(compiled, call)(*args))
+            assert message == _error(lambda: getattr(reference, call)(*args))
+    swapped = good.astype('>f8')  # float64 of the other byte order: the Python checks convert it
+    assert not compiled.accelerator.takes(swapped)
+    _close(compiled.forward_kinematics(swapped).poses, reference.forward_kinematics(good).poses)
     near = good.copy()
     near[quaternion] *= 1.0 + 5e-5
     _close(compiled.forward_kinematics(near).q, reference.check_configuration(near))
     assert np.linalg.norm(compiled.forward_kinematics(near).q[quaternion]) == \
         pytest.approx(1.0, abs=1e-15)
+
+
+def test_every_one_call_path_takes_the_same_configurations(pair):
+    _, compiled = pair
+    accelerator = compiled.accelerator
+    q = random_configuration(compiled, np.random.default_rng(23))
+    for form in _forms(q) + [q.astype('>f8'), np.stack([q, q]), q.astype(np.float32)]:
+        taken = accelerator.takes(form)
+        assert (accelerator.checked_poses(form) is not None) == taken
+        assert (accelerator.checked_jacobian(form, 0, None, ExpressedIn.LOCAL) is not None) == \
+            taken
+        workspace = (np.empty(compiled.nq), np.empty((len(compiled.links), 4, 4)))
+        assert accelerator.checked_poses_into(form, *workspace) == taken
+
+
+def test_the_packed_table_holds_the_kernel_tables_bit_for_bit():
+    pytest.importorskip('numba')
+    from frame_kinematics.core.accel import tables
+    model = all_joint_types_model(backend='numba')
+    table = tables.pack(model)
+    n, c = len(model.links), model.kernel.n_columns
+    ints = table.view(np.int64)
+    assert list(ints[:4]) == [n, c, len(model.layout.floating), model.nq]
+    rows = ints[4:4 + 5 * n].reshape(n, 5)
+    np.testing.assert_array_equal(rows[:, 0], model.kernel.type_code)
+    np.testing.assert_array_equal(rows[:, 2], model.topology.parent)
+    np.testing.assert_array_equal(rows[:, 4], model.topology.subtree_end)
+    principal = tables.principal_axes(model.kernel)
+    np.testing.assert_array_equal(rows[:, 3], principal)
+    for axis, index in zip(model.kernel.axis, principal):  # +-e_i exactly, else -1
+        expected = [i for i in range(3) if abs(axis[i]) == 1.0]
+        assert index == (expected[0] if expected else -1)
+    assert set(principal) == {-1, 0, 2}  # tilted, j_pri's x, j_cont's -z and the other z
 
 
 def test_a_massless_robot_has_no_center_of_mass_on_either_backend():

@@ -29,7 +29,8 @@ Conventions (used everywhere in this package)
 * Jacobians and twists take an explicit :class:`ExpressedIn` (``WORLD``, ``LOCAL``,
   ``LOCAL_WORLD_ALIGNED``) with Pinocchio's meanings; "world" is the model's root link.
 * The model (:class:`RobotModel`) never changes after parsing; everything that depends on a
-  configuration lives in a :class:`KinematicsState` (Pinocchio's ``Model``/``Data`` split).
+  configuration lives in a :class:`KinematicsState` (Pinocchio's ``Model``/``Data`` split),
+  or, recomputed in place for loops, in a :class:`KinematicsWorkspace`.
 """
 
 from . import configuration, ik, velocity
@@ -37,7 +38,7 @@ from .errors import (BackendError, ConfigurationError, FrameKinematicsError, Ref
                      UnknownFrameError, UnknownReferenceFrameError, URDFError)
 from .frames import FrameKind, FrameTree, ReferenceFrame
 from .ik import ChainEvaluator, IKBatchResult, IKResult, IKSolver, solve_batch
-from .kinematics import ExpressedIn, KinematicsState
+from .kinematics import ExpressedIn, KinematicsState, KinematicsWorkspace
 from .model import Joint, Link, RobotModel
 from .quantities import (FrameOrientation, FramePoint, FrameVector, SpatialAcceleration,
                          SpatialForce, SpatialInertia, SpatialMomentum, SpatialMotion)
@@ -65,6 +66,7 @@ __all__ = [
     'JacobianInverse',
     'Joint',
     'KinematicsState',
+    'KinematicsWorkspace',
     'Link',
     'ReferenceFrame',
     'ReferenceFrameError',

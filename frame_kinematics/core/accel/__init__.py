@@ -21,12 +21,11 @@ calls it instead of the numpy code when the model has one. Kernels are compiled 
 and cached on disk (``cache=True``).
 """
 
-from types import MappingProxyType
 from typing import Optional, Tuple, TYPE_CHECKING
 
 import numpy as np
 
-from . import com, ik_engine, jacobian, poses, tables
+from . import com, ik_engine, jacobian, poses, tables, twists
 from .tf import TfKernels
 from ..joints import frozen
 from ..kinematics.expressed import ExpressedIn
@@ -34,20 +33,27 @@ from ..kinematics.expressed import ExpressedIn
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import RobotModel
 
-_REFERENCE = MappingProxyType({
-    ExpressedIn.WORLD: jacobian.WORLD, ExpressedIn.LOCAL: jacobian.LOCAL,
-    ExpressedIn.LOCAL_WORLD_ALIGNED: jacobian.LOCAL_WORLD_ALIGNED})
-_ORIGIN = frozen(np.zeros(3))
 _FLOAT = np.dtype(np.float64)
+_zeros = np.zeros  # a module lookup less (20 ns) in checked_jacobian
+
+
+def _code(ref: ExpressedIn) -> int:
+    """Return the kernels' code of ``ref`` (identity tests: an enum's hash costs 50 ns)."""
+    if ref is _ALIGNED:
+        return twists.LOCAL_WORLD_ALIGNED
+    return twists.LOCAL if ref is ExpressedIn.LOCAL else twists.WORLD
+
+
+_ALIGNED = ExpressedIn.LOCAL_WORLD_ALIGNED
 
 
 class Accelerator:
     """
-    The compiled kernels bound to one model's tables (read-only, shared by threads).
+    The compiled kernels bound to one model's tables (only read, shared by threads).
 
     Poses of a batch are computed configurations first, ``(B, n_links, 4, 4)``, and handed
     out as the ``(n_links, B, 4, 4)`` view the state uses. A single configuration that is
-    already a C-contiguous float64 array is checked by the compiled kernel itself
+    already a float64 array is checked by the compiled kernel itself
     (:meth:`checked_poses`, :meth:`checked_jacobian`): one call does the checks and the
     kinematics.
     """
@@ -58,15 +64,16 @@ class Accelerator:
 
         :param model: the robot model.
         """
-        self._ints, self._floats = tables.pack(model)
+        self._table = tables.pack(model)  # private: see tables.pack
         self._mass = (model.link_masses, model.link_p_coms, model.total_mass)
         self._nv = model.nv
         self._q_shape = (model.nq,)
         self._poses_shape = (len(model.links), 4, 4)
         self._jacobian_shape = (6, model.nv)
+        self._origin = np.zeros(3)  # private and writable, as the tables
         self._warm_up(model.neutral_configuration())
         #: The bridge's ``/tf`` kernel (:mod:`.tf`), loaded now too.
-        self.tf = TfKernels(model, self._ints, self._floats)
+        self.tf = TfKernels(model, self._table)
 
     def _warm_up(self, q: np.ndarray) -> None:
         """
@@ -81,21 +88,27 @@ class Accelerator:
         for qs in (frozen(q), frozen(np.stack([q, q]))):
             world, _ = self.poses(qs)
             world.flags.writeable = False  # as the state holds it
-            for ref in _REFERENCE:
-                self.jacobian(world, 0, _ORIGIN, ref)
+            for ref in ExpressedIn:
+                self.jacobian(world, 0, None, ref)
             self.center_of_mass(world)
             self.center_of_mass_jacobian(world)
         for single in (q, frozen(q)):
             self.checked_poses(single)
-            for ref in _REFERENCE:
+            for ref in ExpressedIn:
                 self.checked_jacobian(single, 0, None, ref)
         #: Whether batches of inverse kinematics run on several threads.
         self.threads = ik_engine.warm_up()
 
-    def takes(self, q) -> bool:
-        """Whether ``q`` is a C-contiguous float64 array ``(nq,)`` (the checked kernels' input)."""
-        return (type(q) is np.ndarray and q.shape == self._q_shape and q.dtype == _FLOAT
-                and q.flags.c_contiguous)
+    @staticmethod
+    def takes(q) -> bool:
+        """
+        Whether ``q`` is a float64 array ``(n,)``, which the checked kernels take.
+
+        Any layout, writable or not (:func:`~.tables.configuration_signatures`); they check
+        its size themselves. A dtype equal to float64 but another object (another byte order)
+        is not taken: the Python checks convert it.
+        """
+        return type(q) is np.ndarray and q.dtype is _FLOAT and q.ndim == 1
 
     def checked_poses(self, q) -> Optional[Tuple[np.ndarray, np.ndarray]]:
         """
@@ -108,13 +121,23 @@ class Accelerator:
             <frame_kinematics.core.model.RobotModel.check_configuration>` (which then says
             why).
         """
-        if not self.takes(q):
-            return None
         q_copy = np.empty(self._q_shape)
         world = np.empty(self._poses_shape)
-        if not poses.poses_checked(self._ints, self._floats, q, q_copy, world):
-            return None
-        return q_copy, world
+        if self.checked_poses_into(q, q_copy, world):
+            return q_copy, world
+        return None
+
+    def checked_poses_into(self, q, q_out: np.ndarray, world: np.ndarray) -> bool:
+        """
+        :meth:`checked_poses` into the caller's arrays, which are not written when it fails.
+
+        :param q_out: ``(nq,)`` float64, receives the checked copy of ``q``.
+        :param world: ``(n_links, 4, 4)`` float64, receives the poses.
+        :return: whether ``q`` was taken and passed the checks.
+        """
+        # takes(), written out: a call costs about 50 ns of a 0.7 us call
+        return (type(q) is np.ndarray and q.dtype is _FLOAT and q.ndim == 1
+                and poses.poses_checked(self._table, q, q_out, world))
 
     def checked_jacobian(self, q, link: int, point: Optional[np.ndarray],
                          ref: ExpressedIn) -> Optional[np.ndarray]:
@@ -129,14 +152,15 @@ class Accelerator:
         :param ref: where it is expressed.
         :return: a new ``(6, nv)`` array, or None as :meth:`checked_poses`.
         """
-        if not self.takes(q):
+        # takes() and _code() written out: a call costs about 50 ns of a 1 us call
+        if not (type(q) is np.ndarray and q.dtype is _FLOAT and q.ndim == 1):
             return None
-        out = np.zeros(self._jacobian_shape)
-        if not jacobian.jacobian_checked(self._ints, self._floats, q, link,
-                                         _ORIGIN if point is None else point, _REFERENCE[ref],
-                                         out):
-            return None
-        return out
+        out = _zeros(self._jacobian_shape)
+        if jacobian.jacobian_checked(
+                self._table, q, link, self._origin if point is None else point,
+                twists.LOCAL_WORLD_ALIGNED if ref is _ALIGNED else _code(ref), out):
+            return out
+        return None
 
     def poses(self, q: np.ndarray):
         """
@@ -148,9 +172,9 @@ class Accelerator:
         :param q: a validated configuration ``(nq,)`` or batch ``(B, nq)``.
         """
         if q.ndim == 1:
-            both = poses.poses(self._ints, self._floats, q)
+            both = poses.poses(self._table, q)
             return both[0], both[1]
-        return self._batch_first(poses.poses_batch(self._ints, self._floats, q)), None
+        return self._batch_first(poses.poses_batch(self._table, q)), None
 
     @staticmethod
     def _batch_first(world: np.ndarray) -> np.ndarray:
@@ -164,11 +188,11 @@ class Accelerator:
 
         :param world: poses from :meth:`poses`.
         :param link: the link's index.
-        :param point: ``link_p_point`` (validated, read-only) or None for the origin.
+        :param point: ``link_p_point`` (validated) or None for the origin.
         :param ref: where it is expressed.
         """
-        args = (link, _ORIGIN if point is None else point, _REFERENCE[ref], self._ints,
-                self._floats, self._nv)
+        args = (link, self._origin if point is None else point, _code(ref), self._table,
+                self._nv)
         if world.ndim == 3:
             return jacobian.jacobian(world, *args)
         return jacobian.jacobian_batch(self._batch_first(world), *args)
@@ -181,7 +205,7 @@ class Accelerator:
 
     def center_of_mass_jacobian(self, world: np.ndarray) -> np.ndarray:
         """Return the CoM Jacobian ``(3, nv)`` or ``(B, 3, nv)`` at poses from :meth:`poses`."""
-        args = (self._ints, self._floats) + self._mass + (self._nv,)
+        args = (self._table,) + self._mass + (self._nv,)
         if world.ndim == 3:
             return com.center_of_mass_jacobian(world, *args)
         return com.center_of_mass_jacobian_batch(self._batch_first(world), *args)

@@ -62,15 +62,14 @@ def center_of_mass_batch(poses, masses, p_coms, total):
 
 
 @numba.njit(cache=True, error_model='numpy')
-def center_of_mass_jacobian_into(poses, ints, floats, masses, p_coms, total, out):
+def center_of_mass_jacobian_into(poses, table, masses, p_coms, total, out):
     """
     Add the CoM Jacobian ``(3, nv)`` of the links at ``poses`` into ``out`` (zeros).
 
-    :param ints: the model's packed integers (:func:`~.tables.pack`).
-    :param floats: the model's packed floats.
+    :param table: the model's packed table (:func:`~.tables.pack`).
     """
-    ri, _ = links(ints, floats)
-    ci, cf = columns(ints, floats)
+    ri, _ = links(table)
+    ci, cf = columns(table)
     n = len(masses)
     sub = np.empty((n, 4))
     for i in range(n):
@@ -103,24 +102,24 @@ def center_of_mass_jacobian_into(poses, ints, floats, masses, p_coms, total, out
 
 
 @numba.njit(cache=True, error_model='numpy')
-def center_of_mass_jacobian(poses, ints, floats, masses, p_coms, total, nv):
+def center_of_mass_jacobian(poses, table, masses, p_coms, total, nv):
     """:func:`center_of_mass_jacobian_into` a new ``(3, nv)`` array."""
     out = np.zeros((3, nv))
-    center_of_mass_jacobian_into(poses, ints, floats, masses, p_coms, total, out)
+    center_of_mass_jacobian_into(poses, table, masses, p_coms, total, out)
     return out
 
 
 @numba.njit(cache=True, error_model='numpy')
-def center_of_mass_jacobian_batch(poses, ints, floats, masses, p_coms, total, nv):
+def center_of_mass_jacobian_batch(poses, table, masses, p_coms, total, nv):
     """:func:`center_of_mass_jacobian` of a batch ``(B, n, 4, 4)``: ``(B, 3, nv)``."""
     out = np.zeros((len(poses), 3, nv))
     for b in range(len(poses)):
-        center_of_mass_jacobian_into(poses[b], ints, floats, masses, p_coms, total, out[b])
+        center_of_mass_jacobian_into(poses[b], table, masses, p_coms, total, out[b])
     return out
 
 
 @numba.njit(cache=True, error_model='numpy')
-def center_of_mass_motion_into(poses, ints, floats, masses, p_coms, inertias, total, center,
+def center_of_mass_motion_into(poses, table, masses, p_coms, inertias, total, center,
                                v, out):
     """
     Write the CoM velocity and the angular momentum about the CoM into ``out`` ``(6,)``.
@@ -134,8 +133,8 @@ def center_of_mass_motion_into(poses, ints, floats, masses, p_coms, inertias, to
     :param center: ``root_p_com`` at ``poses`` (:func:`center_of_mass_into`).
     :param v: the velocity ``(nv,)``.
     """
-    ri, _ = links(ints, floats)
-    ci, cf = columns(ints, floats)
+    ri, _ = links(table)
+    ci, cf = columns(table)
     n = len(masses)
     twist = np.zeros((n, 6))  # world twists at the world origin, [linear; angular]
     for c in range(len(ci)):

@@ -19,15 +19,19 @@ row, then the translation) composed by :func:`compose`. A joint's motion ``joint
 is that of :meth:`JointType.transform <frame_kinematics.core.joints.JointType.transform>`:
 :func:`revolute`, :func:`prismatic`, :func:`floating` and :func:`planar` on plain values.
 The model's kernels read the per-link row tables of :mod:`.tables` (:func:`rows_into`);
-:func:`joint_motion`, :func:`multi_motion` and :func:`product` evaluate the same functions
-on the joint kernel's separate tables (the inverse-kinematics chains,
-:mod:`frame_kinematics.core.accel.ik`).
+:func:`joint_motion`,
+:func:`multi_motion` and :func:`product` evaluate the same functions on the joint kernel's
+separate tables (the inverse-kinematics chains, :mod:`frame_kinematics.core.accel.ik`).
 """
 
 import numba
+from numba import types
 import numpy as np
 
-from .tables import AXIS, copy_configuration, links, ORIGIN, PLANE, SCALE
+from .runtime import address
+from .tables import (AXIS, columns, configuration_signatures, copy_configuration,
+                     link_count, links, ORIGIN, PLANE, POSES, SCALE, TABLE, VECTOR)
+from .twists import add_column
 from ..joints import JointType, TYPE_CODES
 
 _FIXED = TYPE_CODES[JointType.FIXED]
@@ -57,12 +61,48 @@ def compose(a, b):
 @numba.njit(cache=True, error_model='numpy', inline='always')
 def revolute(x, y, z, angle):
     """``joint_T_child`` of a rotation by ``angle`` about the unit axis ``(x, y, z)``."""
-    s = np.sin(angle)
-    v = 1.0 - np.cos(angle)
+    return rotation(x, y, z, np.sin(angle), np.cos(angle))
+
+
+@numba.njit(cache=True, error_model='numpy', inline='always')
+def rotation(x, y, z, s, c):
+    """Return the rotation of sine ``s`` and cosine ``c`` about the unit axis ``(x, y, z)``."""
+    v = 1.0 - c
     return (1.0 + v * (x * x - 1.0), -s * z + v * x * y, s * y + v * x * z,
             s * z + v * x * y, 1.0 + v * (y * y - 1.0), -s * x + v * y * z,
             -s * y + v * x * z, s * x + v * y * z, 1.0 + v * (z * z - 1.0),
             0.0, 0.0, 0.0)
+
+
+@numba.njit(cache=True, error_model='numpy', inline='always')
+def turned(m, i, s, c):
+    """
+    Return ``m @ rotation(e_i, s, c)``: ``m`` turned about its own axis ``i`` (0, 1 or 2).
+
+    The rotation leaves column ``i`` of ``m`` and its translation as they are and mixes the
+    other two: 12 products instead of the 36 of :func:`compose`.
+    """
+    r00, r01, r02, r10, r11, r12, r20, r21, r22, p0, p1, p2 = m
+    if i == 0:
+        return (r00, c * r01 + s * r02, c * r02 - s * r01,
+                r10, c * r11 + s * r12, c * r12 - s * r11,
+                r20, c * r21 + s * r22, c * r22 - s * r21, p0, p1, p2)
+    if i == 1:
+        return (c * r00 - s * r02, r01, c * r02 + s * r00,
+                c * r10 - s * r12, r11, c * r12 + s * r10,
+                c * r20 - s * r22, r21, c * r22 + s * r20, p0, p1, p2)
+    return (c * r00 + s * r01, c * r01 - s * r00, r02,
+            c * r10 + s * r11, c * r11 - s * r10, r12,
+            c * r20 + s * r21, c * r21 - s * r20, r22, p0, p1, p2)
+
+
+@numba.njit(cache=True, error_model='numpy', inline='always')
+def slid(m, x, y, z):
+    """Return ``m @ prismatic``: ``m`` moved by ``(x, y, z)`` along its own axes."""
+    r00, r01, r02, r10, r11, r12, r20, r21, r22, p0, p1, p2 = m
+    return (r00, r01, r02, r10, r11, r12, r20, r21, r22,
+            p0 + r00 * x + r01 * y + r02 * z, p1 + r10 * x + r11 * y + r12 * z,
+            p2 + r20 * x + r21 * y + r22 * z)
 
 
 @numba.njit(cache=True, error_model='numpy', inline='always')
@@ -166,103 +206,125 @@ def multi_motion(row, type_code, q_index, plane, q):
 
 
 @numba.njit(cache=True, error_model='numpy')
-def rows_into(ri, rf, q, path, depth, world, local, with_local):
+def rows_into(ri, rf, q, link, world, local, with_local, ci, cf, out):
     """
-    Write ``root_T_link`` of rows of the row tables into ``world`` (``(n, 4, 4)``).
+    Evaluate ``root_T_link`` of every row, or of a link and its ancestors, parents first.
 
-    :param path: with ``depth >= 0``, the rows ``path[depth - 1], ..., path[0]`` (a link and
-        its ancestors, root first); with ``depth < 0``, every row (``path`` is not read).
+    A row's ``parent_T_link`` is its origin turned about a principal axis (:func:`turned`),
+    slid along a prismatic one (:func:`slid`), or composed with the rotation about any other
+    axis or with a floating or planar motion.
+
+    :param link: ``-1`` for every row; or a link: only the rows up to it whose subtree holds
+        it, its ancestors, are evaluated, and their motion columns (``ci``, ``cf``) are added
+        into ``out`` ``(6, nv)`` at the world origin (:func:`~.twists.add_column`).
+    :param world: ``(n, 4, 4)`` receives the poses, or ``(0, 4, 4)`` for none (with a link:
+        its ancestors are a chain, each the parent of the next).
     :param with_local: also write ``parent_T_link`` into ``local`` (else it is not read).
+    :return: the last evaluated row's pose, a 12-tuple.
     """
-    count = len(ri) if depth < 0 else depth
-    for k in range(count):  # multi-dof motions parked in world: a call in the next loop
-        row = k if depth < 0 else path[depth - 1 - k]  # would slow every row down
-        if ri[row, 0] == _FLOATING or ri[row, 0] == _PLANAR:
-            store(row_multi_motion(ri, rf, row, q), world, row)
-    # The row's motion, then one composition and one store for every type. Moving this body
-    # into a function, inlined or not, or composing in each branch makes the loop about three
-    # times slower.
-    for k in range(count):
-        row = k if depth < 0 else path[depth - 1 - k]
+    stored = len(world) > 0
+    pose = _IDENTITY  # the previous row's, kept for a child that follows its parent
+    previous = -1
+    c = 0
+    for row in range(len(ri) if link < 0 else link + 1):
+        if link >= 0 and ri[row, 4] <= link:  # not an ancestor: its subtree ends before
+            continue
         code = ri[row, 0]
+        here = origin(rf, row)
         if code == _REVOLUTE or code == _CONTINUOUS:
             value = q[ri[row, 1]] * rf[row, SCALE] + rf[row, SCALE + 1]
-            motion = revolute(rf[row, AXIS], rf[row, AXIS + 1], rf[row, AXIS + 2], value)
+            s, co = np.sin(value), np.cos(value)
+            i = ri[row, 3]
+            if i >= 0:
+                here = turned(here, i, rf[row, AXIS + i] * s, co)
+            else:
+                here = compose(here, rotation(rf[row, AXIS], rf[row, AXIS + 1],
+                                              rf[row, AXIS + 2], s, co))
         elif code == _PRISMATIC:
-            value = q[ri[row, 1]] * rf[row, SCALE] + rf[row, SCALE + 1]
-            motion = prismatic(rf[row, AXIS], rf[row, AXIS + 1], rf[row, AXIS + 2], value)
-        elif code == _FIXED:
-            motion = _IDENTITY
-        else:
-            motion = load(world, row)  # parked above
-        here = compose(origin(rf, row), motion)
-        parent = ri[row, 2]
-        pose = here
-        if parent >= 0:
-            pose = compose(load(world, parent), here)
-        store(pose, world, row)
+            d = q[ri[row, 1]] * rf[row, SCALE] + rf[row, SCALE + 1]
+            here = slid(here, d * rf[row, AXIS], d * rf[row, AXIS + 1], d * rf[row, AXIS + 2])
+        elif code != _FIXED:
+            here = compose(here, row_multi_motion(ri, rf, row, q))
         if with_local:
             store(here, local, row)
+        parent = ri[row, 2]
+        if parent >= 0:
+            if parent != previous:
+                pose = load(world, parent)
+            here = compose(pose, here)
+        if stored:
+            store(here, world, row)
+        pose = here
+        previous = row
+        if link >= 0:
+            while c < len(ci) and ci[c, 0] < row:
+                c += 1
+            while c < len(ci) and ci[c, 0] == row:
+                add_column(out, cf, c, ci[c, 1], here)
+                c += 1
+    return pose
 
 
 @numba.njit(cache=True, error_model='numpy')
-def poses_into(ri, rf, q, world, local, with_local):
+def poses_into(table, q, world, local, with_local):
     """Write ``root_T_link`` of every link into ``world`` (see :func:`rows_into`)."""
-    rows_into(ri, rf, q, ri[:0, 0], -1, world, local, with_local)
+    ri, rf = links(table)
+    ci, cf = columns(table)
+    rows_into(ri, rf, q, -1, world, local, with_local, ci, cf, world[0])
 
 
 @numba.njit(cache=True, error_model='numpy')
-def path_poses_into(ri, rf, q, link, world):
-    """Write ``root_T_link`` of ``link`` and of its ancestors (no other link) into ``world``."""
-    path = np.empty(len(ri), np.int64)
-    depth = 0
-    row = link
-    while row >= 0:
-        path[depth] = row
-        depth += 1
-        row = ri[row, 2]
-    rows_into(ri, rf, q, path, depth, world, world, False)
+def chain_into(table, q, link, out):
+    """
+    Add the motion columns that move ``link`` into ``out`` ``(6, nv)`` at the world origin.
+
+    The poses of the link and its ancestors are computed (see :func:`rows_into`) and none is
+    stored.
+
+    :return: ``root_T_link`` of ``link``, a 12-tuple.
+    """
+    ri, rf = links(table)
+    ci, cf = columns(table)
+    nowhere = numba.carray(address(table, 0), (0, 4, 4))  # an empty view: no allocation
+    return rows_into(ri, rf, q, link, nowhere, nowhere, False, ci, cf, out)
 
 
-@numba.njit(cache=True, error_model='numpy')
-def poses_checked(ints, floats, q, q_copy, world):
+@numba.njit(configuration_signatures(
+    lambda q: types.boolean(TABLE, q, VECTOR, POSES)), cache=True, error_model='numpy')
+def poses_checked(table, q, q_copy, world):
     """
     Check ``q`` and write its copy and ``root_T_link`` of every link, in one call.
 
-    :param ints: the model's packed integers (:func:`~.tables.pack`).
-    :param floats: the model's packed floats.
+    :param table: the model's packed table (:func:`~.tables.pack`).
     :param q: a configuration ``(nq,)``, unchecked.
     :param q_copy: ``(nq,)``, receives the checked copy of ``q``.
     :param world: ``(n, 4, 4)``, receives the poses.
     :return: whether ``q`` passed the checks of :func:`~.tables.copy_configuration` (nothing
         is computed when not).
     """
-    if not copy_configuration(ints, floats, q, q_copy):
+    if not copy_configuration(table, q, q_copy):
         return False
-    ri, rf = links(ints, floats)
-    poses_into(ri, rf, q_copy, world, world, False)
+    poses_into(table, q_copy, world, world, False)
     return True
 
 
 @numba.njit(cache=True, error_model='numpy')
-def poses(ints, floats, q):
+def poses(table, q):
     """``[root_T_link, parent_T_link]`` of every link for one configuration, ``(2, n, 4, 4)``."""
-    ri, rf = links(ints, floats)
-    out = np.empty((2, len(ri), 4, 4))
-    poses_into(ri, rf, q, out[0], out[1], True)
+    out = np.empty((2, link_count(table), 4, 4))
+    poses_into(table, q, out[0], out[1], True)
     return out
 
 
 @numba.njit(cache=True, error_model='numpy')
-def poses_batch(ints, floats, qs):
+def poses_batch(table, qs):
     """
     ``root_T_link`` of every link for a batch, configurations first: ``(B, n, 4, 4)``.
 
     One thread: the kernel is bound by writing the poses, and on a shared machine threads
     waiting for each other cost milliseconds.
     """
-    ri, rf = links(ints, floats)
-    out = np.empty((len(qs), len(ri), 4, 4))
+    out = np.empty((len(qs), link_count(table), 4, 4))
     for b in range(len(qs)):
-        poses_into(ri, rf, qs[b], out[b], out[b], False)
+        poses_into(table, qs[b], out[b], out[b], False)
     return out

@@ -17,6 +17,7 @@ What compiled solves need from the system: a monotonic clock and a random genera
 * :func:`monotonic`: ``clock_gettime`` read from compiled code (about 30 ns), so that a
   solve checks its deadline at every iteration without returning to Python. The clock id is
   the caller's (``time.CLOCK_MONOTONIC``, the clock of ``time.perf_counter`` on Linux).
+* :func:`address` and :func:`int_address`: a pointer into an array.
 * :func:`uniform`: splitmix64 on a one-word state owned by the solve, seeded from the
   caller's ``numpy.random.Generator``: reproducible and free of shared state (numba's own
   ``np.random`` keeps one state per thread).
@@ -32,12 +33,32 @@ _clock_gettime = types.ExternalFunction(
 
 
 @intrinsic
-def _address(typingctx, array):
-    """Return the data pointer of an array (for C functions that write into it)."""
-    signature = types.CPointer(array.dtype)(array)
+def address(typingctx, array, index):
+    """
+    Return the address of ``array.flat[index]`` of a C-contiguous array, a ``CPointer``.
+
+    For C functions that write into an array, and for ``numba.carray`` views of a packed
+    table (:mod:`.tables`), which unlike a reshaped slice cost no reference count (about
+    25 ns each, measured).
+    """
+    signature = types.CPointer(array.dtype)(array, index)
 
     def codegen(context, builder, sig, args):
-        return context.make_array(array)(context, builder, args[0]).data
+        data = context.make_array(sig.args[0])(context, builder, args[0]).data
+        return builder.gep(data, [args[1]])
+
+    return signature, codegen
+
+
+@intrinsic
+def int_address(typingctx, array, index):
+    """Return :func:`address` as a pointer to int64 (a table's integers, :mod:`.tables`)."""
+    signature = types.CPointer(types.int64)(array, index)
+
+    def codegen(context, builder, sig, args):
+        data = context.make_array(sig.args[0])(context, builder, args[0]).data
+        pointer = builder.gep(data, [args[1]])
+        return builder.bitcast(pointer, context.get_value_type(sig.return_type))
 
     return signature, codegen
 
@@ -45,7 +66,7 @@ def _address(typingctx, array):
 @numba.njit(cache=True)
 def monotonic(clock_id, scratch):
     """Seconds of clock ``clock_id``; ``scratch`` is an int64 array of 2 (a ``timespec``)."""
-    _clock_gettime(clock_id, _address(scratch))
+    _clock_gettime(clock_id, address(scratch, 0))
     return scratch[0] + scratch[1] * 1e-9
 
 

@@ -12,17 +12,20 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 """
-One model's tables packed into two flat read-only arrays, and their views in compiled code.
+One model's tables packed into one flat array, and their views in compiled code.
 
-numba checks the type of every array argument of every call (about 40 ns each) and every
-view taken in compiled code costs a reference count, so the kernels called from Python take
-the joint kernel's and the topology's tables as one integer and one float array
-(:func:`pack`), holding one row per link and one row per motion column:
+numba checks the type of every array argument of every call (about 35 ns each), so the
+kernels called from Python take the joint kernel's and the topology's tables as one float64
+array (:func:`pack`), holding one row per link and one row per motion column. Its first part
+holds integers (int64 values, stored bit for bit); compiled code reads both parts through
+:func:`links`, :func:`columns` and :func:`input_checks`, ``numba.carray``
+views that cost no reference count (a reshaped slice costs about 25 ns):
 
-* integers: the link count ``n``, the column count ``c`` and the floating-joint count ``f``;
-  the link rows ``(n, 3)``: ``type_code``, ``q_index``, ``parent``; the column rows
-  ``(c, 3)``: ``column_row``, ``column_v`` and the ``subtree_end`` of the column's link;
-  then the ``q`` index of every floating joint's quaternion;
+* integers: the link count ``n``, the column count ``c``, the floating-joint count ``f`` and
+  ``nq``; the link rows ``(n, 5)``: ``type_code``, ``q_index``, ``parent``, the principal
+  axis (:func:`principal_axes`) and ``subtree_end``; the column rows ``(c, 3)``:
+  ``column_row``, ``column_v`` and the ``subtree_end`` of the column's link; the ``q`` index
+  of every floating joint's quaternion;
 * floats: the bound :data:`~frame_kinematics.core.checks.MAX_MAGNITUDE` and
   :data:`~frame_kinematics.core.spatial.QUATERNION_NORM_TOLERANCE`; the link rows
   ``(n, 26)``: ``origin`` (rotation row by row, then translation, from :data:`ORIGIN`),
@@ -31,32 +34,42 @@ the joint kernel's and the topology's tables as one integer and one float array
   column rows ``(c, 7)``: ``column_multiplier`` and ``column_twist``.
 """
 
-from typing import Tuple, TYPE_CHECKING
+from typing import Callable, List, TYPE_CHECKING
 
 import numba
+from numba import types
 import numpy as np
 
+from .runtime import address, int_address
 from ..checks import MAX_MAGNITUDE
-from ..joints import frozen, JointType, plane_basis
+from ..joints import JointType, plane_basis
 from ..spatial import QUATERNION_NORM_TOLERANCE
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..joints import JointKernel
     from ..model import RobotModel
 
+#: numba types of the packed table, of a vector, of a matrix and of the poses ``(n, 4, 4)``.
+TABLE = VECTOR = types.Array(types.float64, 1, 'C')
+MATRIX = types.Array(types.float64, 2, 'C')
+POSES = types.Array(types.float64, 3, 'C')
+
 #: Columns of the float link rows.
 ORIGIN, AXIS, SCALE, PLANE = 0, 12, 15, 17
 _LINK_FLOATS = 26
-_INT_HEADER = 3
+_LINK_INTS = 5
+_INT_HEADER = 4
 _FLOAT_HEADER = 2
 
 
-def pack(model: 'RobotModel') -> Tuple[np.ndarray, np.ndarray]:
+def pack(model: 'RobotModel') -> np.ndarray:
     """
     Pack the tables of ``model`` (see the module's description).
 
     :param model: the robot model (its kernel, topology and layout).
-    :return: ``(ints, floats)``, read-only int64 and float64 arrays.
+    :return: a new float64 array. It is writable, because numba's dispatch checks a read-only
+        array argument about 35 ns slower than a writable one: the caller keeps it private
+        (the kernels only read it).
     """
     kernel = model.kernel
     topology = model.topology
@@ -69,14 +82,30 @@ def pack(model: 'RobotModel') -> Tuple[np.ndarray, np.ndarray]:
     column_ints = np.stack([kernel.column_row, kernel.column_v,
                             topology.subtree_end[kernel.column_row]], axis=-1)
     ints = np.concatenate([
-        [n, kernel.n_columns, len(quaternions)],
-        np.stack([kernel.type_code, kernel.q_index, topology.parent], axis=-1).ravel(),
+        [n, kernel.n_columns, len(quaternions), model.nq],
+        np.stack([kernel.type_code, kernel.q_index, topology.parent, principal_axes(kernel),
+                  topology.subtree_end], axis=-1).ravel(),
         column_ints.ravel(), quaternions]).astype(np.int64)
     floats = np.concatenate([
         [MAX_MAGNITUDE, QUATERNION_NORM_TOLERANCE], link_floats.ravel(),
         np.concatenate([kernel.column_multiplier[:, None], kernel.column_twist],
                        axis=1).ravel()]).astype(np.float64)
-    return frozen(ints), frozen(floats)
+    return np.concatenate([ints.view(np.float64), floats])
+
+
+def configuration_signatures(signature: Callable[[types.Type], types.Type]) -> List:
+    """
+    Return the signatures of a kernel for every configuration array it takes.
+
+    A checked kernel (:func:`configuration_ok`) takes any float64 vector: contiguous or
+    strided, writable or read-only. Compiled eagerly for each, it is never compiled for a new
+    kind of array while a robot runs, and its caller checks no more than the type, the dtype
+    and the number of dimensions (the kernel checks the size).
+
+    :param signature: builds a signature from the configuration's type.
+    """
+    return [signature(types.Array(types.float64, 1, layout, readonly=readonly))
+            for layout in 'CA' for readonly in (False, True)]
 
 
 def plane_bases(kernel: 'JointKernel') -> np.ndarray:
@@ -89,69 +118,115 @@ def plane_bases(kernel: 'JointKernel') -> np.ndarray:
                        for i, t in enumerate(kernel.types)], (-1, 3, 3))
 
 
+def principal_axes(kernel: 'JointKernel') -> np.ndarray:
+    """
+    Return the principal axis of every row of a joint kernel: 0, 1 or 2, or -1.
+
+    A row's axis is ``i`` when it is exactly ``+/-e_i``: a rotation about it then mixes two
+    columns of the joint frame (:func:`~.poses.turned`) instead of composing a rotation
+    matrix, as Pinocchio's ``JointModelRX``/``RY``/``RZ``.
+
+    :param kernel: the joint kernel.
+    """
+    unit = np.abs(kernel.axis) == 1.0
+    return np.where(unit.any(axis=1), unit.argmax(axis=1), -1)
+
+
 @numba.njit(cache=True, inline='always')
-def links(ints, floats):
+def _counts(table):
+    """Return ``(n, c, f, nq, start)``: the header, and where the floats start."""
+    header = numba.carray(int_address(table, 0), (_INT_HEADER,))
+    n, c, f = header[0], header[1], header[2]
+    return n, c, f, header[3], _INT_HEADER + _LINK_INTS * n + 3 * c + f
+
+
+@numba.njit(cache=True, inline='always')
+def link_count(table):
+    """Return the number of links ``n``."""
+    return _counts(table)[0]
+
+
+@numba.njit(cache=True, inline='always')
+def links(table):
     """
     Return views of the link rows.
 
-    :return: ``(ri, rf)``: ``(n, 3)`` integers and ``(n, 26)`` floats.
+    :return: ``(ri, rf)``: ``(n, 5)`` integers and ``(n, 26)`` floats.
     """
-    n = ints[0]
-    i, f = _INT_HEADER, _FLOAT_HEADER
-    return (ints[i:i + 3 * n].reshape((n, 3)),
-            floats[f:f + _LINK_FLOATS * n].reshape((n, _LINK_FLOATS)))
+    n, _, _, _, start = _counts(table)
+    return (numba.carray(int_address(table, _INT_HEADER), (n, _LINK_INTS)),
+            numba.carray(address(table, start + _FLOAT_HEADER), (n, _LINK_FLOATS)))
 
 
 @numba.njit(cache=True, inline='always')
-def columns(ints, floats):
+def columns(table):
     """
     Return views of the motion-column rows.
 
     :return: ``(ci, cf)``: ``(c, 3)`` integers ``(row, v, subtree_end[row])`` and ``(c, 7)``
         floats ``(multiplier, twist)``.
     """
-    n, c = ints[0], ints[1]
-    i, f = _INT_HEADER + 3 * n, _FLOAT_HEADER + _LINK_FLOATS * n
-    return ints[i:i + 3 * c].reshape((c, 3)), floats[f:f + 7 * c].reshape((c, 7))
+    n, c, _, _, start = _counts(table)
+    return (numba.carray(int_address(table, _INT_HEADER + _LINK_INTS * n), (c, 3)),
+            numba.carray(address(table, start + _FLOAT_HEADER + _LINK_FLOATS * n), (c, 7)))
 
 
 @numba.njit(cache=True, inline='always')
-def input_checks(ints, floats):
+def input_checks(table):
     """
     Return what a configuration is checked against.
 
-    :return: ``(bound, tolerance, quaternions)``: the largest magnitude, the quaternion norm
-        tolerance and the ``q`` index of every floating joint's quaternion.
+    :return: ``(nq, bound, tolerance, quaternions)``: the configuration's size, the largest
+        magnitude, the quaternion norm tolerance and the ``q`` index of every floating joint's
+        quaternion.
     """
-    n, c, f = ints[0], ints[1], ints[2]
-    start = _INT_HEADER + 3 * n + 3 * c
-    return floats[0], floats[1], ints[start:start + f]
+    n, c, f, nq, start = _counts(table)
+    return (nq, table[start], table[start + 1],
+            numba.carray(int_address(table, _INT_HEADER + _LINK_INTS * n + 3 * c), (f,)))
 
 
 @numba.njit(cache=True, error_model='numpy', inline='always')
-def copy_configuration(ints, floats, q, out):
+def configuration_ok(table, q):
     """
-    Copy ``q`` into ``out`` if it passes the input checks, quaternions normalised.
+    Whether ``q`` passes the input checks, as a yes or no.
 
     The checks of :meth:`RobotModel.check_configuration
-    <frame_kinematics.core.model.RobotModel.check_configuration>`, as a yes or no: every
-    entry finite and within the bound, every floating joint's quaternion of unit norm within
-    the tolerance. The caller gets the message from the Python check when this says no.
-
-    :return: whether ``q`` passed (``out`` is partly written when not).
+    <frame_kinematics.core.model.RobotModel.check_configuration>`: as many entries as the
+    model's ``nq``, every one finite and within the bound, every floating joint's quaternion of
+    unit norm within the tolerance. The caller gets the message from the Python check when
+    this says no.
     """
-    bound, tolerance, quaternions = input_checks(ints, floats)
+    nq, bound, tolerance, quaternions = input_checks(table)
+    if len(q) != nq:
+        return False
     for i in range(len(q)):
-        x = q[i]
-        if not abs(x) <= bound:
+        if not abs(q[i]) <= bound:
             return False
-        out[i] = x
+    for k in range(len(quaternions)):
+        i = quaternions[k]
+        norm = np.sqrt(q[i] * q[i] + q[i + 1] * q[i + 1] + q[i + 2] * q[i + 2]
+                       + q[i + 3] * q[i + 3])
+        if not abs(norm - 1.0) <= tolerance:
+            return False
+    return True
+
+
+@numba.njit(cache=True, error_model='numpy', inline='always')
+def copy_configuration(table, q, out):
+    """
+    Copy ``q`` into ``out``, quaternions normalised, if it passes :func:`configuration_ok`.
+
+    :return: whether ``q`` passed (``out`` is not written when not).
+    """
+    if not configuration_ok(table, q):
+        return False
+    quaternions = input_checks(table)[3]
+    for i in range(len(q)):
+        out[i] = q[i]
     for k in range(len(quaternions)):
         i = quaternions[k]
         norm = np.sqrt(out[i] * out[i] + out[i + 1] * out[i + 1] + out[i + 2] * out[i + 2]
                        + out[i + 3] * out[i + 3])
-        if not abs(norm - 1.0) <= tolerance:
-            return False
         for j in range(4):
             out[i + j] /= norm
     return True

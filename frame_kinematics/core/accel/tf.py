@@ -29,7 +29,7 @@ import numba
 import numpy as np
 
 from .com import center_of_mass_into, center_of_mass_motion_into
-from .poses import compose, origin, poses_into, row_multi_motion
+from .poses import compose, origin, poses_into, row_multi_motion, slid
 from .tables import AXIS, links, ORIGIN, SCALE
 from ..joints import frozen, JointType, TYPE_CODES
 
@@ -82,7 +82,6 @@ def quaternion_of(m):
 @numba.njit(cache=True, error_model='numpy')
 def local_tf_into(ri, rf, origin_quat, origin_quat_axis, q, rows, out):
     """Write ``parent_T_link`` of ``rows`` into ``out`` ``(m, 7)``: ``[x, y, z, qx, ..., qw]``."""
-    o = ORIGIN
     for k in range(len(rows)):
         row = rows[k]
         code = ri[row, 0]
@@ -91,24 +90,23 @@ def local_tf_into(ri, rf, origin_quat, origin_quat_axis, q, rows, out):
             out[k, 0], out[k, 1], out[k, 2] = m[9], m[10], m[11]
             out[k, 3], out[k, 4], out[k, 5], out[k, 6] = quaternion_of(m)
             continue
-        px, py, pz = rf[row, o + 9], rf[row, o + 10], rf[row, o + 11]
+        px, py, pz = rf[row, ORIGIN + 9], rf[row, ORIGIN + 10], rf[row, ORIGIN + 11]
         c, s = 1.0, 0.0
         if code == _REVOLUTE or code == _CONTINUOUS:
             half = 0.5 * (q[ri[row, 1]] * rf[row, SCALE] + rf[row, SCALE + 1])
             c, s = np.cos(half), np.sin(half)
         elif code == _PRISMATIC:
             d = q[ri[row, 1]] * rf[row, SCALE] + rf[row, SCALE + 1]
-            x, y, z = rf[row, AXIS], rf[row, AXIS + 1], rf[row, AXIS + 2]
-            px += d * (rf[row, o] * x + rf[row, o + 1] * y + rf[row, o + 2] * z)
-            py += d * (rf[row, o + 3] * x + rf[row, o + 4] * y + rf[row, o + 5] * z)
-            pz += d * (rf[row, o + 6] * x + rf[row, o + 7] * y + rf[row, o + 8] * z)
+            moved = slid(origin(rf, row), d * rf[row, AXIS], d * rf[row, AXIS + 1],
+                         d * rf[row, AXIS + 2])
+            px, py, pz = moved[9], moved[10], moved[11]
         out[k, 0], out[k, 1], out[k, 2] = px, py, pz
         for i in range(4):
             out[k, 3 + i] = origin_quat[row, i] * c + origin_quat_axis[row, i] * s
 
 
 @numba.njit(cache=True, error_model='numpy')
-def transforms(ints, floats, origin_quat, origin_quat_axis, masses, p_coms, inertias, total, q,
+def transforms(table, origin_quat, origin_quat_axis, masses, p_coms, inertias, total, q,
                rows, reference, v):
     """
     ``parent_T_link`` of ``rows`` ``(m, 7)`` and the CoM in link ``reference``.
@@ -118,17 +116,17 @@ def transforms(ints, floats, origin_quat, origin_quat_axis, masses, p_coms, iner
     followed, when ``v`` is not empty, by the CoM velocity and the angular momentum about the
     CoM in root-aligned axes (:func:`~.com.center_of_mass_motion_into`): ``(3,)`` or ``(9,)``.
     """
-    ri, rf = links(ints, floats)
+    ri, rf = links(table)
     out = np.empty((len(rows), 7))
     local_tf_into(ri, rf, origin_quat, origin_quat_axis, q, rows, out)
     if reference < 0:
         return out, np.empty(0)
     world = np.empty((len(ri), 4, 4))
-    poses_into(ri, rf, q, world, world, False)
+    poses_into(table, q, world, world, False)
     com = np.empty(3 if len(v) == 0 else 9)
     center_of_mass_into(world, masses, p_coms, total, com)
     if len(v) > 0:  # from the root CoM, before it is expressed in the reference link
-        center_of_mass_motion_into(world, ints, floats, masses, p_coms, inertias, total,
+        center_of_mass_motion_into(world, table, masses, p_coms, inertias, total,
                                    com[:3], v, com[3:])
     if reference > 0:
         x = com[0] - world[reference, 0, 3]
@@ -148,17 +146,16 @@ class TfKernels:
     (``model.accelerator.tf``), which loads it with the other kernels.
     """
 
-    def __init__(self, model: 'RobotModel', ints: np.ndarray, floats: np.ndarray) -> None:
+    def __init__(self, model: 'RobotModel', table: np.ndarray) -> None:
         """
         Bind the kernel to a model and load it for both kinds of configuration arrays.
 
         :param model: the robot model.
-        :param ints: its packed integers (:func:`~.tables.pack`).
-        :param floats: its packed floats.
+        :param table: its packed table (:func:`~.tables.pack`).
         """
         kernel = model.kernel
         self._has_mass = model.total_mass > 0
-        self._tables = (ints, floats, kernel.origin_quat, kernel.origin_quat_axis,
+        self._tables = (table, kernel.origin_quat, kernel.origin_quat_axis,
                         model.link_masses, model.link_p_coms, model.link_inertias,
                         model.total_mass if self._has_mass else 1.0)
         rows = np.arange(kernel.n_rows, dtype=np.int64)

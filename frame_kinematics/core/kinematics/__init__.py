@@ -18,6 +18,7 @@ Forward kinematics, velocities, accelerations, Jacobians and center of mass.
 * :mod:`.columns`: motion columns and their sums (Jacobians, velocities);
 * :mod:`.com`: center of mass, its Jacobian, centroidal momentum;
 * :mod:`.state`: :class:`KinematicsState`, which holds them for one configuration;
+* :mod:`.workspace`: :class:`KinematicsWorkspace`, link poses recomputed in place (loops);
 * :mod:`.expressed`: :class:`ExpressedIn`.
 
 Joint motion itself comes from the joint kernel (:mod:`frame_kinematics.core.joints`).
@@ -26,5 +27,6 @@ Joint motion itself comes from the joint kernel (:mod:`frame_kinematics.core.joi
 from .expressed import ExpressedIn
 from .forward import BATCH_THRESHOLD
 from .state import KinematicsState
+from .workspace import KinematicsWorkspace
 
-__all__ = ['BATCH_THRESHOLD', 'ExpressedIn', 'KinematicsState']
+__all__ = ['BATCH_THRESHOLD', 'ExpressedIn', 'KinematicsState', 'KinematicsWorkspace']

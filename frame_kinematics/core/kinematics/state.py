@@ -90,8 +90,9 @@ class KinematicsState:
         if self._accel is not None and v is None and a is None:
             checked = self._accel.checked_poses(q)
             if checked is not None:  # one compiled call checked q and computed the poses
-                self.q = _readonly(checked[0])
-                self.poses = _readonly(checked[1])
+                self.q, self.poses = checked
+                self.q.setflags(write=False)
+                self.poses.setflags(write=False)
                 return
         q = model.check_configuration(q)
         batch = q.shape[:-1]
@@ -210,8 +211,7 @@ class KinematicsState:
         ref = ExpressedIn.parse(expressed_in)
         index = self.model.link_index(link)
         if self._accel is not None:
-            at = None if point is None or ref is ExpressedIn.WORLD else \
-                _readonly(check_point(point))
+            at = None if point is None or ref is ExpressedIn.WORLD else check_point(point)
             return self._accel.jacobian(self.poses, index, at, ref)
         kernel = self.model.kernel
         which = np.nonzero(self.model.topology.supports(kernel.column_row, index))[0]

@@ -1,0 +1,80 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+The motion columns of the Jacobians as twists: summed at the world origin, then moved.
+
+Column ``c`` of the column rows (:func:`~.tables.columns`) of a link posed ``(R, o)`` in the
+root is the twist ``[R S_lin + o x (R S_ang); R S_ang]`` at the world origin
+(:func:`add_column`); :func:`express_into` moves the sum of them to a point and expresses it
+(:mod:`frame_kinematics.core.kinematics.columns` on numpy arrays).
+"""
+
+import numba
+
+#: ``expressed_in`` codes of the kernels.
+WORLD, LOCAL, LOCAL_WORLD_ALIGNED = 0, 1, 2
+
+
+@numba.njit(cache=True, error_model='numpy', inline='always')
+def add_column(out, cf, c, v, pose):
+    """
+    Add column ``c`` (multiplier, twist ``cf[c]``) at the world origin into ``out[:, v]``.
+
+    :param pose: ``root_T_link`` of the column's link, a 12-tuple: ``[R S_lin + o x a; a]``
+        with ``a = R S_ang`` is added, times the multiplier.
+    """
+    r00, r01, r02, r10, r11, r12, r20, r21, r22, o0, o1, o2 = pose
+    m = cf[c, 0]
+    s0, s1, s2, s3, s4, s5 = cf[c, 1], cf[c, 2], cf[c, 3], cf[c, 4], cf[c, 5], cf[c, 6]
+    a0 = r00 * s3 + r01 * s4 + r02 * s5
+    a1 = r10 * s3 + r11 * s4 + r12 * s5
+    a2 = r20 * s3 + r21 * s4 + r22 * s5
+    out[0, v] += m * (r00 * s0 + r01 * s1 + r02 * s2 + o1 * a2 - o2 * a1)
+    out[1, v] += m * (r10 * s0 + r11 * s1 + r12 * s2 + o2 * a0 - o0 * a2)
+    out[2, v] += m * (r20 * s0 + r21 * s1 + r22 * s2 + o0 * a1 - o1 * a0)
+    out[3, v] += m * a0
+    out[4, v] += m * a1
+    out[5, v] += m * a2
+
+
+@numba.njit(cache=True, error_model='numpy', inline='always')
+def express_into(out, pose, x, y, z, ref):
+    """
+    Move the columns of ``out`` from the world origin to a point and express them.
+
+    :param pose: ``root_T_link`` of the link, a 12-tuple.
+    :param x: ``link_p_point``, the point in the link frame (not read for ``WORLD``, which
+        leaves ``out`` as it is).
+    :param y: its second coordinate.
+    :param z: its third.
+    :param ref: :data:`WORLD`, :data:`LOCAL` or :data:`LOCAL_WORLD_ALIGNED`.
+    """
+    if ref == WORLD:
+        return
+    r00, r01, r02, r10, r11, r12, r20, r21, r22, o0, o1, o2 = pose
+    p0 = r00 * x + r01 * y + r02 * z + o0
+    p1 = r10 * x + r11 * y + r12 * z + o1
+    p2 = r20 * x + r21 * y + r22 * z + o2
+    for v in range(out.shape[1]):
+        a0, a1, a2 = out[3, v], out[4, v], out[5, v]
+        l0 = out[0, v] + a1 * p2 - a2 * p1
+        l1 = out[1, v] + a2 * p0 - a0 * p2
+        l2 = out[2, v] + a0 * p1 - a1 * p0
+        if ref == LOCAL:  # R^T of both halves
+            l0, l1, l2 = (r00 * l0 + r10 * l1 + r20 * l2, r01 * l0 + r11 * l1 + r21 * l2,
+                          r02 * l0 + r12 * l1 + r22 * l2)
+            out[3, v] = r00 * a0 + r10 * a1 + r20 * a2
+            out[4, v] = r01 * a0 + r11 * a1 + r21 * a2
+            out[5, v] = r02 * a0 + r12 * a1 + r22 * a2
+        out[0, v], out[1, v], out[2, v] = l0, l1, l2
