@@ -16,9 +16,12 @@ The compiled backend (numba): kinematics kernels over the joint kernel's tables.
 
 Imported only when a model's backend is ``numba`` (:mod:`frame_kinematics.core.backend`).
 :class:`Accelerator` binds the kernels of :mod:`.poses`, :mod:`.jacobian` and :mod:`.com` to
-one model's read-only tables; :class:`~frame_kinematics.core.kinematics.KinematicsState`
-calls it instead of the numpy code when the model has one. Kernels are compiled on first use
-and cached on disk (``cache=True``).
+one model's packed table (:mod:`.tables`, only read);
+:class:`~frame_kinematics.core.kinematics.KinematicsState` and
+:class:`~frame_kinematics.core.kinematics.KinematicsWorkspace` call it instead of the numpy
+code when the model has one. Kernels are compiled on first use (the checked ones, which take
+the caller's configuration, for every kind of float64 vector when their modules are
+imported, with the first numba model) and cached on disk (``cache=True``).
 """
 
 from typing import Optional, Tuple, TYPE_CHECKING

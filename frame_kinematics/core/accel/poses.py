@@ -18,8 +18,9 @@ Transforms are 12-tuples ``(r00, r01, r02, r10, ..., r22, p0, p1, p2)`` (the rot
 row, then the translation) composed by :func:`compose`. A joint's motion ``joint_T_child``
 is that of :meth:`JointType.transform <frame_kinematics.core.joints.JointType.transform>`:
 :func:`revolute`, :func:`prismatic`, :func:`floating` and :func:`planar` on plain values.
-The model's kernels read the per-link row tables of :mod:`.tables` (:func:`rows_into`);
-:func:`joint_motion`,
+The model's kernels read the per-link row tables of the packed table (:mod:`.tables`) in
+one pose loop, :func:`rows_into`: every link (:func:`poses_into`), or a link's ancestors
+with their motion columns (:func:`chain_into`, the Jacobians). :func:`joint_motion`,
 :func:`multi_motion` and :func:`product` evaluate the same functions on the joint kernel's
 separate tables (the inverse-kinematics chains, :mod:`frame_kinematics.core.accel.ik`).
 """
