@@ -114,6 +114,7 @@ def test_the_one_call_paths_equal_numpy(pair):
         _close(ours.poses, theirs.poses)
         _close(ours.q, theirs.q)
         for link in reference.link_names[::3] + reference.link_names[-1:]:
+            _close(compiled.transform(form, link), reference.transform(form, link))
             point = rng.uniform(-0.5, 0.5, 3)
             for ref in ('world', 'LOCAL', 'local_world_aligned'):
                 for at in (None, point, list(point)):
@@ -138,13 +139,13 @@ def test_the_one_call_paths_refuse_what_the_numpy_path_refuses():
         bad = good.copy()
         bad[index] = value
         assert compiled.accelerator.takes(bad)
-        for call in ('forward_kinematics', 'jacobian'):
+        for call in ('forward_kinematics', 'jacobian', 'transform'):
             args = (bad,) if call == 'forward_kinematics' else (bad, 'base_link')
             message = _error(lambda: getattr(compiled, call)(*args))
             assert message == _error(lambda: getattr(reference, call)(*args))
     for bad in (good[:-1].copy(), np.append(good, 0.0), np.zeros(0)):  # the kernels check sizes
         assert compiled.accelerator.takes(bad)
-        for call in ('forward_kinematics', 'jacobian'):
+        for call in ('forward_kinematics', 'jacobian', 'transform'):
             args = (bad,) if call == 'forward_kinematics' else (bad, 'base_link')
             message = _error(lambda: getattr(compiled, call)(*args))
             assert message == _error(lambda: getattr(reference, call)(*args))
@@ -165,6 +166,7 @@ def test_every_one_call_path_takes_the_same_configurations(pair):
     for form in _forms(q) + [q.astype('>f8'), np.stack([q, q]), q.astype(np.float32)]:
         taken = accelerator.takes(form)
         assert (accelerator.checked_poses(form) is not None) == taken
+        assert (accelerator.checked_pose(form, len(compiled.links) - 1) is not None) == taken
         assert (accelerator.checked_jacobian(form, 0, None, ExpressedIn.LOCAL) is not None) == \
             taken
         workspace = (np.empty(compiled.nq), np.empty((len(compiled.links), 4, 4)))

@@ -312,6 +312,11 @@ def test_minimum_public_api_on_the_bundled_arm():
     np.testing.assert_allclose(state.relative_transform('tool0', 'base_link')
                                @ state.transform('tool0'), np.eye(4), atol=1e-14)
     assert model.jacobian(q, 'tool0').shape == (6, model.nv)
+    pose = model.transform(q, 'tool0')  # a new array, the caller's
+    np.testing.assert_array_equal(pose, state.transform('tool0'))
+    pose[:] = 0.0
+    np.testing.assert_array_equal(model.transform(q, 'tool0'), state.transform('tool0'))
+    assert model.transform(np.zeros((3, model.nq)), 'tool0').shape == (3, 4, 4)
     mass, com = model.center_of_mass(q)
     assert mass == pytest.approx(21.5)
     assert com.shape == (3,)

@@ -278,6 +278,23 @@ class RobotModel:
         """
         return KinematicsState(self, q, v, a)
 
+    def transform(self, q, link: str) -> np.ndarray:
+        """
+        Pose of one link in the root link, ``root_T_link``, at ``q``: a new array.
+
+        On the compiled backend, for one configuration, only the link and its ancestors are
+        evaluated (a tip's path); otherwise this is ``forward_kinematics(q).transform(link)``.
+
+        :param q: configuration ``(nq,)`` or ``(B, nq)``.
+        :param link: link name.
+        :return: ``(4, 4)`` or ``(B, 4, 4)``.
+        """
+        if self.accelerator is not None:
+            pose = self.accelerator.checked_pose(q, self.link_index(link))
+            if pose is not None:  # one compiled call checked q and walked the link's path
+                return pose
+        return self.forward_kinematics(q).transform(link).copy()
+
     def workspace(self) -> KinematicsWorkspace:
         """
         Return a new :class:`~frame_kinematics.core.kinematics.KinematicsWorkspace`.

@@ -97,6 +97,7 @@ class Accelerator:
             self.center_of_mass_jacobian(world)
         for single in (q, frozen(q)):
             self.checked_poses(single)
+            self.checked_pose(single, 0)
             for ref in ExpressedIn:
                 self.checked_jacobian(single, 0, None, ref)
         #: Whether batches of inverse kinematics run on several threads.
@@ -141,6 +142,23 @@ class Accelerator:
         # takes(), written out: a call costs about 50 ns of a 0.7 us call
         return (type(q) is np.ndarray and q.dtype is _FLOAT and q.ndim == 1
                 and poses.poses_checked(self._table, q, q_out, world))
+
+    def checked_pose(self, q, link: int) -> Optional[np.ndarray]:
+        """
+        Check one configuration and compute one link's pose, in one compiled call.
+
+        Only the link and its ancestors are evaluated.
+
+        :param q: anything; only an array :meth:`takes` is evaluated.
+        :param link: the link's index.
+        :return: a new ``root_T_link`` ``(4, 4)``, or None as :meth:`checked_poses`.
+        """
+        if not self.takes(q):
+            return None
+        out = np.empty((4, 4))
+        if poses.pose_checked(self._table, q, link, out):
+            return out
+        return None
 
     def checked_jacobian(self, q, link: int, point: Optional[np.ndarray],
                          ref: ExpressedIn) -> Optional[np.ndarray]:

@@ -92,6 +92,6 @@ def jacobian_checked(table, q, link, point, ref, out):
     """
     if not configuration_ok(table, q):
         return False
-    pose = chain_into(table, q, link, out)
+    pose = chain_into(table, q, link, out, True)
     express_into(out, pose, point[0], point[1], point[2], ref)
     return True

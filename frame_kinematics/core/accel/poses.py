@@ -29,9 +29,10 @@ import numba
 from numba import types
 import numpy as np
 
-from .runtime import address
-from .tables import (AXIS, columns, configuration_signatures, copy_configuration,
-                     link_count, links, ORIGIN, PLANE, POSES, SCALE, TABLE, VECTOR)
+from .runtime import address, int_address
+from .tables import (AXIS, columns, configuration_ok, configuration_signatures,
+                     copy_configuration, link_count, links, MATRIX, ORIGIN, PLANE, POSES, SCALE,
+                     TABLE, VECTOR)
 from .twists import add_column
 from ..joints import JointType, TYPE_CODES
 
@@ -275,19 +276,42 @@ def poses_into(table, q, world, local, with_local):
 
 
 @numba.njit(cache=True, error_model='numpy')
-def chain_into(table, q, link, out):
+def chain_into(table, q, link, out, with_columns):
     """
-    Add the motion columns that move ``link`` into ``out`` ``(6, nv)`` at the world origin.
+    Evaluate the pose of ``link`` from its ancestors' only (see :func:`rows_into`).
 
-    The poses of the link and its ancestors are computed (see :func:`rows_into`) and none is
-    stored.
+    None is stored.
 
+    :param out: ``(6, nv)``: with ``with_columns``, the columns that move ``link`` are added
+        into it at the world origin (else it is not read).
     :return: ``root_T_link`` of ``link``, a 12-tuple.
     """
     ri, rf = links(table)
     ci, cf = columns(table)
+    if not with_columns:  # empty views: the rows' columns are not visited
+        ci = numba.carray(int_address(table, 0), (0, 3))
+        cf = numba.carray(address(table, 0), (0, 7))
     nowhere = numba.carray(address(table, 0), (0, 4, 4))  # an empty view: no allocation
     return rows_into(ri, rf, q, link, nowhere, nowhere, False, ci, cf, out)
+
+
+@numba.njit(configuration_signatures(
+    lambda q: types.boolean(TABLE, q, types.int64, MATRIX)), cache=True, error_model='numpy')
+def pose_checked(table, q, link, out):
+    """
+    Check ``q``, then write ``root_T_link`` of ``link`` into ``out``, in one call.
+
+    Only the link and its ancestors are evaluated (:func:`chain_into`).
+
+    :param q: a configuration, unchecked.
+    :param out: ``(4, 4)``.
+    :return: whether ``q`` passed :func:`~.tables.configuration_ok` (``out`` is not written
+        when not).
+    """
+    if not configuration_ok(table, q):
+        return False
+    store(chain_into(table, q, link, out, False), numba.carray(address(out, 0), (1, 4, 4)), 0)
+    return True
 
 
 @numba.njit(configuration_signatures(
