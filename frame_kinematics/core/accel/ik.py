@@ -39,12 +39,9 @@ import numpy as np
 
 from .integrate import integrate, normalize
 from .lm import damped_step, residual, tip_jacobian
-from .poses import joint_motion, load, multi_motion, product, store
+from .poses import load, poses_into, product, store
 from .runtime import monotonic, uniform
-from ..joints import JointType, TYPE_CODES
 
-_FLOATING = TYPE_CODES[JointType.FLOATING]
-_PLANAR = TYPE_CODES[JointType.PLANAR]
 
 #: Damping added per unit of cost (squared residual norm): steps far from the target are
 #: damped, steps near it are Gauss-Newton steps.
@@ -58,31 +55,14 @@ REASONS = ('converged', 'max_iterations', 'max_restarts', 'time_budget')
 
 
 @numba.njit(cache=True, error_model='numpy')
-def _move_origins(nodes, q, moved):
-    """Write ``origin @ joint_T_child`` of the floating and planar rows at ``q`` into ``moved``."""
-    type_code, axis, origin, q_index, multiplier, offset, plane = nodes
-    for k in range(len(type_code)):
-        if type_code[k] == _FLOATING or type_code[k] == _PLANAR:
-            store(product(origin, k, multi_motion(k, type_code, q_index, plane, q)), moved, k)
-
-
-@numba.njit(cache=True, error_model='numpy')
-def _chain(nodes, origin, node_parent, tip_parent, tip_constant, q, world, tips):
+def _chain(table, tip_parent, tip_constant, q, world, tips):
     """
     Node poses ``world`` and tip poses ``tips`` of a reduced configuration ``q``.
 
-    ``origin`` is the nodes' origins, with the motion of the floating and planar rows at
-    ``q`` already applied (:func:`_move_origins`; the one-dof motion of those rows is the
-    identity): their call inside this loop would slow every row down.
+    :param table: the node kernel, packed (:func:`~.tables.pack_kernel`): its poses come from
+        the model's pose loop (:func:`~.poses.poses_into`).
     """
-    type_code, axis, _, q_index, multiplier, offset, _ = nodes
-    for k in range(len(type_code)):
-        motion = joint_motion(k, type_code, axis, q_index, multiplier, offset, q)
-        here = product(origin, k, motion)
-        if node_parent[k] < 0:
-            store(here, world, k)
-        else:
-            store(product(world, node_parent[k], here), world, k)
+    poses_into(table, q, world, world, False)
     for t in range(len(tip_parent)):
         if tip_parent[t] < 0:
             store(load(tip_constant, t), tips, t)
@@ -91,13 +71,13 @@ def _chain(nodes, origin, node_parent, tip_parent, tip_constant, q, world, tips)
 
 
 @numba.njit(cache=True, error_model='numpy')
-def solve_into(nodes, node_parent, tip_parent, tip_constant, columns, bounds, settings,
+def solve_into(table, node_parent, tip_parent, tip_constant, columns, bounds, settings,
                target, seed, state, limits, deadline, out_q, out_err):
     """
     Solve one target; write the configuration and the per-tip errors, return the stop data.
 
-    :param nodes: the node kernel's ``(type_code, axis, origin, q_index, multiplier,
-        offset)`` and the plane bases of its planar rows.
+    :param table: the node kernel, packed (:func:`~.tables.pack_kernel`).
+    :param node_parent: ``(n_nodes,)`` the node above every node (-1: the root).
     :param columns: its ``(column_row, column_v, column_multiplier, column_twist)``.
     :param bounds: ``(lower, upper, sample_lower, sample_width, bounded, continuous, *steps,
         weight, rest)``: the limits, the restart draws
@@ -154,10 +134,7 @@ def solve_into(nodes, node_parent, tip_parent, tip_constant, columns, bounds, se
         q[0, j] = min(max(seed[j], lower[j]), upper[j])
     normalize(q[0], steps)
     cur = 0
-    moved = nodes[2].copy()
-    if not simple:
-        _move_origins(nodes, q[0], moved)
-    _chain(nodes, moved, node_parent, tip_parent, tip_constant, q[0], world[0], tips[0])
+    _chain(table, tip_parent, tip_constant, q[0], world[0], tips[0])
     cost = residual(tips[0], target, weight, e[0], err[0, 0], err[0, 1])
     tip_jacobian(world[0], tips[0], columns, above, weight, jac)
     best_cost = np.inf
@@ -228,10 +205,7 @@ def solve_into(nodes, node_parent, tip_parent, tip_constant, columns, bounds, se
                 integrate(q[cur], dq, steps, q[nxt])
                 for j in range(nq):
                     q[nxt, j] = min(max(q[nxt, j], lower[j]), upper[j])
-        if not simple:
-            _move_origins(nodes, q[nxt], moved)
-        _chain(nodes, moved, node_parent, tip_parent, tip_constant, q[nxt], world[nxt],
-               tips[nxt])
+        _chain(table, tip_parent, tip_constant, q[nxt], world[nxt], tips[nxt])
         cost_c = residual(tips[nxt], target, weight, e[nxt], err[nxt, 0], err[nxt, 1])
         accept = restart or cost_c < cost
         if restart or cost_c < 0.75 * cost:
@@ -251,15 +225,13 @@ def solve_into(nodes, node_parent, tip_parent, tip_constant, columns, bounds, se
         out_err[:] = err[cur]
     else:
         out_q[:] = best_q
-        if not simple:
-            _move_origins(nodes, best_q, moved)
-        _chain(nodes, moved, node_parent, tip_parent, tip_constant, best_q, world[0], tips[0])
+        _chain(table, tip_parent, tip_constant, best_q, world[0], tips[0])
         residual(tips[0], target, weight, e[0], out_err[0], out_err[1])
     return reason, iterations, restarts
 
 
 @numba.njit(cache=True, error_model='numpy', nogil=True)
-def solve_serial(nodes, node_parent, tip_parent, tip_constant, columns, bounds, settings,
+def solve_serial(table, node_parent, tip_parent, tip_constant, columns, bounds, settings,
                  targets, seeds, states, limits, deadline, out_q, out_err, out_stats):
     """
     :func:`solve_into` for every target in turn.
@@ -270,7 +242,7 @@ def solve_serial(nodes, node_parent, tip_parent, tip_constant, columns, bounds, 
     """
     for b in range(len(targets)):
         reason, iterations, restarts = solve_into(
-            nodes, node_parent, tip_parent, tip_constant, columns, bounds, settings,
+            table, node_parent, tip_parent, tip_constant, columns, bounds, settings,
             targets[b], seeds[b], states[b], limits[b], deadline, out_q[b], out_err[b])
         out_stats[b, 0] = reason
         out_stats[b, 1] = iterations
@@ -278,7 +250,7 @@ def solve_serial(nodes, node_parent, tip_parent, tip_constant, columns, bounds, 
 
 
 @numba.njit(cache=True, error_model='numpy', parallel=True, nogil=True)
-def solve_parallel(nodes, node_parent, tip_parent, tip_constant, columns, bounds, settings,
+def solve_parallel(table, node_parent, tip_parent, tip_constant, columns, bounds, settings,
                    targets, seeds, states, limits, deadline, out_q, out_err, out_stats):
     """
     :func:`solve_serial` with the targets shared among threads (``prange``).
@@ -288,7 +260,7 @@ def solve_parallel(nodes, node_parent, tip_parent, tip_constant, columns, bounds
     """
     for b in numba.prange(len(targets)):
         reason, iterations, restarts = solve_into(
-            nodes, node_parent, tip_parent, tip_constant, columns, bounds, settings,
+            table, node_parent, tip_parent, tip_constant, columns, bounds, settings,
             targets[b], seeds[b], states[b], limits[b], deadline, out_q[b], out_err[b])
         out_stats[b, 0] = reason
         out_stats[b, 1] = iterations

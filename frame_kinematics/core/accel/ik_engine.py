@@ -36,11 +36,11 @@ from typing import NamedTuple, Optional, Tuple, TYPE_CHECKING
 import numba
 import numpy as np
 
-from . import ik, ik_one
-from .tables import plane_bases
+from . import ik, ik_one, tables
 from ..ik.engine import DAMPING_MIN
 from ..ik.sampler import Sampler
-from ..joints import frozen
+from ..joints import ConfigurationLayout, frozen, JointKernel, JointType
+from ..topology import Topology
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..ik.chain import ChainEvaluator
@@ -51,6 +51,18 @@ PARALLEL_BATCH = 64
 #: ... this many targets at a time.
 CHUNK = 64
 _CLOCK = time.CLOCK_MONOTONIC
+
+
+def _pack_nodes(kernel: JointKernel, node_parent: np.ndarray,
+                layout: ConfigurationLayout) -> np.ndarray:
+    """
+    Pack a chain's node kernel for the model's pose loop (:func:`~.tables.pack_kernel`).
+
+    A chain may have several nodes without a node above them: a tree under a virtual root
+    gives their subtrees.
+    """
+    tree = Topology(np.concatenate([[-1], np.asarray(node_parent, dtype=np.int64) + 1]))
+    return tables.pack_kernel(kernel, node_parent, tree.subtree_end[1:] - 1, layout)
 
 
 class CompiledChain:
@@ -64,8 +76,7 @@ class CompiledChain:
             constants and layout).
         """
         kernel = evaluator.kernel
-        self.nodes = (kernel.type_code, kernel.axis, kernel.origin, kernel.q_index,
-                      kernel.multiplier, kernel.offset, frozen(plane_bases(kernel)))
+        self._table = _pack_nodes(kernel, evaluator.node_parent, evaluator.layout)
         self.columns = (kernel.column_row, kernel.column_v, kernel.column_multiplier,
                         kernel.column_twist)
         self.node_parent = evaluator.node_parent
@@ -87,7 +98,7 @@ class CompiledChain:
         self.simple = evaluator.layout.simple
         model = evaluator.model
         self._threads = model.accelerator.threads
-        self._tables = (self.nodes, self.node_parent, self.tip_parent, self.tip_constant,
+        self._tables = (self._table, self.node_parent, self.tip_parent, self.tip_constant,
                         self.columns)
         self._layout = (evaluator.q_index, frozen(evaluator.q_index[evaluator.layout.wrap_q]))
         lower, upper = model.layout.lower.copy(), model.layout.upper.copy()
@@ -281,11 +292,11 @@ def warm_up() -> bool:
     :return: whether the threaded kernel runs (False when no thread-safe threading layer is
         installed: batches then run on one thread).
     """
-    one, zero, eye = frozen([1.0]), frozen([0.0]), frozen(np.eye(4)[None])
+    one, eye = frozen([1.0]), frozen(np.eye(4)[None])
     first, root = frozen(np.zeros(1, dtype=np.int64)), frozen(np.full(1, -1, dtype=np.int64))
     none = frozen(np.zeros(0, dtype=np.int64))
-    nodes = (frozen(np.ones(1, dtype=np.int8)), frozen([[0.0, 0.0, 1.0]]), eye, first, one,
-             zero, frozen(np.eye(3)[None]))
+    joint = JointKernel([JointType.REVOLUTE], [[0.0, 0.0, 1.0]], eye, [0], [0], [1.0], [0.0])
+    nodes = _pack_nodes(joint, root, ConfigurationLayout([('j', JointType.REVOLUTE, -1.0, 1.0)]))
     columns = (first, first, one, frozen([[0.0, 0.0, 0.0, 0.0, 0.0, 1.0]]))
     bounds = (frozen([-1.0]), one, frozen([-1.0]), frozen([2.0]), frozen([True]),
               frozen([False]), first, first, none, none, none, none, frozen([[1.0, 1.0]]),

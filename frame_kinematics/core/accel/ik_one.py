@@ -69,7 +69,7 @@ def usable(target, q, lower, upper):
 
 
 @numba.njit(cache=True, error_model='numpy', nogil=True)
-def solve_full(nodes, node_parent, tip_parent, tip_constant, columns, bounds, settings,
+def solve_full(table, node_parent, tip_parent, tip_constant, columns, bounds, settings,
                layout, target, q, state, limits, deadline, err):
     """
     Solve one target from the full configuration ``q``, which becomes the solution.
@@ -88,7 +88,7 @@ def solve_full(nodes, node_parent, tip_parent, tip_constant, columns, bounds, se
         seed[j] = q[q_index[j]]
     found = np.empty(n)
     reason, iterations, restarts = solve_into(
-        nodes, node_parent, tip_parent, tip_constant, columns, bounds, settings, target, seed,
+        table, node_parent, tip_parent, tip_constant, columns, bounds, settings, target, seed,
         state, limits, deadline, found, err)
     for j in range(n):
         q[q_index[j]] = found[j]

@@ -17,12 +17,11 @@ Compiled forward kinematics: ``parent_T_link`` and ``root_T_link`` of every link
 Transforms are 12-tuples ``(r00, r01, r02, r10, ..., r22, p0, p1, p2)`` (the rotation row by
 row, then the translation) composed by :func:`compose`. A joint's motion ``joint_T_child``
 is that of :meth:`JointType.transform <frame_kinematics.core.joints.JointType.transform>`:
-:func:`revolute`, :func:`prismatic`, :func:`floating` and :func:`planar` on plain values.
-The model's kernels read the per-link row tables of the packed table (:mod:`.tables`) in
-one pose loop, :func:`rows_into`: every link (:func:`poses_into`), or a link's ancestors
-with their motion columns (:func:`chain_into`, the Jacobians). :func:`joint_motion`,
-:func:`multi_motion` and :func:`product` evaluate the same functions on the joint kernel's
-separate tables (the inverse-kinematics chains, :mod:`frame_kinematics.core.accel.ik`).
+:func:`turned` about a principal axis, :func:`rotation` about another, :func:`slid` along a
+prismatic axis, :func:`floating` and :func:`planar`, on plain values. One pose loop,
+:func:`rows_into`, reads a packed table (:mod:`.tables`): every link of a model
+(:func:`poses_into`), a link's ancestors with their motion columns (:func:`chain_into`, the
+Jacobians), and the nodes of an inverse-kinematics chain (:mod:`.ik`).
 """
 
 import numba
@@ -58,12 +57,6 @@ def compose(a, b):
             a20 * r02 + a21 * r12 + a22 * r22,
             a00 * p0 + a01 * p1 + a02 * p2 + a0, a10 * p0 + a11 * p1 + a12 * p2 + a1,
             a20 * p0 + a21 * p1 + a22 * p2 + a2)
-
-
-@numba.njit(cache=True, error_model='numpy', inline='always')
-def revolute(x, y, z, angle):
-    """``joint_T_child`` of a rotation by ``angle`` about the unit axis ``(x, y, z)``."""
-    return rotation(x, y, z, np.sin(angle), np.cos(angle))
 
 
 @numba.njit(cache=True, error_model='numpy', inline='always')
@@ -105,12 +98,6 @@ def slid(m, x, y, z):
     return (r00, r01, r02, r10, r11, r12, r20, r21, r22,
             p0 + r00 * x + r01 * y + r02 * z, p1 + r10 * x + r11 * y + r12 * z,
             p2 + r20 * x + r21 * y + r22 * z)
-
-
-@numba.njit(cache=True, error_model='numpy', inline='always')
-def prismatic(x, y, z, d):
-    """``joint_T_child`` of a translation by ``d`` along the unit axis ``(x, y, z)``."""
-    return (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, d * x, d * y, d * z)
 
 
 @numba.njit(cache=True, error_model='numpy')
@@ -182,29 +169,6 @@ def load(a, k):
     """Return the top three rows of ``a[k]`` as a 12-tuple."""
     return (a[k, 0, 0], a[k, 0, 1], a[k, 0, 2], a[k, 1, 0], a[k, 1, 1], a[k, 1, 2],
             a[k, 2, 0], a[k, 2, 1], a[k, 2, 2], a[k, 0, 3], a[k, 1, 3], a[k, 2, 3])
-
-
-@numba.njit(cache=True, error_model='numpy', inline='always')
-def joint_motion(row, type_code, axis, q_index, multiplier, offset, q):
-    """``joint_T_child`` of a fixed or one-dof row of the joint kernel's separate tables."""
-    code = type_code[row]
-    if code == _REVOLUTE or code == _CONTINUOUS or code == _PRISMATIC:
-        value = q[q_index[row]] * multiplier[row] + offset[row]
-        if code == _PRISMATIC:
-            return prismatic(axis[row, 0], axis[row, 1], axis[row, 2], value)
-        return revolute(axis[row, 0], axis[row, 1], axis[row, 2], value)
-    return _IDENTITY
-
-
-@numba.njit(cache=True, error_model='numpy')
-def multi_motion(row, type_code, q_index, plane, q):
-    """``joint_T_child`` of a floating or planar row of separate tables (``plane (n, 3, 3)``)."""
-    i = q_index[row]
-    if type_code[row] == _FLOATING:
-        return floating(q[i], q[i + 1], q[i + 2], q[i + 3], q[i + 4], q[i + 5], q[i + 6])
-    return planar(plane[row, 0, 0], plane[row, 0, 1], plane[row, 0, 2], plane[row, 1, 0],
-                  plane[row, 1, 1], plane[row, 1, 2], plane[row, 2, 0], plane[row, 2, 1],
-                  plane[row, 2, 2], q[i], q[i + 1], q[i + 2])
 
 
 @numba.njit(cache=True, error_model='numpy')

@@ -46,7 +46,7 @@ from ..joints import JointType, plane_basis
 from ..spatial import QUATERNION_NORM_TOLERANCE
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..joints import JointKernel
+    from ..joints import ConfigurationLayout, JointKernel
     from ..model import RobotModel
 
 #: numba types of the packed table, of a vector, of a matrix and of the poses ``(n, 4, 4)``.
@@ -71,20 +71,34 @@ def pack(model: 'RobotModel') -> np.ndarray:
         array argument about 35 ns slower than a writable one: the caller keeps it private
         (the kernels only read it).
     """
-    kernel = model.kernel
     topology = model.topology
+    return pack_kernel(model.kernel, topology.parent, topology.subtree_end, model.layout)
+
+
+def pack_kernel(kernel: 'JointKernel', parent: np.ndarray, subtree_end: np.ndarray,
+                layout: 'ConfigurationLayout') -> np.ndarray:
+    """
+    Pack a joint kernel whose rows form a tree: a model's, or an inverse-kinematics chain's.
+
+    :param kernel: the joint kernel.
+    :param parent: ``(n,)`` the row above every row (-1 for a root), in depth-first order.
+    :param subtree_end: ``(n,)`` one past the last row of every row's subtree.
+    :param layout: the layout of the configurations it reads.
+    :return: a new float64 array, as :func:`pack`.
+    """
     n = len(kernel.type_code)
-    quaternions = [iq + 3 for iq, _, _ in model.layout.floating]
+    quaternions = [iq + 3 for iq, _, _ in layout.floating]
+    nq = layout.nq
     link_floats = np.concatenate([
         kernel.origin[:, :3, :3].reshape(n, 9), kernel.origin[:, :3, 3], kernel.axis,
         kernel.multiplier[:, None], kernel.offset[:, None], plane_bases(kernel).reshape(n, 9)],
         axis=1)
     column_ints = np.stack([kernel.column_row, kernel.column_v,
-                            topology.subtree_end[kernel.column_row]], axis=-1)
+                            subtree_end[kernel.column_row]], axis=-1)
     ints = np.concatenate([
-        [n, kernel.n_columns, len(quaternions), model.nq],
-        np.stack([kernel.type_code, kernel.q_index, topology.parent, principal_axes(kernel),
-                  topology.subtree_end], axis=-1).ravel(),
+        [n, kernel.n_columns, len(quaternions), nq],
+        np.stack([kernel.type_code, kernel.q_index, parent, principal_axes(kernel),
+                  subtree_end], axis=-1).ravel(),
         column_ints.ravel(), quaternions]).astype(np.int64)
     floats = np.concatenate([
         [MAX_MAGNITUDE, QUATERNION_NORM_TOLERANCE], link_floats.ravel(),
