@@ -85,8 +85,9 @@ class Accelerator:
         The first kernel of a process costs about 0.3 s from the disk cache (numba starts its
         compiler), a first compilation several seconds; later models reuse them. A solve with
         a time budget (inverse kinematics, :mod:`.ik_engine`) or a node's first message then
-        never waits for the compiler. The checked kernels take the caller's arrays, writable
-        or not: both are loaded.
+        never waits for the compiler. The checked kernels, which take the caller's arrays,
+        are not called here: their modules compile (or load) them on import, for every kind
+        of configuration array (:func:`~.tables.configuration_signatures`).
         """
         for qs in (frozen(q), frozen(np.stack([q, q]))):
             world, _ = self.poses(qs)
@@ -95,11 +96,6 @@ class Accelerator:
                 self.jacobian(world, 0, None, ref)
             self.center_of_mass(world)
             self.center_of_mass_jacobian(world)
-        for single in (q, frozen(q)):
-            self.checked_poses(single)
-            self.checked_pose(single, 0)
-            for ref in ExpressedIn:
-                self.checked_jacobian(single, 0, None, ref)
         #: Whether batches of inverse kinematics run on several threads.
         self.threads = ik_engine.warm_up()
 

@@ -251,8 +251,9 @@ def chain_into(table, q, link, out, with_columns):
     :return: ``root_T_link`` of ``link``, a 12-tuple.
     """
     ri, rf = links(table)
-    ci, cf = columns(table)
-    if not with_columns:  # empty views: the rows' columns are not visited
+    if with_columns:
+        ci, cf = columns(table)
+    else:  # empty views: the rows' columns are not visited
         ci = numba.carray(int_address(table, 0), (0, 3))
         cf = numba.carray(address(table, 0), (0, 7))
     nowhere = numba.carray(address(table, 0), (0, 4, 4))  # an empty view: no allocation
