@@ -17,7 +17,8 @@ import logging
 import os
 
 from frame_kinematics import robots
-from frame_kinematics.core import RobotModel
+from frame_kinematics.core import configuration as cfg
+from frame_kinematics.core import ik, RobotModel
 from frame_kinematics.core.joints import JointType
 import numpy as np
 import pytest
@@ -69,6 +70,26 @@ def random_configuration(model, rng, batch=None):
             q[..., joint.idx_q + 3:joint.idx_q + 7] = quat / np.linalg.norm(
                 quat, axis=-1, keepdims=True)
     return q
+
+
+def rest_pulls(model, tip, goals, rest, time_budget):
+    """
+    Solve each goal's pose from ``rest`` with and without the pull toward ``rest``.
+
+    :return: ``(free, biased)``: the distances to ``rest`` of the solutions without and with
+        the pull (gain 0.2); every solve must succeed and stay valid.
+    """
+    free, biased = [], []
+    for goal in goals:
+        target = model.forward_kinematics(goal).transform(tip)
+        plain = ik.solve(model, tip, target, seed=rest, restarts=0, time_budget=time_budget)
+        pulled = ik.solve(model, tip, target, seed=rest, restarts=0, rest_posture=rest,
+                          rest_gain=0.2, time_budget=time_budget)
+        assert plain.success and pulled.success
+        assert np.all(cfg.is_valid(model, pulled.q, tolerance=1e-12))
+        free.append(cfg.distance(model, plain.q, rest))
+        biased.append(cfg.distance(model, pulled.q, rest))
+    return free, biased
 
 
 def urdf(body, name='inline'):

@@ -135,15 +135,13 @@ def test_the_one_call_paths_refuse_what_the_numpy_path_refuses():
     assert compiled.layout.floating
     quaternion = slice(compiled.layout.floating[0][0] + 3, compiled.layout.floating[0][0] + 7)
     cases = [(0, np.nan), (2, np.inf), (8, -1e17), (quaternion, 1.01 * good[quaternion])]
+    bads = []
     for index, value in cases:
         bad = good.copy()
         bad[index] = value
-        assert compiled.accelerator.takes(bad)
-        for call in ('forward_kinematics', 'jacobian', 'transform'):
-            args = (bad,) if call == 'forward_kinematics' else (bad, 'base_link')
-            message = _error(lambda: getattr(compiled, call)(*args))
-            assert message == _error(lambda: getattr(reference, call)(*args))
-    for bad in (good[:-1].copy(), np.append(good, 0.0), np.zeros(0)):  # the kernels check sizes
+        bads.append(bad)
+    bads += [good[:-1].copy(), np.append(good, 0.0), np.zeros(0)]  # the kernels check sizes
+    for bad in bads:
         assert compiled.accelerator.takes(bad)
         for call in ('forward_kinematics', 'jacobian', 'transform'):
             args = (bad,) if call == 'forward_kinematics' else (bad, 'base_link')

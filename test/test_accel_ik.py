@@ -20,7 +20,7 @@ per-axis weights, rest postures, options that are not plain numbers, bad input) 
 general path. Skipped when numba is not installed.
 """
 
-from conftest import all_joint_types_model, random_configuration, real_robot_path
+from conftest import all_joint_types_model, random_configuration, real_robot_path, rest_pulls
 from frame_kinematics import robots
 from frame_kinematics.core import configuration as cfg
 from frame_kinematics.core import ConfigurationError, ik, RobotModel
@@ -282,17 +282,7 @@ def test_a_rest_posture_is_solved_in_compiled_code_and_pulls_as_in_numpy(monkeyp
     calls = _count_compiled_runs(monkeypatch)
     pulls = []
     for model in models:
-        free, biased = [], []
-        for goal in goals:
-            target = model.forward_kinematics(goal).transform('panda_link8')
-            plain = ik.solve(model, 'panda_link8', target, seed=rest, restarts=0,
-                             time_budget=5.0)
-            pulled = ik.solve(model, 'panda_link8', target, seed=rest, restarts=0,
-                              rest_posture=rest, rest_gain=0.2, time_budget=5.0)
-            assert plain.success and pulled.success
-            assert np.all(cfg.is_valid(model, pulled.q, tolerance=1e-12))
-            free.append(cfg.distance(model, plain.q, rest))
-            biased.append(cfg.distance(model, pulled.q, rest))
+        free, biased = rest_pulls(model, 'panda_link8', goals, rest, 5.0)
         assert np.mean(biased) < np.mean(free)
         pulls.append(biased)
     # one seed, no restart: both backends take nearly the same steps

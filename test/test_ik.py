@@ -18,7 +18,7 @@ import threading
 import weakref
 
 from conftest import all_joint_types_model, bundled, joint_xml, link_xml, random_configuration, \
-    real_robot_path, REAL_ROBOTS, urdf
+    real_robot_path, REAL_ROBOTS, rest_pulls, urdf
 from frame_kinematics.core import configuration as cfg
 from frame_kinematics.core import ConfigurationError, ReferenceFrameError, RobotModel, \
     UnknownFrameError
@@ -261,17 +261,8 @@ def test_rest_posture_bias_stays_near_the_rest_posture():
     panda = RobotModel.from_urdf_file(real_robot_path('panda'))
     rest = cfg.clip(panda, np.array([0.0, -0.3, 0.0, -2.2, 0.0, 2.0, 0.8, 0.02]))
     rng = np.random.default_rng(12)
-    free, biased = [], []
-    for _ in range(4):
-        goal = cfg.random_gaussian(panda, rng, rest, 0.3)
-        root_T_target = panda.forward_kinematics(goal).transform('panda_link8')
-        plain = ik.solve(panda, 'panda_link8', root_T_target, seed=rest, restarts=0,
-                         time_budget=1.0)
-        pulled = ik.solve(panda, 'panda_link8', root_T_target, seed=rest, restarts=0,
-                          rest_posture=rest, rest_gain=0.2, time_budget=1.0)
-        assert plain.success and pulled.success
-        free.append(cfg.distance(panda, plain.q, rest))
-        biased.append(cfg.distance(panda, pulled.q, rest))
+    goals = [cfg.random_gaussian(panda, rng, rest, 0.3) for _ in range(4)]
+    free, biased = rest_pulls(panda, 'panda_link8', goals, rest, 1.0)
     assert np.mean(biased) < np.mean(free)
 
 
