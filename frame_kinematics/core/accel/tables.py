@@ -23,7 +23,8 @@ views that cost no reference count (a reshaped slice costs about 25 ns):
 
 * integers: the link count ``n``, the column count ``c``, the floating-joint count ``f`` and
   ``nq``; the link rows ``(n, 5)``: ``type_code``, ``q_index``, ``parent``, the principal
-  axis (:func:`principal_axes`) and ``subtree_end``; the column rows ``(c, 3)``:
+  axis (:attr:`~frame_kinematics.core.joints.JointKernel.principal_axis`) and
+  ``subtree_end``; the column rows ``(c, 3)``:
   ``column_row``, ``column_v`` and the ``subtree_end`` of the column's link; the ``q`` index
   of every floating joint's quaternion;
 * floats: the bound :data:`~frame_kinematics.core.checks.MAX_MAGNITUDE` and
@@ -97,7 +98,7 @@ def pack_kernel(kernel: 'JointKernel', parent: np.ndarray, subtree_end: np.ndarr
                             subtree_end[kernel.column_row]], axis=-1)
     ints = np.concatenate([
         [n, kernel.n_columns, len(quaternions), nq],
-        np.stack([kernel.type_code, kernel.q_index, parent, principal_axes(kernel),
+        np.stack([kernel.type_code, kernel.q_index, parent, kernel.principal_axis,
                   subtree_end], axis=-1).ravel(),
         column_ints.ravel(), quaternions]).astype(np.int64)
     floats = np.concatenate([
@@ -130,20 +131,6 @@ def plane_bases(kernel: 'JointKernel') -> np.ndarray:
     """
     return np.reshape([plane_basis(kernel.axis[i]) if t is JointType.PLANAR else np.eye(3)
                        for i, t in enumerate(kernel.types)], (-1, 3, 3))
-
-
-def principal_axes(kernel: 'JointKernel') -> np.ndarray:
-    """
-    Return the principal axis of every row of a joint kernel: 0, 1 or 2, or -1.
-
-    A row's axis is ``i`` when it is exactly ``+/-e_i``: a rotation about it then mixes two
-    columns of the joint frame (:func:`~.poses.turned`) instead of composing a rotation
-    matrix, as Pinocchio's ``JointModelRX``/``RY``/``RZ``.
-
-    :param kernel: the joint kernel.
-    """
-    unit = np.abs(kernel.axis) == 1.0
-    return np.where(unit.any(axis=1), unit.argmax(axis=1), -1)
 
 
 @numba.njit(cache=True, inline='always')

@@ -52,6 +52,24 @@ def frozen(array) -> np.ndarray:
     return np.frombuffer(arr.tobytes(), dtype=arr.dtype).reshape(arr.shape)
 
 
+def principal_axis(axis: np.ndarray) -> int:
+    """
+    Return ``k`` when ``axis`` is exactly ``+e_k`` or ``-e_k``, else -1.
+
+    Exactly: one component is +-1 and the two others are zero, bit for bit. An axis that is
+    principal up to float noise (``0 -1 -4.37114e-08``, as float32 exports write) is not: a
+    rotation about it is composed in full, so that no backend rotates about a neighbouring
+    axis.
+
+    :param axis: a unit axis ``(3,)``.
+    :return: 0, 1, 2 or -1.
+    """
+    nonzero = np.flatnonzero(axis)
+    if len(nonzero) == 1 and abs(axis[nonzero[0]]) == 1.0:
+        return int(nonzero[0])
+    return -1
+
+
 class JointKernel:
     """
     Flat tables of the joints of a tree (one row per body) and their evaluation.
@@ -69,6 +87,8 @@ class JointKernel:
     :ivar column_twist: ``(n_columns, 6)`` unit twist of the column in the body frame.
     :ivar origin_quat: ``(n, 4)`` quaternion ``[x, y, z, w]`` of each origin's rotation.
     :ivar origin_quat_axis: ``(n, 4)`` ``origin_quat * [axis, 0]`` (see :meth:`local_tf`).
+    :ivar principal_axis: ``(n,)`` int64: ``k`` when a rotating row's axis is exactly
+        ``+-e_k`` (see :func:`principal_axis`), else -1. Every backend reads this one decision.
     """
 
     def __init__(self, types: Sequence[JointType], axis, origin, q_index, v_index,
@@ -94,6 +114,9 @@ class JointKernel:
         self.multiplier = frozen(np.asarray(multiplier, dtype=float).reshape(n))
         self.offset = frozen(np.asarray(offset, dtype=float).reshape(n))
         v_index = np.asarray(v_index, dtype=np.int64).reshape(n)
+        self.principal_axis = frozen(np.array(
+            [principal_axis(self.axis[i]) if t.rotates else -1 for i, t in enumerate(types)],
+            dtype=np.int64).reshape(n))
         self._group_rows()
         self._columns(v_index)
         self._batch_plan()
@@ -174,9 +197,8 @@ class JointKernel:
         for i, jtype in enumerate(self.types):
             axis = self.axis[i]
             if jtype.rotates:
-                basis = np.nonzero(np.abs(np.abs(axis) - 1.0) < 1e-15)[0]
-                if len(basis) == 1:
-                    k = int(basis[0])
+                k = int(self.principal_axis[i])
+                if k >= 0:
                     sign[i] = np.sign(axis[k])
                     plan.append(('basis', ((k + 1) % 3, (k + 2) % 3)))
                 else:

@@ -1,0 +1,177 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+The backend conformance suite: every backend gives the numpy reference's numbers.
+
+Poses, every Jacobian variant, the center of mass, its Jacobian and the centroidal momentum,
+for single configurations and batches of 1, 15, 16 and 64 (the numpy batch path changes at
+16), on the bundled robots, every robot of example-robot-data the loader accepts, and random
+trees whose joint axes are principal up to float noise (as float32 exports write them).
+"""
+
+import glob
+import logging
+import os
+
+from conftest import all_joint_types_model, joint_xml, link_xml, random_configuration, urdf
+from frame_kinematics import robots
+from frame_kinematics.core import ExpressedIn, RobotModel, URDFError
+from hypothesis import given, HealthCheck, settings, strategies as st
+import numpy as np
+import pytest
+
+TOL = 1e-12
+BATCHES = (1, 15, 16, 64)
+#: Axes that are +-e_k up to float noise, as float32 exports write them.
+NEAR_PRINCIPAL = ('0 -1 -4.37114e-08', '-1.2968763121522752e-08 -1.0000002970337007 0.0',
+                  '1 1e-17 0', '0 1e-9 1')
+
+
+def _backends():
+    params = [pytest.param('numpy', id='numpy')]
+    try:
+        import numba  # noqa: F401
+        params.append(pytest.param('numba', id='numba'))
+    except ImportError:
+        params.append(pytest.param('numba', id='numba', marks=pytest.mark.skip(
+            reason='numba is not installed')))
+    return params
+
+
+def _example_robot_data():
+    """Every URDF of example-robot-data, relative to its robots folder (none without it)."""
+    probe = robots.example_robot_data('ur_description/urdf/ur5_robot.urdf')
+    if probe is None:
+        return []
+    root = probe[:probe.index('ur_description')]
+    return sorted(os.path.relpath(p, root)
+                  for p in glob.glob(os.path.join(root, '**', '*.urdf'), recursive=True))
+
+
+def _load(text, backend):
+    logging.disable(logging.WARNING)  # example-robot-data's URDFs warn about meshes etc.
+    try:
+        return RobotModel.from_urdf_string(text, backend=backend)
+    finally:
+        logging.disable(logging.NOTSET)
+
+
+def _assert_conforms(model, reference, seed=3):
+    """Compare ``model`` (any backend) with ``reference`` (numpy) on random configurations."""
+    rng = np.random.default_rng(seed)
+    links = [link.name for link in model.links]
+    point = rng.normal(size=3) * 0.1
+    for size in (None,) + BATCHES:
+        q = random_configuration(model, rng, size)
+        ours, ref = model.forward_kinematics(q), reference.forward_kinematics(q)
+        np.testing.assert_allclose(ours.poses, ref.poses, rtol=0, atol=TOL)
+        for link in links[-3:]:
+            for expressed in ExpressedIn:
+                for at in (None, point):
+                    np.testing.assert_allclose(ours.jacobian(link, at, expressed),
+                                               ref.jacobian(link, at, expressed),
+                                               rtol=0, atol=TOL)
+        if model.total_mass > 0:
+            np.testing.assert_allclose(ours.center_of_mass(), ref.center_of_mass(),
+                                       rtol=0, atol=TOL)
+            np.testing.assert_allclose(ours.center_of_mass_jacobian(),
+                                       ref.center_of_mass_jacobian(), rtol=0, atol=TOL)
+        if size is not None:  # each configuration of a batch equals the single call
+            for k in (0, size - 1):
+                single = reference.forward_kinematics(q[k])
+                np.testing.assert_allclose(ours.poses[:, k], single.poses, rtol=0, atol=TOL)
+    q = random_configuration(model, rng)
+    v = rng.normal(size=model.nv)
+    if model.total_mass > 0:
+        np.testing.assert_allclose(model.forward_kinematics(q, v).centroidal_momentum(),
+                                   reference.forward_kinematics(q, v).centroidal_momentum(),
+                                   rtol=0, atol=1e-10)
+
+
+@pytest.mark.parametrize('backend', _backends())
+@pytest.mark.parametrize('name', robots.names())
+def test_bundled_robots_conform(backend, name):
+    text = open(robots.path(name)).read()
+    _assert_conforms(_load(text, backend), _load(text, 'numpy'))
+
+
+@pytest.mark.parametrize('backend', _backends())
+def test_every_joint_type_conforms(backend):
+    _assert_conforms(all_joint_types_model(backend=backend),
+                     all_joint_types_model(backend='numpy'))
+
+
+@pytest.mark.parametrize('backend', _backends())
+def test_every_example_robot_data_robot_conforms(backend):
+    paths = _example_robot_data()
+    if not paths:
+        pytest.skip('example-robot-data is not installed')
+    checked = 0
+    for relative in paths:
+        text = open(robots.example_robot_data(relative), 'rb').read()
+        try:
+            reference = _load(text, 'numpy')
+        except URDFError:  # a xacro left unexpanded, a mimic of a missing joint
+            continue
+        _assert_conforms(_load(text, backend), reference)
+        checked += 1
+    assert checked >= 60
+
+
+def _near_principal_chain(axes, kinds):
+    """A chain with one joint per axis (revolute or continuous), tilted origins."""
+    body = [link_xml('l0', 1.0)]
+    for i, (axis, kind) in enumerate(zip(axes, kinds)):
+        body.append(link_xml(f'l{i + 1}', 0.5, '0.02 0 0.1'))
+        body.append(joint_xml(f'j{i}', kind, f'l{i}', f'l{i + 1}', '0.01 0.02 0.3',
+                              f'{0.1 * i} 0.2 -0.3', axis))
+    return urdf('\n'.join(body), 'near_principal')
+
+
+@pytest.mark.parametrize('backend', _backends())
+@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_axes_principal_up_to_float_noise_conform(backend, data):
+    count = data.draw(st.integers(1, 5), label='joints')
+    axes = data.draw(st.lists(st.sampled_from(NEAR_PRINCIPAL + ('0 0 1', '0 -1 0')),
+                              min_size=count, max_size=count), label='axes')
+    kinds = data.draw(st.lists(st.sampled_from(['revolute', 'continuous']), min_size=count,
+                               max_size=count), label='kinds')
+    text = _near_principal_chain(axes, kinds)
+    _assert_conforms(_load(text, backend), _load(text, 'numpy'),
+                     seed=data.draw(st.integers(0, 2**31), label='seed'))
+
+
+def test_only_exact_unit_axes_are_principal():
+    text = _near_principal_chain(NEAR_PRINCIPAL + ('0 0 1', '-1 0 0', '0 1 0'),
+                                 ['revolute'] * 7)
+    model = _load(text, 'numpy')
+    assert model.kernel.principal_axis[1:].tolist() == [-1, -1, -1, -1, 2, 0, 1]
+
+
+@pytest.mark.parametrize('backend', _backends())
+def test_axes_principal_up_to_float_noise_match_pinocchio(backend):
+    pin = pytest.importorskip('pinocchio')
+    text = _near_principal_chain(NEAR_PRINCIPAL, ['revolute'] * len(NEAR_PRINCIPAL))
+    model = _load(text, backend)
+    pmodel = pin.buildModelFromXML(text)
+    pdata = pmodel.createData()
+    rng = np.random.default_rng(11)
+    for q in random_configuration(model, rng, 16):
+        pin.framesForwardKinematics(pmodel, pdata, q)
+        poses = model.forward_kinematics(q).poses
+        for link in model.links:
+            frame = pmodel.getFrameId(link.name, pin.BODY)
+            np.testing.assert_allclose(poses[link.index], pdata.oMf[frame].homogeneous,
+                                       rtol=0, atol=TOL)
