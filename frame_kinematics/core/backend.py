@@ -18,21 +18,20 @@ The choice is made when a model is built and kept on it
 (:attr:`RobotModel.backend <frame_kinematics.core.model.RobotModel.backend>`): the argument
 ``backend=`` of :meth:`RobotModel.from_urdf_string` / ``from_urdf_file`` if given, else the
 environment variable :data:`ENVIRONMENT_VARIABLE` (``numpy`` or ``numba``), else ``numba``
-when it can be imported (``pip install frame_kinematics[fast]``) and ``numpy`` otherwise.
-Nothing here is module state: every call looks at its argument and the environment again.
+when it can be used (``pip install '.[fast]'`` on a platform with a POSIX monotonic clock)
+and ``numpy`` otherwise.
 
-Compiled kernels are cached on disk. Unless ``NUMBA_CACHE_DIR`` is already set, it is set to
-a directory of the user's (:func:`default_cache_directory`) before numba is imported, so the
-cache works when the package is installed read-only (system packages, containers). Unless
-``NUMBA_THREADING_LAYER`` is set, it is set to ``threadsafe``: threaded kernels then run on a
-layer that several Python threads may call at once (OpenMP or TBB), or, when neither is
-installed, on one thread (numba's own ``workqueue`` layer aborts the process on concurrent
-calls).
+This module is the one place that reads the environment for the backends; it writes none.
+Nothing here is module state: every call looks at its argument and the environment again.
+The compiled kernels are cached on disk in :func:`cache_directory`, keyed on what each kernel
+depends on (:mod:`frame_kinematics.core.accel.cache`): the same directory serves every install
+of the same sources, and a directory that cannot be written means kernels compiled in memory.
 """
 
-import hashlib
 import importlib
+import logging
 import os
+import time
 from typing import Mapping, Optional
 
 from .errors import BackendError, excerpt
@@ -41,54 +40,40 @@ from .errors import BackendError, excerpt
 BACKENDS = ('numpy', 'numba')
 #: Environment variable that selects the backend when no argument does.
 ENVIRONMENT_VARIABLE = 'FRAME_KINEMATICS_BACKEND'
-#: Value of the argument (or the variable) that picks numba when importable.
+#: Environment variable that sets the compiled kernels' cache directory.
+CACHE_VARIABLE = 'FRAME_KINEMATICS_CACHE_DIR'
+#: Value of the argument (or the variable) that picks numba when it can be used.
 AUTO = 'auto'
 
+_LOG = logging.getLogger('frame_kinematics.core')
 
-def default_cache_directory(environ: Optional[Mapping[str, str]] = None) -> str:
+
+def cache_directory(environ: Optional[Mapping[str, str]] = None) -> str:
     """
-    Directory of the compiled-kernel cache when ``NUMBA_CACHE_DIR`` is not set.
-
-    The last component is :func:`sources_digest`: numba checks a cached kernel against its
-    own file only, not against the functions and constants it inlined from other modules, so
-    kernels compiled from other sources of the core are never loaded.
+    Directory of the compiled kernels' disk cache.
 
     :param environ: the environment (default ``os.environ``).
-    :return: ``$XDG_CACHE_HOME/frame_kinematics/numba/<digest>``, by default
-        ``~/.cache/frame_kinematics/numba/<digest>``.
+    :return: :data:`CACHE_VARIABLE` when set, else ``$XDG_CACHE_HOME/frame_kinematics/numba``,
+        by default ``~/.cache/frame_kinematics/numba``.
     """
     env = os.environ if environ is None else environ
+    if env.get(CACHE_VARIABLE):
+        return env[CACHE_VARIABLE]
     base = env.get('XDG_CACHE_HOME') or os.path.join(os.path.expanduser('~'), '.cache')
-    return os.path.join(base, 'frame_kinematics', 'numba', sources_digest())
-
-
-def sources_digest() -> str:
-    """
-    Return 16 hexadecimal digits of a SHA-256 of the core's Python sources (what kernels read).
-
-    :return: the digest, the same for the same sources.
-    """
-    root = os.path.dirname(os.path.abspath(__file__))
-    digest = hashlib.sha256()
-    for folder, dirs, files in sorted(os.walk(root)):
-        dirs.sort()
-        for name in sorted(f for f in files if f.endswith('.py')):
-            path = os.path.join(folder, name)
-            digest.update(os.path.relpath(path, root).encode())
-            with open(path, 'rb') as handle:
-                digest.update(handle.read())
-    return digest.hexdigest()[:16]
+    return os.path.join(base, 'frame_kinematics', 'numba')
 
 
 def numba_error() -> Optional[str]:
     """
-    Import numba (first setting its cache directory and threading layer) and say why not.
+    Say why the numba backend cannot be used here, if it cannot.
 
-    :return: None when numba imports, else the reason it does not.
+    It needs numba and the POSIX monotonic clock (``time.clock_gettime`` and
+    ``time.CLOCK_MONOTONIC``), which compiled solves read for their time budget.
+
+    :return: None when it can be used, else the reason.
     """
-    if 'NUMBA_CACHE_DIR' not in os.environ:  # the digest reads the sources: only when needed
-        os.environ['NUMBA_CACHE_DIR'] = default_cache_directory()
-    os.environ.setdefault('NUMBA_THREADING_LAYER', 'threadsafe')
+    if not (hasattr(time, 'clock_gettime') and hasattr(time, 'CLOCK_MONOTONIC')):
+        return 'this platform has no POSIX monotonic clock (time.clock_gettime)'
     try:
         importlib.import_module('numba')
     except ImportError as error:
@@ -100,10 +85,13 @@ def resolve(requested: Optional[str] = None) -> str:
     """
     Return the backend to use: ``'numpy'`` or ``'numba'``.
 
+    ``auto`` falls back to numpy with a one-line notice (logger ``frame_kinematics.core``)
+    when numba is installed but cannot be used on this platform.
+
     :param requested: ``'numpy'``, ``'numba'``, ``'auto'`` or None (then the environment
         variable decides, and ``auto`` when it is unset or empty).
     :return: the backend's name.
-    :raises BackendError: for an unknown name, or ``numba`` asked for and not importable.
+    :raises BackendError: for an unknown name, or ``numba`` asked for and not usable.
     """
     source = 'backend'
     if requested is None:
@@ -121,8 +109,10 @@ def resolve(requested: Optional[str] = None) -> str:
     if reason is None:
         return 'numba'
     if name == 'numba':
-        raise BackendError(f'{source} numba asked for, but {reason}: pip install '
-                           "'frame_kinematics[fast]'")
+        raise BackendError(f"{source} numba asked for, but {reason}: pip install '.[fast]' "
+                           'on a platform with a POSIX monotonic clock')
+    if not reason.startswith('numba is not importable'):
+        _LOG.warning(f'kinematics on numpy: {reason}')
     return 'numpy'
 
 
@@ -131,23 +121,23 @@ def first_compile_note(requested: Optional[str] = None) -> Optional[str]:
     Say so when building a model is about to compile the kernels (numba, empty cache).
 
     For a log line or a message before the first model of a process is built: the first
-    compilation takes tens of seconds, later processes load the cached kernels.
+    compilation takes a while, later processes load the cached kernels.
 
     :param requested: as :func:`resolve` (None: the environment decides).
-    :return: the note, or None when the backend is numpy, the cache already holds kernels, or
-        the backend cannot be resolved (building the model then says why).
+    :return: the note, or None when the backend is numpy, the kernels are cached already or
+        were prepared in this process, or the backend cannot be resolved (building the model
+        then says why).
     """
     try:
         if resolve(requested) != 'numba':
             return None
     except BackendError:
         return None
-    cache = os.environ.get('NUMBA_CACHE_DIR') or default_cache_directory()
-    for _, _, files in os.walk(cache):
-        if any(name.endswith('.nbi') for name in files):
-            return None
-    return ('compiling the numba kernels, once: this first start takes about a minute (kernel '
-            f'cache {cache})')
+    from .accel import kernels
+    directory = cache_directory()
+    if kernels.prepared() or kernels.cached(directory):
+        return None
+    return f'compiling the numba kernels, once (kernel cache {directory})'
 
 
 def describe(backend: str) -> str:
@@ -155,12 +145,11 @@ def describe(backend: str) -> str:
     Name a backend and its version in a few words, for logs and ``frame-kinematics info``.
 
     :param backend: ``'numpy'`` or ``'numba'``.
-    :return: e.g. ``numba 0.68.1 (kernel cache ~/.cache/frame_kinematics/numba/<digest>)`` or
+    :return: e.g. ``numba 0.68.1 (kernel cache ~/.cache/frame_kinematics/numba)`` or
         ``numpy 2.4.6``.
     """
     if backend == 'numba':
         numba = importlib.import_module('numba')
-        cache = os.environ.get('NUMBA_CACHE_DIR') or default_cache_directory()
-        return f'numba {numba.__version__} (kernel cache {cache})'
+        return f'numba {numba.__version__} (kernel cache {cache_directory()})'
     numpy = importlib.import_module('numpy')
     return f'numpy {numpy.__version__}'

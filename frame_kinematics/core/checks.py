@@ -19,6 +19,7 @@ never kept, frozen or written.
 """
 
 import math
+import sys
 from typing import Optional, Sequence
 
 import numpy as np
@@ -45,10 +46,15 @@ def as_float_array(x, name: str) -> np.ndarray:
     :param x: array-like.
     :param name: what it is called in error messages.
     :return: a new float array.
-    :raises ConfigurationError: for complex numbers, strings, bytes, objects or ragged lists.
+    :raises ConfigurationError: for complex numbers, strings, bytes, objects, ragged lists or
+        masked arrays.
     """
     if isinstance(x, (str, bytes, bytearray, memoryview)):
         raise ConfigurationError(f'{name} must be numbers, got {type(x).__name__}')
+    masked = sys.modules.get('numpy.ma')  # no masked array exists before numpy.ma is imported
+    if masked is not None and isinstance(x, masked.MaskedArray):
+        raise ConfigurationError(f'{name} must not be a masked array (its masked entries '
+                                 'would be read): pass x.filled(value) or a plain array')
     try:
         raw = np.asarray(x)
     except (TypeError, ValueError, OverflowError):

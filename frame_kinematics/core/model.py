@@ -28,14 +28,14 @@ joints and links are frozen, and nothing it computes depends on state a caller c
 """
 
 import os
-from typing import Dict, Optional, Sequence, Tuple, Union
+from typing import Dict, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from .assembly import add_floating_root, assemble, Joint, Link
-from .backend import resolve
+from .backend import cache_directory, resolve
 from .checks import check_point, check_vector
-from .errors import UnknownFrameError
+from .errors import ConfigurationError, UnknownFrameError
 from .joints import ConfigurationLayout, entry_names, frozen, JointKernel, JointType
 from .kinematics import ExpressedIn, KinematicsState, KinematicsWorkspace
 from .topology import Topology
@@ -60,7 +60,8 @@ class RobotModel:
     :ivar link_inertias: ``(n_links, 3, 3)`` rotational inertias about the centers of mass.
     :ivar backend: ``'numpy'`` or ``'numba'``, what evaluates its kinematics
         (:mod:`~frame_kinematics.core.backend`).
-    :ivar accelerator: the compiled kernels bound to this model (numba), or None (numpy).
+    :ivar accelerator: the compiled backend's checked face bound to this model
+        (:class:`~frame_kinematics.core.accel.Accelerator`, numba), or None (numpy).
     """
 
     def __init__(self, description: RobotDescription, urdf: str = '',
@@ -107,7 +108,7 @@ class RobotModel:
         self.accelerator = None
         if self.backend == 'numba':
             from .accel import Accelerator
-            self.accelerator = Accelerator(self)
+            self.accelerator = Accelerator(self, cache_directory())
         self._sealed = True
 
     def __setattr__(self, name: str, value) -> None:
@@ -231,8 +232,12 @@ class RobotModel:
         :param base: the configuration the others are taken from.
         :return: a new ``q`` of shape ``(nq,)``.
         :raises UnknownFrameError: for a name that is not a configuration entry.
-        :raises ConfigurationError: for a value that is not a finite number.
+        :raises ConfigurationError: for values that are not a mapping, or a value that is not a
+            finite number.
         """
+        if not isinstance(values, Mapping):
+            raise ConfigurationError(f'values must be a mapping of names to numbers, got '
+                                     f'{type(values).__name__}')
         q = self.neutral_configuration() if base is None else self.check_configuration(base)
         names = {name: i for i, name in enumerate(self.configuration_names)}
         for name, value in values.items():
@@ -320,7 +325,7 @@ class RobotModel:
         if self.accelerator is not None:
             ref = expressed_in if type(expressed_in) is ExpressedIn else \
                 ExpressedIn.parse(expressed_in)
-            at = None if point is None or ref is ExpressedIn.WORLD else check_point(point)
+            at = None if point is None else check_point(point)
             try:  # link_index(), without its call (40 ns of a 1 us call)
                 index = self._link_index[link]
             except (KeyError, TypeError):

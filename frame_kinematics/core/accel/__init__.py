@@ -15,39 +15,53 @@
 The compiled backend (numba): kinematics kernels over the joint kernel's tables.
 
 Imported only when a model's backend is ``numba`` (:mod:`frame_kinematics.core.backend`).
-:class:`Accelerator` binds the kernels of :mod:`.poses`, :mod:`.jacobian` and :mod:`.com` to
-one model's packed table (:mod:`.tables`, only read);
-:class:`~frame_kinematics.core.kinematics.KinematicsState` and
+:class:`Accelerator` is the backend's only face: it binds the kernels of :mod:`.poses`,
+:mod:`.jacobian`, :mod:`.com` and :mod:`.tf` to one model's packed table (:mod:`.tables`,
+only read), and checks the type, dtype, shape and range of every argument in Python before
+any compiled call, so that nothing it is given can make a kernel read or write outside its
+arrays. :class:`~frame_kinematics.core.kinematics.KinematicsState` and
 :class:`~frame_kinematics.core.kinematics.KinematicsWorkspace` call it instead of the numpy
-code when the model has one. Kernels are compiled on first use (the checked ones, which take
-the caller's configuration, for every kind of float64 vector when their modules are
-imported, with the first numba model) and cached on disk (``cache=True``).
+code when the model has one. Kernels come from the disk cache or the compiler
+(:mod:`.kernels`): the checked ones with the first numba model of a process, the others on
+their first call.
 """
 
+import operator
 from typing import Optional, Tuple, TYPE_CHECKING
 
 import numpy as np
 
-from . import com, ik_engine, jacobian, poses, tables, twists
+from . import com, ik_engine, jacobian, kernels, poses, tables, twists
 from .tf import TfKernels
-from ..joints import frozen
+from ..errors import ConfigurationError, excerpt, UnknownFrameError
 from ..kinematics.expressed import ExpressedIn
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import RobotModel
 
 _FLOAT = np.dtype(np.float64)
-_zeros = np.zeros  # a module lookup less (20 ns) in checked_jacobian
+_CODES = {ExpressedIn.LOCAL: twists.LOCAL, ExpressedIn.WORLD: twists.WORLD,
+          ExpressedIn.LOCAL_WORLD_ALIGNED: twists.LOCAL_WORLD_ALIGNED}
 
 
-def _code(ref: ExpressedIn) -> int:
-    """Return the kernels' code of ``ref`` (identity tests: an enum's hash costs 50 ns)."""
-    if ref is _ALIGNED:
-        return twists.LOCAL_WORLD_ALIGNED
-    return twists.LOCAL if ref is ExpressedIn.LOCAL else twists.WORLD
+def _is_vector(q) -> bool:
+    """Whether ``q`` is a C-contiguous float64 vector, the one array the checked kernels take."""
+    return (type(q) is np.ndarray and q.dtype is _FLOAT and q.ndim == 1
+            and q.flags.c_contiguous)
 
 
-_ALIGNED = ExpressedIn.LOCAL_WORLD_ALIGNED
+def _require(array, shape: Tuple[int, ...], name: str, writable: bool = False) -> None:
+    """
+    Refuse anything but a C-contiguous float64 array of ``shape`` (writable if asked).
+
+    :raises ConfigurationError: naming ``name`` and what is wrong.
+    """
+    if not isinstance(array, np.ndarray) or array.dtype != _FLOAT:
+        raise ConfigurationError(f'{name} must be a float64 array')
+    if array.shape != shape:
+        raise ConfigurationError(f'{name} must have shape {shape}, got {array.shape}')
+    if not array.flags.c_contiguous or (writable and not array.flags.writeable):
+        raise ConfigurationError(f'{name} must be C-contiguous{" and writable" * writable}')
 
 
 class Accelerator:
@@ -56,59 +70,70 @@ class Accelerator:
 
     Poses of a batch are computed configurations first, ``(B, n_links, 4, 4)``, and handed
     out as the ``(n_links, B, 4, 4)`` view the state uses. A single configuration that is
-    already a float64 array is checked by the compiled kernel itself
+    a C-contiguous float64 vector is checked by the compiled kernel itself
     (:meth:`checked_poses`, :meth:`checked_jacobian`): one call does the checks and the
     kinematics.
     """
 
-    def __init__(self, model: 'RobotModel') -> None:
+    def __init__(self, model: 'RobotModel', cache_directory: Optional[str]) -> None:
         """
         Gather the tables of ``model`` (built by its constructor, before it is sealed).
 
         :param model: the robot model.
+        :param cache_directory: where the kernels are cached (None: compiled in memory); the
+            first numba model of a process loads or compiles the checked kernels there.
         """
+        kernels.prepare(cache_directory)
+        self._model = model
         self._table = tables.pack(model)  # private: see tables.pack
         self._mass = (model.link_masses, model.link_p_coms, model.total_mass)
         self._nv = model.nv
+        self._n = len(model.links)
         self._q_shape = (model.nq,)
-        self._poses_shape = (len(model.links), 4, 4)
+        self._poses_shape = (self._n, 4, 4)
         self._jacobian_shape = (6, model.nv)
         self._origin = np.zeros(3)  # private and writable, as the tables
-        self._warm_up(model.neutral_configuration())
-        #: The bridge's ``/tf`` kernel (:mod:`.tf`), loaded now too.
-        self.tf = TfKernels(model, self._table)
+        self._tf: Optional[TfKernels] = None
+        self._threads: Optional[bool] = None
 
-    def _warm_up(self, q: np.ndarray) -> None:
-        """
-        Load (or compile) every kernel now, so that no later call pays for it.
+    @property
+    def tf(self) -> TfKernels:
+        """The bridge's ``/tf`` kernel (:mod:`.tf`), loaded (or compiled) on first use."""
+        if self._tf is None:
+            self._tf = TfKernels(self._model, self._table)
+        return self._tf
 
-        The first kernel of a process costs about 0.3 s from the disk cache (numba starts its
-        compiler), a first compilation several seconds; later models reuse them. A solve with
-        a time budget (inverse kinematics, :mod:`.ik_engine`) or a node's first message then
-        never waits for the compiler. The checked kernels, which take the caller's arrays,
-        are not called here: their modules compile (or load) them on import, for every kind
-        of configuration array (:func:`~.tables.configuration_signatures`).
+    @property
+    def threads(self) -> bool:
         """
-        for qs in (frozen(q), frozen(np.stack([q, q]))):
-            world, _ = self.poses(qs)
-            world.flags.writeable = False  # as the state holds it
-            for ref in ExpressedIn:
-                self.jacobian(world, 0, None, ref)
-            self.center_of_mass(world)
-            self.center_of_mass_jacobian(world)
-        #: Whether batches of inverse kinematics run on several threads.
-        self.threads = ik_engine.warm_up()
+        Whether batches of inverse kinematics run on several threads.
+
+        The first use loads (or compiles) the solve kernels (:func:`.ik_engine.warm_up`).
+        """
+        if self._threads is None:
+            self._threads = ik_engine.warm_up()
+        return self._threads
 
     @staticmethod
     def takes(q) -> bool:
         """
-        Whether ``q`` is a float64 array ``(n,)``, which the checked kernels take.
+        Whether ``q`` is a C-contiguous float64 vector, which the checked kernels take.
 
-        Any layout, writable or not (:func:`~.tables.configuration_signatures`); they check
-        its size themselves. A dtype equal to float64 but another object (another byte order)
-        is not taken: the Python checks convert it.
+        Writable or not; they check its size and values themselves. Any other array goes
+        through the Python checks, which copy it.
         """
-        return type(q) is np.ndarray and q.dtype is _FLOAT and q.ndim == 1
+        return _is_vector(q)
+
+    def _link(self, link) -> int:
+        """Return ``link`` as a link index, or raise :class:`UnknownFrameError`."""
+        valid = (f'0 to {self._n - 1}',)
+        try:
+            index = operator.index(link)
+        except TypeError:
+            raise UnknownFrameError(excerpt(repr(link)), valid, 'link index') from None
+        if not 0 <= index < self._n or isinstance(link, (bool, np.bool_)):
+            raise UnknownFrameError(excerpt(str(index)), valid, 'link index')
+        return index
 
     def checked_poses(self, q) -> Optional[Tuple[np.ndarray, np.ndarray]]:
         """
@@ -123,7 +148,7 @@ class Accelerator:
         """
         q_copy = np.empty(self._q_shape)
         world = np.empty(self._poses_shape)
-        if self.checked_poses_into(q, q_copy, world):
+        if _is_vector(q) and poses.poses_checked(self._table, q, q_copy, world):
             return q_copy, world
         return None
 
@@ -131,13 +156,14 @@ class Accelerator:
         """
         :meth:`checked_poses` into the caller's arrays, which are not written when it fails.
 
-        :param q_out: ``(nq,)`` float64, receives the checked copy of ``q``.
-        :param world: ``(n_links, 4, 4)`` float64, receives the poses.
+        :param q_out: ``(nq,)`` float64, C-contiguous and writable: the checked copy of ``q``.
+        :param world: ``(n_links, 4, 4)`` float64, C-contiguous and writable: the poses.
         :return: whether ``q`` was taken and passed the checks.
+        :raises ConfigurationError: for outputs of another kind.
         """
-        # takes(), written out: a call costs about 50 ns of a 0.7 us call
-        return (type(q) is np.ndarray and q.dtype is _FLOAT and q.ndim == 1
-                and poses.poses_checked(self._table, q, q_out, world))
+        _require(q_out, self._q_shape, 'q_out', writable=True)
+        _require(world, self._poses_shape, 'world', writable=True)
+        return _is_vector(q) and poses.poses_checked(self._table, q, q_out, world)
 
     def checked_pose(self, q, link: int) -> Optional[np.ndarray]:
         """
@@ -148,11 +174,13 @@ class Accelerator:
         :param q: anything; only an array :meth:`takes` is evaluated.
         :param link: the link's index.
         :return: a new ``root_T_link`` ``(4, 4)``, or None as :meth:`checked_poses`.
+        :raises UnknownFrameError: for a link index out of range.
         """
-        if not self.takes(q):
+        index = self._link(link)
+        if not _is_vector(q):
             return None
         out = np.empty((4, 4))
-        if poses.pose_checked(self._table, q, link, out):
+        if poses.pose_checked(self._table, q, index, out):
             return out
         return None
 
@@ -165,19 +193,35 @@ class Accelerator:
 
         :param q: anything; only an array :meth:`takes` is evaluated.
         :param link: the link's index.
-        :param point: ``link_p_point`` (validated) or None for the origin.
+        :param point: ``link_p_point`` ``(3,)`` float64 (validated) or None for the origin.
         :param ref: where it is expressed.
         :return: a new ``(6, nv)`` array, or None as :meth:`checked_poses`.
+        :raises UnknownFrameError: for a link index out of range.
+        :raises ConfigurationError: for a point or a reference of another kind.
         """
-        # takes() and _code() written out: a call costs about 50 ns of a 1 us call
-        if not (type(q) is np.ndarray and q.dtype is _FLOAT and q.ndim == 1):
+        index = self._link(link)
+        at = self._point(point)
+        code = self._code(ref)
+        if not _is_vector(q):
             return None
-        out = _zeros(self._jacobian_shape)
-        if jacobian.jacobian_checked(
-                self._table, q, link, self._origin if point is None else point,
-                twists.LOCAL_WORLD_ALIGNED if ref is _ALIGNED else _code(ref), out):
+        out = np.zeros(self._jacobian_shape)
+        if jacobian.jacobian_checked(self._table, q, index, at, code, out):
             return out
         return None
+
+    def _point(self, point) -> np.ndarray:
+        if point is None:
+            return self._origin
+        _require(point, (3,), 'point')
+        return point
+
+    @staticmethod
+    def _code(ref) -> int:
+        try:
+            return _CODES[ref]
+        except (KeyError, TypeError):
+            raise ConfigurationError(f'expressed_in must be an ExpressedIn, got '
+                                     f'{type(ref).__name__}') from None
 
     def poses(self, q: np.ndarray):
         """
@@ -186,17 +230,30 @@ class Accelerator:
         A batch gives None for ``parent_T_link`` (its writing would double the cost; the state
         derives it from the poses when asked).
 
-        :param q: a validated configuration ``(nq,)`` or batch ``(B, nq)``.
+        :param q: a validated configuration ``(nq,)`` or batch ``(B, nq)``, float64 and
+            C-contiguous.
+        :raises ConfigurationError: for an array of another kind.
         """
-        if q.ndim == 1:
-            both = poses.poses(self._table, q)
-            return both[0], both[1]
-        return self._batch_first(poses.poses_batch(self._table, q)), None
+        if isinstance(q, np.ndarray) and q.ndim == 2:
+            _require(q, (len(q),) + self._q_shape, 'q')
+            return self._batch_first(poses.poses_batch(self._table, q)), None
+        _require(q, self._q_shape, 'q')
+        both = poses.poses(self._table, q)
+        return both[0], both[1]
 
     @staticmethod
     def _batch_first(world: np.ndarray) -> np.ndarray:
         """Swap the link and batch axes (a view): ``(B, n, ...)`` <-> ``(n, B, ...)``."""
         return world.transpose(1, 0, 2, 3)
+
+    def _world(self, world) -> np.ndarray:
+        """Check poses from :meth:`poses`; return them configurations first for a batch."""
+        if isinstance(world, np.ndarray) and world.ndim == 4:
+            first = self._batch_first(world)
+            _require(first, (first.shape[0],) + self._poses_shape, 'world (batch first)')
+            return first
+        _require(world, self._poses_shape, 'world')
+        return world
 
     def jacobian(self, world: np.ndarray, link: int, point: Optional[np.ndarray],
                  ref: ExpressedIn) -> np.ndarray:
@@ -205,24 +262,28 @@ class Accelerator:
 
         :param world: poses from :meth:`poses`.
         :param link: the link's index.
-        :param point: ``link_p_point`` (validated) or None for the origin.
+        :param point: ``link_p_point`` ``(3,)`` float64 (validated) or None for the origin.
         :param ref: where it is expressed.
+        :raises UnknownFrameError: for a link index out of range.
+        :raises ConfigurationError: for arrays or a reference of another kind.
         """
-        args = (link, self._origin if point is None else point, _code(ref), self._table,
-                self._nv)
-        if world.ndim == 3:
-            return jacobian.jacobian(world, *args)
-        return jacobian.jacobian_batch(self._batch_first(world), *args)
+        poses_in = self._world(world)
+        args = (self._link(link), self._point(point), self._code(ref), self._table, self._nv)
+        if poses_in.ndim == 3:
+            return jacobian.jacobian(poses_in, *args)
+        return jacobian.jacobian_batch(poses_in, *args)
 
     def center_of_mass(self, world: np.ndarray) -> np.ndarray:
         """Center of mass ``(3,)`` or ``(B, 3)`` at poses from :meth:`poses`."""
-        if world.ndim == 3:
-            return com.center_of_mass(world, *self._mass)
-        return com.center_of_mass_batch(self._batch_first(world), *self._mass)
+        poses_in = self._world(world)
+        if poses_in.ndim == 3:
+            return com.center_of_mass(poses_in, *self._mass)
+        return com.center_of_mass_batch(poses_in, *self._mass)
 
     def center_of_mass_jacobian(self, world: np.ndarray) -> np.ndarray:
         """Return the CoM Jacobian ``(3, nv)`` or ``(B, 3, nv)`` at poses from :meth:`poses`."""
+        poses_in = self._world(world)
         args = (self._table,) + self._mass + (self._nv,)
-        if world.ndim == 3:
-            return com.center_of_mass_jacobian(world, *args)
-        return com.center_of_mass_jacobian_batch(self._batch_first(world), *args)
+        if poses_in.ndim == 3:
+            return com.center_of_mass_jacobian(poses_in, *args)
+        return com.center_of_mass_jacobian_batch(poses_in, *args)

@@ -29,7 +29,7 @@ import numpy as np
 from .tables import columns, links
 
 
-@numba.njit(cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def center_of_mass_into(poses, masses, p_coms, total, out):
     """Write the center of mass ``(3,)`` of the links at ``poses`` ``(n, 4, 4)`` into ``out``."""
     x = y = z = 0.0
@@ -44,7 +44,7 @@ def center_of_mass_into(poses, masses, p_coms, total, out):
     out[2] = z / total
 
 
-@numba.njit(cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def center_of_mass(poses, masses, p_coms, total):
     """:func:`center_of_mass_into` a new ``(3,)`` array."""
     out = np.empty(3)
@@ -52,7 +52,7 @@ def center_of_mass(poses, masses, p_coms, total):
     return out
 
 
-@numba.njit(cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def center_of_mass_batch(poses, masses, p_coms, total):
     """:func:`center_of_mass` of a batch of poses ``(B, n, 4, 4)``: ``(B, 3)``."""
     out = np.empty((len(poses), 3))
@@ -61,7 +61,7 @@ def center_of_mass_batch(poses, masses, p_coms, total):
     return out
 
 
-@numba.njit(cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def center_of_mass_jacobian_into(poses, table, masses, p_coms, total, out):
     """
     Add the CoM Jacobian ``(3, nv)`` of the links at ``poses`` into ``out`` (zeros).
@@ -101,7 +101,7 @@ def center_of_mass_jacobian_into(poses, table, masses, p_coms, total, out):
         out[2, v] += scale * (l2 * m_sub + a0 * h1 - a1 * h0)
 
 
-@numba.njit(cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def center_of_mass_jacobian(poses, table, masses, p_coms, total, nv):
     """:func:`center_of_mass_jacobian_into` a new ``(3, nv)`` array."""
     out = np.zeros((3, nv))
@@ -109,7 +109,7 @@ def center_of_mass_jacobian(poses, table, masses, p_coms, total, nv):
     return out
 
 
-@numba.njit(cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def center_of_mass_jacobian_batch(poses, table, masses, p_coms, total, nv):
     """:func:`center_of_mass_jacobian` of a batch ``(B, n, 4, 4)``: ``(B, 3, nv)``."""
     out = np.zeros((len(poses), 3, nv))
@@ -118,7 +118,7 @@ def center_of_mass_jacobian_batch(poses, table, masses, p_coms, total, nv):
     return out
 
 
-@numba.njit(cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def center_of_mass_motion_into(poses, table, masses, p_coms, inertias, total, center,
                                v, out):
     """

@@ -54,7 +54,7 @@ CONVERGED, MAX_ITERATIONS, MAX_RESTARTS, TIME_BUDGET = 0, 1, 2, 3
 REASONS = ('converged', 'max_iterations', 'max_restarts', 'time_budget')
 
 
-@numba.njit(cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def _chain(table, tip_parent, tip_constant, q, world, tips):
     """
     Node poses ``world`` and tip poses ``tips`` of a reduced configuration ``q``.
@@ -70,7 +70,7 @@ def _chain(table, tip_parent, tip_constant, q, world, tips):
             store(product(world, tip_parent[t], load(tip_constant, t)), tips, t)
 
 
-@numba.njit(cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def solve_into(table, node_parent, tip_parent, tip_constant, columns, bounds, settings,
                target, seed, state, limits, deadline, out_q, out_err):
     """
@@ -230,7 +230,7 @@ def solve_into(table, node_parent, tip_parent, tip_constant, columns, bounds, se
     return reason, iterations, restarts
 
 
-@numba.njit(cache=True, error_model='numpy', nogil=True)
+@numba.njit(error_model='numpy', nogil=True)
 def solve_serial(table, node_parent, tip_parent, tip_constant, columns, bounds, settings,
                  targets, seeds, states, limits, deadline, out_q, out_err, out_stats):
     """
@@ -249,7 +249,7 @@ def solve_serial(table, node_parent, tip_parent, tip_constant, columns, bounds, 
         out_stats[b, 2] = restarts
 
 
-@numba.njit(cache=True, error_model='numpy', parallel=True, nogil=True)
+@numba.njit(error_model='numpy', parallel=True, nogil=True)
 def solve_parallel(table, node_parent, tip_parent, tip_constant, columns, bounds, settings,
                    targets, seeds, states, limits, deadline, out_q, out_err, out_stats):
     """

@@ -33,7 +33,7 @@ from ..checks import MAX_MAGNITUDE
 from ..spatial import TRANSFORM_TOLERANCE
 
 
-@numba.njit(cache=True, error_model='numpy', nogil=True)
+@numba.njit(error_model='numpy', nogil=True)
 def usable(target, q, lower, upper):
     """
     Whether targets ``(n_tips, 4, 4)`` are rigid and ``q`` is within ``[lower, upper]``.
@@ -68,7 +68,7 @@ def usable(target, q, lower, upper):
     return True
 
 
-@numba.njit(cache=True, error_model='numpy', nogil=True)
+@numba.njit(error_model='numpy', nogil=True)
 def solve_full(table, node_parent, tip_parent, tip_constant, columns, bounds, settings,
                layout, target, q, state, limits, deadline, err):
     """

@@ -30,7 +30,7 @@ import numpy as np
 _SERIES = 1e-3
 
 
-@numba.njit(cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def normalize(q, steps):
     """Normalise the floating joints' quaternions of ``q`` in place (``w >= 0``)."""
     for iq in steps[2]:
@@ -41,7 +41,7 @@ def normalize(q, steps):
         q[iq + 3], q[iq + 4], q[iq + 5], q[iq + 6] = x / norm, y / norm, z / norm, w / norm
 
 
-@numba.njit(cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def integrate(q, v, steps, out):
     """Write ``q ⊕ v`` into ``out`` (``q`` with unit quaternions)."""
     one_q, one_v, floating_q, floating_v, planar_q, planar_v = steps

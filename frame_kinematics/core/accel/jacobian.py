@@ -24,15 +24,14 @@ columns are summed at the world origin, then moved to the point and expressed
 """
 
 import numba
-from numba import types
 import numpy as np
 
 from .poses import chain_into, load
-from .tables import columns, configuration_ok, configuration_signatures, MATRIX, TABLE, VECTOR
+from .tables import columns, configuration_ok
 from .twists import add_column, express_into
 
 
-@numba.njit(cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def jacobian_into(poses, link, point, ref, ci, cf, out):
     """
     Add the Jacobian of ``link`` (at ``point``, given in the link frame) into ``out``.
@@ -55,7 +54,7 @@ def jacobian_into(poses, link, point, ref, ci, cf, out):
     express_into(out, load(poses, link), point[0], point[1], point[2], ref)
 
 
-@numba.njit(cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def jacobian(poses, link, point, ref, table, nv):
     """:func:`jacobian_into` a new ``(6, nv)`` array (packed tables, :mod:`.tables`)."""
     ci, cf = columns(table)
@@ -64,7 +63,7 @@ def jacobian(poses, link, point, ref, table, nv):
     return out
 
 
-@numba.njit(cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def jacobian_batch(poses, link, point, ref, table, nv):
     """:func:`jacobian` of a batch of poses ``(B, n, 4, 4)``: ``(B, 6, nv)``."""
     ci, cf = columns(table)
@@ -74,8 +73,7 @@ def jacobian_batch(poses, link, point, ref, table, nv):
     return out
 
 
-@numba.njit(configuration_signatures(lambda q: types.boolean(
-    TABLE, q, types.int64, VECTOR, types.int64, MATRIX)), cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def jacobian_checked(table, q, link, point, ref, out):
     """
     Check ``q``, then add the Jacobian of ``link`` at ``q`` into ``out``, in one call.

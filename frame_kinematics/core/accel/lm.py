@@ -25,7 +25,7 @@ import numba
 import numpy as np
 
 
-@numba.njit(cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def rotation_vector(target, tip, t, out, at):
     """
     Write the world rotation vector taking ``tip[t]`` to ``target[t]`` into ``out[at:]``.
@@ -74,7 +74,7 @@ def rotation_vector(target, tip, t, out, at):
     return angle
 
 
-@numba.njit(cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def residual(tips, target, weight, e, pos, ori):
     """
     Weighted residual ``e`` (6 rows per tip), position and orientation errors; the cost.
@@ -99,7 +99,7 @@ def residual(tips, target, weight, e, pos, ori):
     return cost
 
 
-@numba.njit(cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def tip_jacobian(world, tips, columns, above, weight, jac):
     """Stacked weighted ``LOCAL_WORLD_ALIGNED`` Jacobians of the tips into ``jac``."""
     column_row, column_v, column_multiplier, column_twist = columns
@@ -130,7 +130,7 @@ def tip_jacobian(world, tips, columns, above, weight, jac):
             jac[6 * t + 5, v] += f * wa * a2
 
 
-@numba.njit(cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def cholesky_solve(a, b):
     """
     Solve ``a x = b`` in place for a symmetric positive definite ``a`` (``b`` becomes x).
@@ -167,7 +167,7 @@ def cholesky_solve(a, b):
         b[i] = s
 
 
-@numba.njit(cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def damped_step(jac, e, lam, gram, rhs, dq, bias, with_bias):
     """
     ``dq = J^T (J J^T + lam I)^-1 e`` (or ``(J^T J + lam I)^-1 J^T e`` when taller).

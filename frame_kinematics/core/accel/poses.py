@@ -25,13 +25,11 @@ Jacobians), and the nodes of an inverse-kinematics chain (:mod:`.ik`).
 """
 
 import numba
-from numba import types
 import numpy as np
 
 from .runtime import address, int_address
-from .tables import (AXIS, columns, configuration_ok, configuration_signatures,
-                     copy_configuration, link_count, links, MATRIX, ORIGIN, PLANE, POSES, SCALE,
-                     TABLE, VECTOR)
+from .tables import (AXIS, columns, configuration_ok, copy_configuration, link_count, links,
+                     ORIGIN, PLANE, SCALE)
 from .twists import add_column
 from ..joints import JointType, TYPE_CODES
 
@@ -44,7 +42,7 @@ _FLOATING = TYPE_CODES[JointType.FLOATING]
 _IDENTITY = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0)
 
 
-@numba.njit(cache=True, error_model='numpy', inline='always')
+@numba.njit(error_model='numpy', inline='always')
 def compose(a, b):
     """Return ``a @ b`` of two rigid transforms given as 12-tuples."""
     a00, a01, a02, a10, a11, a12, a20, a21, a22, a0, a1, a2 = a
@@ -59,7 +57,7 @@ def compose(a, b):
             a20 * p0 + a21 * p1 + a22 * p2 + a2)
 
 
-@numba.njit(cache=True, error_model='numpy', inline='always')
+@numba.njit(error_model='numpy', inline='always')
 def rotation(x, y, z, s, c):
     """Return the rotation of sine ``s`` and cosine ``c`` about the unit axis ``(x, y, z)``."""
     v = 1.0 - c
@@ -69,7 +67,7 @@ def rotation(x, y, z, s, c):
             0.0, 0.0, 0.0)
 
 
-@numba.njit(cache=True, error_model='numpy', inline='always')
+@numba.njit(error_model='numpy', inline='always')
 def turned(m, i, s, c):
     """
     Return ``m @ rotation(e_i, s, c)``: ``m`` turned about its own axis ``i`` (0, 1 or 2).
@@ -91,7 +89,7 @@ def turned(m, i, s, c):
             c * r20 + s * r21, c * r21 - s * r20, r22, p0, p1, p2)
 
 
-@numba.njit(cache=True, error_model='numpy', inline='always')
+@numba.njit(error_model='numpy', inline='always')
 def slid(m, x, y, z):
     """Return ``m @ prismatic``: ``m`` moved by ``(x, y, z)`` along its own axes."""
     r00, r01, r02, r10, r11, r12, r20, r21, r22, p0, p1, p2 = m
@@ -100,7 +98,7 @@ def slid(m, x, y, z):
             p2 + r20 * x + r21 * y + r22 * z)
 
 
-@numba.njit(cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def floating(x, y, z, qx, qy, qz, qw):
     """``joint_T_child`` of a floating joint at ``[x, y, z, qx, qy, qz, qw]``."""
     norm = np.sqrt(qx * qx + qy * qy + qz * qz + qw * qw)
@@ -111,7 +109,7 @@ def floating(x, y, z, qx, qy, qz, qw):
             x, y, z)
 
 
-@numba.njit(cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def planar(b00, b01, b02, b10, b11, b12, b20, b21, b22, x, y, theta):
     """``joint_T_child`` of a planar joint at ``[x, y, theta]`` in the plane basis ``b``."""
     c = np.cos(theta)
@@ -128,7 +126,7 @@ def planar(b00, b01, b02, b10, b11, b12, b20, b21, b22, x, y, theta):
             x * b00 + y * b01, x * b10 + y * b11, x * b20 + y * b21)
 
 
-@numba.njit(cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def row_multi_motion(ri, rf, row, q):
     """``joint_T_child`` of a floating or planar row of the row tables at ``q``."""
     i = ri[row, 1]
@@ -140,7 +138,7 @@ def row_multi_motion(ri, rf, row, q):
                   q[i + 1], q[i + 2])
 
 
-@numba.njit(cache=True, error_model='numpy', inline='always')
+@numba.njit(error_model='numpy', inline='always')
 def origin(rf, row):
     """``parent_T_joint`` of row ``row`` of the row tables, as a 12-tuple."""
     o = ORIGIN
@@ -149,13 +147,13 @@ def origin(rf, row):
             rf[row, o + 10], rf[row, o + 11])
 
 
-@numba.njit(cache=True, error_model='numpy', inline='always')
+@numba.njit(error_model='numpy', inline='always')
 def product(a, ka, m):
     """Return ``a[ka] @ m`` for an array of 4x4 transforms ``a`` and a 12-tuple ``m``."""
     return compose(load(a, ka), m)
 
 
-@numba.njit(cache=True, error_model='numpy', inline='always')
+@numba.njit(error_model='numpy', inline='always')
 def store(m, out, k):
     """Write a 12-tuple transform into ``out[k]`` as a 4x4 matrix."""
     out[k, 0, 0], out[k, 0, 1], out[k, 0, 2], out[k, 0, 3] = m[0], m[1], m[2], m[9]
@@ -164,14 +162,14 @@ def store(m, out, k):
     out[k, 3, 0], out[k, 3, 1], out[k, 3, 2], out[k, 3, 3] = 0.0, 0.0, 0.0, 1.0
 
 
-@numba.njit(cache=True, error_model='numpy', inline='always')
+@numba.njit(error_model='numpy', inline='always')
 def load(a, k):
     """Return the top three rows of ``a[k]`` as a 12-tuple."""
     return (a[k, 0, 0], a[k, 0, 1], a[k, 0, 2], a[k, 1, 0], a[k, 1, 1], a[k, 1, 2],
             a[k, 2, 0], a[k, 2, 1], a[k, 2, 2], a[k, 0, 3], a[k, 1, 3], a[k, 2, 3])
 
 
-@numba.njit(cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def rows_into(ri, rf, q, link, world, local, with_local, ci, cf, out):
     """
     Evaluate ``root_T_link`` of every row, or of a link and its ancestors, parents first.
@@ -231,7 +229,7 @@ def rows_into(ri, rf, q, link, world, local, with_local, ci, cf, out):
     return pose
 
 
-@numba.njit(cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def poses_into(table, q, world, local, with_local):
     """Write ``root_T_link`` of every link into ``world`` (see :func:`rows_into`)."""
     ri, rf = links(table)
@@ -239,7 +237,7 @@ def poses_into(table, q, world, local, with_local):
     rows_into(ri, rf, q, -1, world, local, with_local, ci, cf, world[0])
 
 
-@numba.njit(cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def chain_into(table, q, link, out, with_columns):
     """
     Evaluate the pose of ``link`` from its ancestors' only (see :func:`rows_into`).
@@ -260,8 +258,7 @@ def chain_into(table, q, link, out, with_columns):
     return rows_into(ri, rf, q, link, nowhere, nowhere, False, ci, cf, out)
 
 
-@numba.njit(configuration_signatures(
-    lambda q: types.boolean(TABLE, q, types.int64, MATRIX)), cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def pose_checked(table, q, link, out):
     """
     Check ``q``, then write ``root_T_link`` of ``link`` into ``out``, in one call.
@@ -279,8 +276,7 @@ def pose_checked(table, q, link, out):
     return True
 
 
-@numba.njit(configuration_signatures(
-    lambda q: types.boolean(TABLE, q, VECTOR, POSES)), cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def poses_checked(table, q, q_copy, world):
     """
     Check ``q`` and write its copy and ``root_T_link`` of every link, in one call.
@@ -298,7 +294,7 @@ def poses_checked(table, q, q_copy, world):
     return True
 
 
-@numba.njit(cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def poses(table, q):
     """``[root_T_link, parent_T_link]`` of every link for one configuration, ``(2, n, 4, 4)``."""
     out = np.empty((2, link_count(table), 4, 4))
@@ -306,7 +302,7 @@ def poses(table, q):
     return out
 
 
-@numba.njit(cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def poses_batch(table, qs):
     """
     ``root_T_link`` of every link for a batch, configurations first: ``(B, n, 4, 4)``.

@@ -63,14 +63,14 @@ def int_address(typingctx, array, index):
     return signature, codegen
 
 
-@numba.njit(cache=True)
+@numba.njit
 def monotonic(clock_id, scratch):
     """Seconds of clock ``clock_id``; ``scratch`` is an int64 array of 2 (a ``timespec``)."""
     _clock_gettime(clock_id, address(scratch, 0))
     return scratch[0] + scratch[1] * 1e-9
 
 
-@numba.njit(cache=True)
+@numba.njit
 def uniform(state):
     """Draw a float in ``[0, 1)`` from the uint64 generator state ``state[0]`` (advanced)."""
     z = state[0] + np.uint64(0x9E3779B97F4A7C15)

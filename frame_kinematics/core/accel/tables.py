@@ -35,7 +35,7 @@ views that cost no reference count (a reshaped slice costs about 25 ns):
   column rows ``(c, 7)``: ``column_multiplier`` and ``column_twist``.
 """
 
-from typing import Callable, List, TYPE_CHECKING
+from typing import Callable, TYPE_CHECKING
 
 import numba
 from numba import types
@@ -108,19 +108,18 @@ def pack_kernel(kernel: 'JointKernel', parent: np.ndarray, subtree_end: np.ndarr
     return np.concatenate([ints.view(np.float64), floats])
 
 
-def configuration_signatures(signature: Callable[[types.Type], types.Type]) -> List:
+def checked_signature(signature: Callable[[types.Type], types.Type]) -> types.Type:
     """
-    Return the signatures of a kernel for every configuration array it takes.
+    Return the one signature of a checked kernel (:func:`configuration_ok`).
 
-    A checked kernel (:func:`configuration_ok`) takes any float64 vector: contiguous or
-    strided, writable or read-only. Compiled eagerly for each, it is never compiled for a new
-    kind of array while a robot runs, and its caller checks no more than the type, the dtype
-    and the number of dimensions (the kernel checks the size).
+    Its configuration is a C-contiguous float64 vector, read-only in the signature so that
+    writable and read-only arrays both take it; the caller converts any other array
+    first and checks every other argument (:class:`~frame_kinematics.core.accel.Accelerator`).
+    Compiled once (:func:`~.kernels.prepare`), it is never compiled again while a robot runs.
 
-    :param signature: builds a signature from the configuration's type.
+    :param signature: builds the signature from the configuration's type.
     """
-    return [signature(types.Array(types.float64, 1, layout, readonly=readonly))
-            for layout in 'CA' for readonly in (False, True)]
+    return signature(types.Array(types.float64, 1, 'C', readonly=True))
 
 
 def plane_bases(kernel: 'JointKernel') -> np.ndarray:
@@ -133,7 +132,7 @@ def plane_bases(kernel: 'JointKernel') -> np.ndarray:
                        for i, t in enumerate(kernel.types)], (-1, 3, 3))
 
 
-@numba.njit(cache=True, inline='always')
+@numba.njit(inline='always')
 def _counts(table):
     """Return ``(n, c, f, nq, start)``: the header, and where the floats start."""
     header = numba.carray(int_address(table, 0), (_INT_HEADER,))
@@ -141,13 +140,13 @@ def _counts(table):
     return n, c, f, header[3], _INT_HEADER + _LINK_INTS * n + 3 * c + f
 
 
-@numba.njit(cache=True, inline='always')
+@numba.njit(inline='always')
 def link_count(table):
     """Return the number of links ``n``."""
     return _counts(table)[0]
 
 
-@numba.njit(cache=True, inline='always')
+@numba.njit(inline='always')
 def links(table):
     """
     Return views of the link rows.
@@ -159,7 +158,7 @@ def links(table):
             numba.carray(address(table, start + _FLOAT_HEADER), (n, _LINK_FLOATS)))
 
 
-@numba.njit(cache=True, inline='always')
+@numba.njit(inline='always')
 def columns(table):
     """
     Return views of the motion-column rows.
@@ -172,7 +171,7 @@ def columns(table):
             numba.carray(address(table, start + _FLOAT_HEADER + _LINK_FLOATS * n), (c, 7)))
 
 
-@numba.njit(cache=True, inline='always')
+@numba.njit(inline='always')
 def input_checks(table):
     """
     Return what a configuration is checked against.
@@ -186,7 +185,7 @@ def input_checks(table):
             numba.carray(int_address(table, _INT_HEADER + _LINK_INTS * n + 3 * c), (f,)))
 
 
-@numba.njit(cache=True, error_model='numpy', inline='always')
+@numba.njit(error_model='numpy', inline='always')
 def configuration_ok(table, q):
     """
     Whether ``q`` passes the input checks, as a yes or no.
@@ -212,7 +211,7 @@ def configuration_ok(table, q):
     return True
 
 
-@numba.njit(cache=True, error_model='numpy', inline='always')
+@numba.njit(error_model='numpy', inline='always')
 def copy_configuration(table, q, out):
     """
     Copy ``q`` into ``out``, quaternions normalised, if it passes :func:`configuration_ok`.

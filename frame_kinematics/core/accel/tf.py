@@ -31,7 +31,8 @@ import numpy as np
 from .com import center_of_mass_into, center_of_mass_motion_into
 from .poses import compose, origin, poses_into, row_multi_motion, slid
 from .tables import AXIS, links, ORIGIN, SCALE
-from ..joints import frozen, JointType, TYPE_CODES
+from ..errors import ConfigurationError
+from ..joints import JointType, TYPE_CODES
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import RobotModel
@@ -41,10 +42,9 @@ _CONTINUOUS = TYPE_CODES[JointType.CONTINUOUS]
 _PRISMATIC = TYPE_CODES[JointType.PRISMATIC]
 _PLANAR = TYPE_CODES[JointType.PLANAR]
 _FLOATING = TYPE_CODES[JointType.FLOATING]
-_NO_VELOCITY = frozen(np.zeros(0))
 
 
-@numba.njit(cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def quaternion_of(m):
     """
     ``[x, y, z, w]`` (``w >= 0``) of the rotation of a 12-tuple transform (see :mod:`.poses`).
@@ -79,7 +79,7 @@ def quaternion_of(m):
     return x / norm, y / norm, z / norm, w / norm
 
 
-@numba.njit(cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def local_tf_into(ri, rf, origin_quat, origin_quat_axis, q, rows, out):
     """Write ``parent_T_link`` of ``rows`` into ``out`` ``(m, 7)``: ``[x, y, z, qx, ..., qw]``."""
     for k in range(len(rows)):
@@ -105,7 +105,7 @@ def local_tf_into(ri, rf, origin_quat, origin_quat_axis, q, rows, out):
             out[k, 3 + i] = origin_quat[row, i] * c + origin_quat_axis[row, i] * s
 
 
-@numba.njit(cache=True, error_model='numpy')
+@numba.njit(error_model='numpy')
 def transforms(table, origin_quat, origin_quat_axis, masses, p_coms, inertias, total, q,
                rows, reference, v):
     """
@@ -142,36 +142,37 @@ class TfKernels:
     """
     The compiled TF kernel bound to one model's tables (read-only, shared by threads).
 
-    Built by the model's :class:`~frame_kinematics.core.accel.Accelerator`
-    (``model.accelerator.tf``), which loads it with the other kernels.
+    Built by the model's :class:`~frame_kinematics.core.accel.Accelerator` on first use
+    (``model.accelerator.tf``).
     """
 
     def __init__(self, model: 'RobotModel', table: np.ndarray) -> None:
         """
-        Bind the kernel to a model and load it for both kinds of configuration arrays.
+        Bind the kernel to a model and load (or compile) it now, not on a message.
 
         :param model: the robot model.
         :param table: its packed table (:func:`~.tables.pack`).
         """
         kernel = model.kernel
+        self._n = kernel.n_rows
+        self._nq, self._nv = model.nq, model.nv
         self._has_mass = model.total_mass > 0
         self._tables = (table, kernel.origin_quat, kernel.origin_quat_axis,
                         model.link_masses, model.link_p_coms, model.link_inertias,
                         model.total_mass if self._has_mass else 1.0)
-        rows = np.arange(kernel.n_rows, dtype=np.int64)
-        q, v = model.neutral_configuration(), np.zeros(model.nv)
-        reference = 0 if self._has_mass else -1
-        for at in (q, frozen(q)):  # load (or compile) every kind of arrays now, not on a message
-            for with_v in (None, v, frozen(v)):
-                self.transforms(at, rows, reference, with_v)
+        self.transforms(model.neutral_configuration(), np.arange(self._n, dtype=np.int64),
+                        0 if self._has_mass else -1, np.zeros(model.nv))
 
     def transforms(self, q: np.ndarray, rows: np.ndarray, reference: int = -1,
                    v: Optional[np.ndarray] = None) -> Tuple[np.ndarray, np.ndarray]:
         """
         ``parent_T_link`` of some rows, and the CoM in a link (and how it moves).
 
+        Every argument is checked before the compiled call; read-only arrays are copied, so
+        that the kernel is compiled for one kind of arrays only.
+
         :param q: a validated configuration ``(nq,)`` (float64).
-        :param rows: kernel rows (links), ``(m,)`` int64.
+        :param rows: kernel rows (links), ``(m,)`` int64, each in ``[0, n_links)``.
         :param reference: index of the link the CoM is given in, or -1 for no CoM (a model
             without mass has none).
         :param v: a validated velocity ``(nv,)`` (float64) for the CoM velocity and the
@@ -179,7 +180,28 @@ class TfKernels:
         :return: ``(table (m, 7) [x, y, z, qx, qy, qz, qw], com)``, new arrays: ``com`` is
             ``(0,)`` without a CoM, ``reference_p_com (3,)`` without ``v``, else followed by
             the root-aligned CoM velocity and angular momentum about the CoM ``(9,)``.
+        :raises ConfigurationError: for arrays of another kind or rows out of range.
         """
+        q = _vector(q, self._nq, 'q')
+        v = np.zeros(0) if v is None else _vector(v, self._nv, 'v')
+        if not (isinstance(rows, np.ndarray) and rows.dtype == np.int64 and rows.ndim == 1):
+            raise ConfigurationError('rows must be an int64 vector')
+        if len(rows) and not (0 <= rows.min() and rows.max() < self._n):
+            raise ConfigurationError(f'rows must be link indices from 0 to {self._n - 1}')
+        rows = np.array(rows)
+        if isinstance(reference, (bool, np.bool_)) or \
+                not isinstance(reference, (int, np.integer)) or not -1 <= reference < self._n:
+            raise ConfigurationError(f'reference must be an int from -1 to {self._n - 1}')
         if not self._has_mass:
             reference = -1
-        return transforms(*self._tables, q, rows, reference, _NO_VELOCITY if v is None else v)
+        return transforms(*self._tables, q, rows, int(reference), v)
+
+
+def _vector(array, size: int, name: str) -> np.ndarray:
+    """Return ``array`` if a writable C-contiguous float64 ``(size,)`` array, else a copy."""
+    if not (isinstance(array, np.ndarray) and array.dtype == np.float64
+            and array.shape == (size,)):
+        raise ConfigurationError(f'{name} must be a float64 array of shape ({size},)')
+    if array.flags.c_contiguous and array.flags.writeable:
+        return array
+    return np.array(array)

@@ -26,7 +26,7 @@ import numba
 WORLD, LOCAL, LOCAL_WORLD_ALIGNED = 0, 1, 2
 
 
-@numba.njit(cache=True, error_model='numpy', inline='always')
+@numba.njit(error_model='numpy', inline='always')
 def add_column(out, cf, c, v, pose):
     """
     Add column ``c`` (multiplier, twist ``cf[c]``) at the world origin into ``out[:, v]``.
@@ -48,7 +48,7 @@ def add_column(out, cf, c, v, pose):
     out[5, v] += m * a2
 
 
-@numba.njit(cache=True, error_model='numpy', inline='always')
+@numba.njit(error_model='numpy', inline='always')
 def express_into(out, pose, x, y, z, ref):
     """
     Move the columns of ``out`` from the world origin to a point and express them.

@@ -210,9 +210,9 @@ class KinematicsState:
         """
         ref = ExpressedIn.parse(expressed_in)
         index = self.model.link_index(link)
+        point = None if point is None else check_point(point)  # for every ref, WORLD too
         if self._accel is not None:
-            at = None if point is None or ref is ExpressedIn.WORLD else check_point(point)
-            return self._accel.jacobian(self.poses, index, at, ref)
+            return self._accel.jacobian(self.poses, index, point, ref)
         kernel = self.model.kernel
         which = np.nonzero(self.model.topology.supports(kernel.column_row, index))[0]
         p = None if ref is ExpressedIn.WORLD else self._point(index, point)
@@ -263,6 +263,8 @@ class KinematicsState:
         return self._accelerations
 
     def _express(self, index: int, spatial: np.ndarray, point, ref: ExpressedIn) -> np.ndarray:
+        if point is not None:  # checked for every ref, WORLD too
+            point = check_point(point)
         if ref is ExpressedIn.WORLD:
             return spatial.copy()
         out = spatial.copy()
@@ -303,7 +305,12 @@ class KinematicsState:
         :param expressed_in: see :meth:`jacobian`.
         :param classical: return the classical instead of the spatial acceleration.
         :return: ``(6,)`` or ``(B, 6)``, ``[linear; angular]``.
+        :raises ConfigurationError: for a ``classical`` that is not a bool, or a classical
+            acceleration asked for in ``WORLD``.
         """
+        if not isinstance(classical, (bool, np.bool_)):
+            raise ConfigurationError(f'classical must be True or False, got '
+                                     f'{type(classical).__name__}')
         ref = ExpressedIn.parse(expressed_in)
         index = self.model.link_index(link)
         acc = self._express(index, self.spatial_accelerations()[index], point, ref)

@@ -1,0 +1,120 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+Nothing reachable from a model, a state or a workspace crashes the process.
+
+Every public callable of a model, its compiled backend's face (``model.accelerator`` and its
+``tf``), a state and a workspace is called with hostile arguments, one argument at a time, in
+a child process (a crash there fails the test instead of ending the test run). Each call
+either answers or raises; the model, state and workspace raise only the library's own
+errors.
+"""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+_PROBE = textwrap.dedent('''
+    import inspect, sys
+    import numpy as np
+    from frame_kinematics import robots
+    from frame_kinematics.core import ExpressedIn, FrameKinematicsError, RobotModel
+
+    model = RobotModel.from_urdf_file(robots.path(sys.argv[1]), backend=sys.argv[2])
+    n, nq, nv = len(model.links), model.nq, model.nv
+    q = model.neutral_configuration()
+    state = model.forward_kinematics(q, np.zeros(nv), np.zeros(nv))
+    tip = model.link_names[-1]
+    GOOD = {'q': q, 'qs': np.stack([q, q]), 'link': tip, 'a': tip, 'b': tip, 'v': np.zeros(nv),
+            'point': np.zeros(3), 'ref': ExpressedIn.LOCAL, 'expressed_in': 'local',
+            'world': state.poses, 'rows': np.arange(n, dtype=np.int64), 'reference': 0,
+            'q_out': np.empty(nq), 'name': 'q', 'values': {}, 'tip': tip,
+            'target': np.eye(4)}
+    HOSTILE = [None, 'abc', '', b'x', True, 10 ** 7, -1, 10 ** 100, 1e308, float('nan'),
+               [1, 2], object(), np.zeros(0), np.zeros(1), np.zeros(2), np.zeros(nq + 7),
+               np.full(nq, np.nan), np.full(nq, 1e308), np.zeros(nq, dtype=np.float32),
+               np.zeros(2 * nq)[::2], np.zeros((1, 4, 4)), np.zeros((n + 3, 4, 4)),
+               np.zeros((2, 2, 4, 4)), np.array([10 ** 6]), np.array([-5]),
+               np.array([10 ** 6], dtype=np.int64), np.zeros((3, nq))[:, ::-1],
+               np.ma.masked_array(np.zeros(nq), mask=True), ExpressedIn.WORLD,
+               np.zeros((4, 4)), 'tool0'.encode()]
+    SKIP = {'inverse_kinematics'}  # the IK solver's own suite covers it
+
+    def good(param, index):
+        if param.name in GOOD:
+            return GOOD[param.name]
+        if param.default is not inspect.Parameter.empty:
+            return param.default
+        return index
+
+    foreign = []
+    calls = 0
+    for owner, strict in ((model, True), (model.accelerator, False),
+                          (getattr(model.accelerator, 'tf', None), False), (state, True),
+                          (model.workspace(), True)):
+        if owner is None:
+            continue
+        for attr in sorted(dir(owner)):
+            if attr.startswith('_') or attr in SKIP:
+                continue
+            function = getattr(owner, attr)
+            if not callable(function) or inspect.isclass(function):
+                continue
+            try:
+                params = [p for p in inspect.signature(function).parameters.values()
+                          if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+            except (TypeError, ValueError):
+                continue
+            for position in range(len(params)):
+                for bad in HOSTILE:
+                    args = [good(p, i) for i, p in enumerate(params)]
+                    args[position] = bad
+                    calls += 1
+                    try:
+                        function(*args)
+                    except FrameKinematicsError:
+                        pass
+                    except Exception as error:
+                        if strict:
+                            foreign.append(f'{type(owner).__name__}.{attr} arg {position} '
+                                           f'{bad!r:.40}: {type(error).__name__}: {error}')
+    print('calls', calls)
+    for line in foreign:
+        print('foreign', line)
+''')
+
+
+def _backends():
+    backends = ['numpy']
+    try:
+        import numba  # noqa: F401
+        backends.append('numba')
+    except ImportError:
+        pass
+    return backends
+
+
+@pytest.mark.parametrize('robot', ['fk_arm', 'fk_quadruped'])
+@pytest.mark.parametrize('backend', _backends())
+def test_hostile_arguments_crash_nothing_and_get_the_library_errors(robot, backend):
+    env = dict(os.environ, PYTHONFAULTHANDLER='1')
+    done = subprocess.run([sys.executable, '-c', _PROBE, robot, backend], env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith('calls ') and int(lines[0].split()[1]) > 500
+    assert [line for line in lines if line.startswith('foreign')] == []
