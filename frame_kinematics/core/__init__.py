@@ -40,8 +40,9 @@ from .frames import FrameKind, FrameTree, ReferenceFrame
 from .ik import ChainEvaluator, IKBatchResult, IKResult, IKSolver, solve_batch
 from .kinematics import ExpressedIn, KinematicsState, KinematicsWorkspace
 from .model import Joint, Link, RobotModel
-from .quantities import (FrameOrientation, FramePoint, FrameVector, SpatialAcceleration,
-                         SpatialForce, SpatialInertia, SpatialMomentum, SpatialMotion)
+from .quantities import (FrameOrientation, FramePoint, FrameVector, FrameVectorPair,
+                         SpatialAcceleration, SpatialForce, SpatialInertia, SpatialMomentum,
+                         SpatialMotion)
 from .relative_motion import (ENVIRONMENT, RelativeMotion, RelativeMotionError,
                               RelativeMotionType)
 from .velocity import JacobianInverse
@@ -59,6 +60,7 @@ __all__ = [
     'FramePoint',
     'FrameTree',
     'FrameVector',
+    'FrameVectorPair',
     'ik',
     'IKBatchResult',
     'IKResult',
