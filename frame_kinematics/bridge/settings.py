@@ -30,6 +30,7 @@ import numpy as np
 from .log import excerpt
 from ..core.errors import ConfigurationError
 from ..core.frames import COM_ORIENTATION_MODES
+from ..core.placement import tool_link_name
 from ..core.spatial import unit_quaternion
 from ..core.velocity import SINGULARITY_THRESHOLD
 
@@ -50,6 +51,8 @@ OFFSET_LIMIT = 1e6
 NAME_LIMIT = 256
 #: Most user frames.
 USER_FRAME_LIMIT = 1000
+#: Most tools.
+TOOL_LIMIT = 1000
 
 
 class SettingError(ConfigurationError):
@@ -201,6 +204,58 @@ def _user_frames(value: Any, what: str) -> Tuple[UserFrame, ...]:
     return tuple(frames)
 
 
+@dataclass(frozen=True)
+class ToolSetting:
+    """
+    A tool fixed after a tip link (rl::kin's ``tool(i)``): a link ``<tip>_tool`` unless named.
+
+    :ivar tip: the link the tool is fixed to.
+    :ivar xyz: ``tip_p_tool``.
+    :ivar rpy: URDF roll-pitch-yaw of ``tip_R_tool``.
+    :ivar name: the tool link's name ('' for ``<tip>_tool``).
+    """
+
+    tip: str
+    xyz: Tuple[float, float, float] = (0.0, 0.0, 0.0)
+    rpy: Tuple[float, float, float] = (0.0, 0.0, 0.0)
+    name: str = ''
+
+    @property
+    def link_name(self) -> str:
+        """Return the name of the tool link."""
+        return self.name or tool_link_name(self.tip)
+
+    def validated(self) -> 'ToolSetting':
+        """
+        Check every field.
+
+        :return: a copy with normalised values.
+        :raises SettingError: naming the field at fault.
+        """
+        tip = check_string(self.tip, 'tool tip', empty=False)
+        what = f"tool of '{tip}'"
+        return ToolSetting(tip, check_vector(self.xyz, f'{what} xyz', 3, OFFSET_LIMIT),
+                           check_vector(self.rpy, f'{what} rpy', 3, OFFSET_LIMIT),
+                           check_string(self.name, f'{what} name'))
+
+
+def _tools(value: Any, what: str) -> Tuple[ToolSetting, ...]:
+    if not _is_sequence(value) or len(value) > TOOL_LIMIT:
+        raise SettingError(f'{what} must be a list of at most {TOOL_LIMIT} ToolSetting, got '
+                           f'{excerpt(value)}')
+    tools = []
+    for tool in value:
+        if not isinstance(tool, ToolSetting):
+            raise SettingError(f'{what} must hold ToolSetting items, got {excerpt(tool)}')
+        tools.append(tool.validated())
+    for key, label in ((lambda t: t.tip, 'tips'), (lambda t: t.link_name, 'tool link names')):
+        names = [key(tool) for tool in tools]
+        twice = sorted({name for name in names if names.count(name) > 1})
+        if twice:
+            raise SettingError(f"{label} must be unique: '{twice[0]}' is given twice")
+    return tuple(tools)
+
+
 def _frame_name(value: Any, what: str) -> str:
     return check_string(value, what, empty=False)
 
@@ -224,6 +279,10 @@ CHECKS: Dict[str, Callable[[Any, str], Any]] = {
     'com_yaw_link': check_string,
     'floating_joints': lambda v, w: check_choice(v, w, FLOATING_JOINT_MODES),
     'user_frames': _user_frames,
+    'tools': _tools,
+    'world_frame': _frame_name,
+    'world_xyz': lambda v, w: check_vector(v, w, 3, OFFSET_LIMIT),
+    'world_rpy': lambda v, w: check_vector(v, w, 3, OFFSET_LIMIT),
     'singularity_threshold': lambda v, w: check_number(v, w, *THRESHOLD_RANGE),
     'warn_period': lambda v, w: check_number(v, w, *WARN_PERIOD_RANGE),
 }
@@ -256,6 +315,13 @@ class BridgeSettings:
         child of a floating root joint, else the root link).
     :ivar floating_joints: one of :data:`FLOATING_JOINT_MODES`.
     :ivar user_frames: frames added by the user.
+    :ivar tools: tools fixed after tip links, published as fixed frames; poses, Jacobians,
+        the CoM and IK of the services see them as links.
+    :ivar world_frame: name of the world link placed above the root link when
+        :attr:`world_xyz` or :attr:`world_rpy` is not zero.
+    :ivar world_xyz: position of the root link in the world.
+    :ivar world_rpy: URDF roll-pitch-yaw of the root link in the world; with
+        :attr:`world_xyz` all zero, no world link is added.
     :ivar singularity_threshold: smallest singular value under which a Jacobian is singular.
     :ivar warn_period: seconds between two repeats of a throttled warning.
     """
@@ -277,6 +343,10 @@ class BridgeSettings:
     com_yaw_link: str = ''
     floating_joints: str = 'tf'
     user_frames: Tuple[UserFrame, ...] = ()
+    tools: Tuple[ToolSetting, ...] = ()
+    world_frame: str = 'world'
+    world_xyz: Tuple[float, float, float] = (0.0, 0.0, 0.0)
+    world_rpy: Tuple[float, float, float] = (0.0, 0.0, 0.0)
     singularity_threshold: float = SINGULARITY_THRESHOLD
     warn_period: float = 5.0
 
@@ -290,3 +360,18 @@ class BridgeSettings:
         values = {f.name: CHECKS[f.name](getattr(self, f.name), f.name)
                   for f in fields(self)}
         return replace(self, **values)
+
+    @property
+    def places_world(self) -> bool:
+        """Whether a world link is placed above the root (a non-zero world placement)."""
+        return any(self.world_xyz) or any(self.world_rpy)
+
+    def placement(self) -> Tuple[Any, ...]:
+        """
+        The settings that shape the model: its tools and its world placement.
+
+        :return: a tuple that compares equal exactly when the placed models are the same.
+        """
+        world = (self.world_frame, self.world_xyz, self.world_rpy) if self.places_world \
+            else None
+        return tuple(sorted(self.tools, key=lambda tool: tool.tip)), world
