@@ -226,6 +226,18 @@ class CollisionFlags:
             count += 1 if value else -1
         return count
 
+    def counts(self) -> Dict[str, int]:
+        """
+        How many pairs there are, are off by default, were disabled by an SRDF, are tested.
+
+        :return: ``{'pairs', 'parent_child', 'srdf_disabled', 'tested'}``: every pair of
+            links, the parent/child pairs (off by default), the distinct pairs an SRDF
+            disabled (some may be parent/child too), the pairs tested against each other.
+        """
+        n = len(self.model.links)
+        return {'pairs': n * (n - 1) // 2, 'parent_child': max(n - 1, 0),
+                'srdf_disabled': len(self.srdf_disabled), 'tested': self.pair_count()}
+
     def copy(self) -> 'CollisionFlags':
         """
         Return independent flags with the same values.
