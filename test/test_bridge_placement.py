@@ -14,7 +14,6 @@
 """Tools and world placement in the node's ROS-free layer: parameters, TF, services, swaps."""
 
 from conftest import ListLogger, random_configuration
-from frame_kinematics import robots
 from frame_kinematics.bridge import (Bridge, BridgeSettings, JointStateInput, ParameterError,
                                      settings_from_parameters, SettingError, TOOL_DEFAULTS,
                                      ToolSetting, UserFrame)
@@ -22,12 +21,10 @@ from frame_kinematics.bridge.parameters import check_parameter, ParameterValues
 from frame_kinematics.bridge.service_types import JacobianRequest
 from frame_kinematics.bridge.services import get_jacobian
 from frame_kinematics.core import RobotModel
-from frame_kinematics.core.spatial import transform_from_xyz_quaternion, transform_from_xyz_rpy
+from frame_kinematics.core.spatial import transform_from_xyz_rpy
 import numpy as np
 import pytest
-
-ARM = open(robots.path('fk_arm')).read()
-SEC = 1_000_000_000
+from test_bridge import ARM, compose, SEC
 TOOL_XYZ, TOOL_RPY = (0.0, 0.02, 0.12), (0.0, 0.3, 0.0)
 WORLD_XYZ, WORLD_RPY = (1.0, 2.0, 0.5), (0.0, 0.0, 1.2)
 
@@ -48,21 +45,6 @@ def placed_bridge(**kwargs):
 def full_state(model, q, stamp=SEC):
     names = [j.name for j in model.actuated_joints]
     return JointStateInput(names, [q[model.joint(n).idx_q] for n in names], [], stamp)
-
-
-def compose(transforms, root):
-    edges = {t.child: (t.parent, transform_from_xyz_quaternion(np.array(t.translation),
-                                                               np.array(t.rotation)))
-             for t in transforms}
-    poses = {root: np.eye(4)}
-
-    def pose(frame):
-        if frame not in poses:
-            parent, parent_T_frame = edges[frame]
-            poses[frame] = pose(parent) @ parent_T_frame
-        return poses[frame]
-
-    return {frame: pose(frame) for frame in edges}
 
 
 def test_tf_shows_the_tools_and_the_world(arm):

@@ -23,7 +23,7 @@ node's parameters (:mod:`frame_kinematics.bridge.parameters`) use the same check
 from dataclasses import dataclass, fields, replace
 import math
 import numbers
-from typing import Any, Callable, Dict, Tuple
+from typing import Any, Callable, Dict, Sequence, Tuple
 
 import numpy as np
 
@@ -186,22 +186,31 @@ class UserFrame:
                          check_bool(self.baked, f'{what} baked'))
 
 
-def _user_frames(value: Any, what: str) -> Tuple[UserFrame, ...]:
-    if not _is_sequence(value) or len(value) > USER_FRAME_LIMIT:
-        raise SettingError(f'{what} must be a list of at most {USER_FRAME_LIMIT} UserFrame, '
+def _validated_items(value: Any, what: str, kind: type, limit: int) -> Tuple[Any, ...]:
+    """Check a list of settings items (``UserFrame``, ``ToolSetting``), each validated."""
+    if not _is_sequence(value) or len(value) > limit:
+        raise SettingError(f'{what} must be a list of at most {limit} {kind.__name__}, '
                            f'got {excerpt(value)}')
-    frames = []
+    items = []
+    for item in value:
+        if not isinstance(item, kind):
+            raise SettingError(f'{what} must hold {kind.__name__} items, got {excerpt(item)}')
+        items.append(item.validated())
+    return tuple(items)
+
+
+def _check_unique(names: Sequence[str], label: str) -> None:
     seen = set()
-    for frame in value:
-        if not isinstance(frame, UserFrame):
-            raise SettingError(f'{what} must hold UserFrame items, got {excerpt(frame)}')
-        frame = frame.validated()
-        if frame.name in seen:
-            raise SettingError(f"user frame names must be unique: '{frame.name}' is given "
-                               'twice')
-        seen.add(frame.name)
-        frames.append(frame)
-    return tuple(frames)
+    for name in names:
+        if name in seen:
+            raise SettingError(f"{label} must be unique: '{name}' is given twice")
+        seen.add(name)
+
+
+def _user_frames(value: Any, what: str) -> Tuple[UserFrame, ...]:
+    frames = _validated_items(value, what, UserFrame, USER_FRAME_LIMIT)
+    _check_unique([frame.name for frame in frames], 'user frame names')
+    return frames
 
 
 @dataclass(frozen=True)
@@ -240,20 +249,10 @@ class ToolSetting:
 
 
 def _tools(value: Any, what: str) -> Tuple[ToolSetting, ...]:
-    if not _is_sequence(value) or len(value) > TOOL_LIMIT:
-        raise SettingError(f'{what} must be a list of at most {TOOL_LIMIT} ToolSetting, got '
-                           f'{excerpt(value)}')
-    tools = []
-    for tool in value:
-        if not isinstance(tool, ToolSetting):
-            raise SettingError(f'{what} must hold ToolSetting items, got {excerpt(tool)}')
-        tools.append(tool.validated())
-    for key, label in ((lambda t: t.tip, 'tips'), (lambda t: t.link_name, 'tool link names')):
-        names = [key(tool) for tool in tools]
-        twice = sorted({name for name in names if names.count(name) > 1})
-        if twice:
-            raise SettingError(f"{label} must be unique: '{twice[0]}' is given twice")
-    return tuple(tools)
+    tools = _validated_items(value, what, ToolSetting, TOOL_LIMIT)
+    _check_unique([tool.tip for tool in tools], 'tips')
+    _check_unique([tool.link_name for tool in tools], 'tool link names')
+    return tools
 
 
 def _frame_name(value: Any, what: str) -> str:

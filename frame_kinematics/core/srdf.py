@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import math
 import os
 from types import MappingProxyType
-from typing import Dict, Iterable, Optional, Tuple, Union
+from typing import Dict, Iterable, Optional, Tuple, Type, Union
 
 from .checks import MAX_MAGNITUDE
 from .errors import excerpt, SRDFError, URDFError
@@ -265,6 +265,16 @@ def _unique(names: Iterable[str], what: str) -> None:
         seen.add(name)
 
 
+def _named(element: Element, kind: Type, required: Tuple[str, ...], optional: str = ''):
+    """An element made of its name, ``required`` attributes and an ``optional`` last one."""
+    name = _name(element, 'name', None)
+    where = f"{element.tag} '{excerpt(name)}'"
+    values = [_name(element, attribute, where) for attribute in required]
+    if optional:
+        values.append(_name(element, optional, where, required=False))
+    return kind(name, *values)
+
+
 def _described(root: Element) -> SemanticDescription:
     if root.tag != 'robot':
         raise SRDFError(f'the root element must be <robot>, got <{excerpt(root.tag)}>')
@@ -273,30 +283,20 @@ def _described(root: Element) -> SemanticDescription:
         found[element.tag].append(element)
     groups = tuple(_group(e) for e in found['group'])
     _unique((g.name for g in groups), 'group')
-    effectors = []
-    for element in found['end_effector']:
-        name = _name(element, 'name', None)
-        where = f"end_effector '{excerpt(name)}'"
-        effectors.append(EndEffector(name, _name(element, 'group', where),
-                                     _name(element, 'parent_link', where),
-                                     _name(element, 'parent_group', where, required=False)))
-    virtuals = []
-    for element in found['virtual_joint']:
-        name = _name(element, 'name', None)
-        where = f"virtual_joint '{excerpt(name)}'"
-        virtuals.append(VirtualJoint(name, _name(element, 'type', where),
-                                     _name(element, 'parent_frame', where),
-                                     _name(element, 'child_link', where)))
+    effectors = tuple(_named(e, EndEffector, ('group', 'parent_link'), 'parent_group')
+                      for e in found['end_effector'])
+    virtuals = tuple(_named(e, VirtualJoint, ('type', 'parent_frame', 'child_link'))
+                     for e in found['virtual_joint'])
     pairs = []
     for element in found['disable_collisions']:
         pairs.append(DisabledCollision(_name(element, 'link1', None),
                                        _name(element, 'link2', None),
                                        element.attrib.get('reason', '')[:MAX_NAME_LENGTH]))
+    passive = tuple(_name(e, 'name', None) for e in found['passive_joint'])
     return SemanticDescription(
         root.attrib.get('name', '')[:MAX_NAME_LENGTH], groups,
-        tuple(_group_state(e) for e in found['group_state']), tuple(effectors),
-        tuple(virtuals), tuple(_name(e, 'name', None)
-                               for e in found['passive_joint']), tuple(pairs))
+        tuple(_group_state(e) for e in found['group_state']), effectors, virtuals, passive,
+        tuple(pairs))
 
 
 def load_srdf(document: Union[str, bytes]) -> SemanticDescription:
