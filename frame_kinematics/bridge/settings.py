@@ -319,8 +319,8 @@ class BridgeSettings:
     :ivar world_frame: name of the world link placed above the root link when
         :attr:`world_xyz` or :attr:`world_rpy` is not zero.
     :ivar world_xyz: position of the root link in the world.
-    :ivar world_rpy: URDF roll-pitch-yaw of the root link in the world; with
-        :attr:`world_xyz` all zero, no world link is added.
+    :ivar world_rpy: URDF roll-pitch-yaw of the root link in the world (when it and
+        :attr:`world_xyz` are all zero, no world link is added).
     :ivar singularity_threshold: smallest singular value under which a Jacobian is singular.
     :ivar warn_period: seconds between two repeats of a throttled warning.
     """

@@ -222,7 +222,7 @@ class CollisionFlags:
         """
         n = len(self.model.links)
         count = n * (n - 1) // 2 - (n - 1)
-        for (i, j), value in self._pairs.items():
+        for value in self._pairs.values():
             count += 1 if value else -1
         return count
 

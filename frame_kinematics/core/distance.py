@@ -37,10 +37,11 @@ from .checks import as_float_array, check_count, check_finite, check_vector
 from .errors import ConfigurationError
 from .joints.layout import wrap_angle
 
-__all__ = ['coordinate_min_distance_to_rectangle', 'coordinate_transformed_distance',
-           'distance', 'inverse_of_transformed_distance', 'joint_transformed_distances',
-           'max_distance_to_rectangle', 'min_distance_to_rectangle', 'new_distance',
-           'transform_distance', 'transformed_distance']
+__all__ = ['coordinate_kinds', 'coordinate_min_distance_to_rectangle',
+           'coordinate_transformed_distance', 'distance', 'inverse_of_transformed_distance',
+           'joint_transformed_distances', 'LINEAR', 'max_distance_to_rectangle',
+           'min_distance_to_rectangle', 'new_distance', 'QUATERNION', 'transform_distance',
+           'transformed_distance', 'WRAP']
 
 #: How each coordinate is measured: Euclidean, an angle that wraps, a quaternion entry.
 LINEAR, WRAP, QUATERNION = 0, 1, 2
