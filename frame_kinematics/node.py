@@ -59,7 +59,7 @@ from visualization_msgs.msg import Marker, MarkerArray
 
 from .bridge import Bridge, BridgeOutput, PARAMETER_DEFAULTS, USER_FRAME_DEFAULTS
 from .bridge.log import shorten
-from .bridge.parameters import split_frame_parameter
+from .bridge.parameters import split_frame_parameter, split_tool_parameter
 from .bridge.services import compute_ik, get_jacobian, get_relative_motion
 from .core.backend import describe, first_compile_note
 from .core.errors import ConfigurationError, FrameKinematicsError
@@ -117,6 +117,9 @@ class FrameKinematicsNode(Node):
         for name in list(self.get_parameters_by_prefix('user_frames')):
             if split_frame_parameter(f'user_frames.{name}') is not None:
                 self._declare(f'user_frames.{name}', None)
+        for name in list(self.get_parameters_by_prefix('tools')):
+            if split_tool_parameter(f'tools.{name}') is not None:
+                self._declare(f'tools.{name}', None)
         params = {name: param.value
                   for name, param in self.get_parameters_by_prefix('').items()}
         note = first_compile_note()

@@ -53,6 +53,20 @@ def real_robot_path(name):
     return erd_urdf(REAL_ROBOTS[name][0])
 
 
+def moveit_resource(relative):
+    """
+    Path of a file of ``shared/data/moveit_resources`` beside the repository; skip without it.
+
+    The folder is looked for at ``../shared/data`` from the repository root (a fresh clone
+    has it beside itself).
+    """
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    path = os.path.join(os.path.dirname(root), 'shared', 'data', 'moveit_resources', relative)
+    if not os.path.isfile(path):
+        pytest.skip(f'{relative} is not in shared/data/moveit_resources')
+    return path
+
+
 def bundled(name='fk_arm', **kwargs):
     """Load a bundled robot model."""
     return RobotModel.from_urdf_file(robots.path(name), **kwargs)

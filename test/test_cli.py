@@ -25,7 +25,7 @@ import shutil
 import subprocess
 import sys
 
-from conftest import bundled, erd_urdf, link_xml, random_configuration, urdf
+from conftest import bundled, erd_urdf, link_xml, moveit_resource, random_configuration, urdf
 from frame_kinematics import cli, robots
 from frame_kinematics.core import ExpressedIn, RobotModel
 from frame_kinematics.core.spatial import quaternion_from_rotation, rpy_from_rotation
@@ -854,3 +854,35 @@ def test_setup_py_has_no_obsolete_or_unused_options():
     assert keywords['entry_points'] is not None
     scripts = ast.literal_eval(keywords['entry_points'])['console_scripts']
     assert 'frame-kinematics = frame_kinematics.cli:main' in scripts
+
+
+def test_info_shows_the_collision_flags(capsys):
+    status, out, err = call(capsys, 'info')
+    assert status == 0, err
+    assert out.splitlines()[-2] == 'collision pairs to test: 55 of 66 (11 parent/child pairs off)'
+    status, out, err = call(capsys, 'info', '--format', 'json')
+    assert json.loads(out)['collision'] == {'pairs': 66, 'parent_child': 11, 'srdf_disabled': 0,
+                                            'tested': 55, 'srdf_disabled_pairs': []}
+
+
+def test_info_with_an_srdf_counts_its_disabled_pairs(capsys):
+    path = moveit_resource('panda_description/urdf/panda.urdf')
+    srdf = moveit_resource('panda_moveit_config/config/panda.srdf')
+    status, out, err = call(capsys, 'info', '--urdf', path, '--srdf', srdf)
+    assert status == 0, err
+    assert out.splitlines()[-2] == (f'collision pairs to test: 30 of 66 (11 parent/child pairs '
+                                    f'off, 34 pairs disabled by {srdf})')
+    status, out, err = call(capsys, 'info', '--urdf', path, '--srdf', srdf, '--format', 'json')
+    collision = json.loads(out)['collision']
+    assert collision['tested'] == 30 and collision['srdf_disabled'] == 34
+    assert ['panda_leftfinger', 'panda_rightfinger', 'Default'] in \
+        collision['srdf_disabled_pairs']
+
+
+def test_info_refuses_a_bad_srdf_in_one_line(capsys, tmp_path):
+    status, out, err = call(capsys, 'info', '--srdf', tmp_path / 'missing.srdf')
+    assert_one_line_error(status, out, err, 'missing.srdf')
+    wrong = tmp_path / 'wrong.srdf'
+    wrong.write_text('<robot><disable_collisions link1="tool0" link2="elsewhere"/></robot>')
+    status, out, err = call(capsys, 'info', '--srdf', wrong)
+    assert_one_line_error(status, out, err, "unknown link 'elsewhere'")

@@ -17,8 +17,8 @@ from conftest import bundled, random_configuration
 from frame_kinematics.core import ConfigurationError, ReferenceFrameError, UnknownFrameError
 from frame_kinematics.core.frames import FrameKind, FrameTree
 from frame_kinematics.core.quantities import (FrameOrientation, FramePoint, FrameVector,
-                                              SpatialForce, SpatialInertia, SpatialMomentum,
-                                              SpatialMotion)
+                                              FrameVectorPair, SpatialForce, SpatialInertia,
+                                              SpatialMomentum, SpatialMotion)
 from frame_kinematics.core.spatial import (force_transform, motion_transform,
                                            quaternion_from_rotation, rotation_from_rpy,
                                            transform_from_xyz_rpy)
@@ -234,3 +234,45 @@ def test_spatial_inertia_momentum_matches_state():
     np.testing.assert_allclose((inertia_world @ twist_world).value, in_world.value, atol=1e-12)
     np.testing.assert_allclose(in_world.value[:3], link.mass * (
         tree.state.velocity('forearm_link', link.link_p_com)[:3]), atol=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(names, names, vec)
+def test_vector_pairs_rotate_both_vectors_and_move_neither(quantity_tree, a, b, values):
+    t = quantity_tree
+    pair = FrameVectorPair(t.frame(a), values[:3], values[3:])
+    moved = pair.change_frame(b)
+    b_R_a = t.transform(b, a)[:3, :3]
+    np.testing.assert_allclose(moved.linear.value, b_R_a @ values[:3], atol=1e-12)
+    np.testing.assert_allclose(moved.angular.value, b_R_a @ values[3:], atol=1e-12)
+    # The same as each vector moved alone, and back again.
+    np.testing.assert_allclose(moved.linear.value,
+                               FrameVector(t.frame(a), values[:3]).change_frame(b).value,
+                               atol=1e-12)
+    np.testing.assert_allclose(moved.change_frame(a).value, pair.value, atol=1e-12)
+    assert moved.frame is t.frame(b) and moved.linear.frame is t.frame(b)
+
+
+def test_vector_pair_arithmetic_checks_frames(quantity_tree):
+    t = quantity_tree
+    tool = t.frame('tool0')
+    pair = FrameVectorPair(tool, [1, 2, 3], [4, 5, 6])
+    other = FrameVectorPair.from_vectors(FrameVector(tool, [1, 0, 0]),
+                                         FrameVector(tool, [0, 0, 1]))
+    np.testing.assert_allclose((pair + other).value, [2, 2, 3, 4, 5, 7])
+    np.testing.assert_allclose((pair - other).value, [0, 2, 3, 4, 5, 5])
+    np.testing.assert_allclose((2 * pair).value, [2, 4, 6, 8, 10, 12])
+    np.testing.assert_allclose((pair * 0.5).angular.value, [2, 2.5, 3])
+    with pytest.raises(ReferenceFrameError, match="'tool0' and 'base_link'"):
+        _ = pair + FrameVectorPair(t.world, [0, 0, 0], [0, 0, 0])
+    with pytest.raises(ReferenceFrameError, match='linear and angular'):
+        FrameVectorPair.from_vectors(FrameVector(tool, [1, 0, 0]), FrameVector(t.world, [0, 0, 1]))
+    with pytest.raises(ReferenceFrameError, match='different roots'):
+        pair.change_frame('elsewhere')
+    with pytest.raises(ConfigurationError, match='angular'):
+        FrameVectorPair(tool, [1, 2, 3], [1, np.nan, 0])
+    with pytest.raises(ConfigurationError, match='linear'):
+        FrameVectorPair(tool, [1, 2], [1, 2, 3])
+    with pytest.raises(ValueError):
+        pair.value[0] = 5.0
+    assert repr(pair) == "FrameVectorPair('tool0', [1.0, 2.0, 3.0, 4.0, 5.0, 6.0])"

@@ -296,6 +296,22 @@ def test_robot_description_parameter_updates(harness):
     assert set_description(ARM).successful
 
 
+def test_a_tool_parameter_puts_the_tool_frame_on_tf(harness):
+    request = rcl_srvs.SetParameters.Request()
+    request.parameters = [_parameter('tools.tool0.xyz', [0.0, 0.0, 0.12])]
+    result = harness.call('parameters', request).results[0]
+    assert result.successful, result.reason
+
+    def tool_shown():
+        try:
+            t = harness.buffer.lookup_transform('tool0', 'tool0_tool', rclpy_time.Time())
+        except tf2_ros.TransformException:
+            return False
+        return abs(t.transform.translation.z - 0.12) < 1e-12
+
+    assert harness.spin_until(tool_shown)
+
+
 def _parameter(name, value):
     types = rcl_msgs.ParameterType
     if isinstance(value, str):
@@ -333,6 +349,9 @@ def _tool0_follows(harness, q):
     ('com.ypr', 1.0, 'com.ypr'),
     ('user_frames.names', 1.0, 'user_frames.names'),
     ('user_frames.cam.xyz', [], 'user_frames.cam.xyz'),
+    ('tools.tool0.xyz', [], 'tools.tool0.xyz'),
+    ('tools.nowhere.xyz', [0.0, 0.0, 0.1], "unknown link 'nowhere'"),
+    ('world.xyz', 1.0, 'world.xyz'),
     ('publish_frequncy', 50.0, "parameter 'publish_frequncy' cannot be set because it was "
      'not declared'),
 ])

@@ -49,7 +49,8 @@ Transform rules (those of robot_state_publisher, plus the additions of this pack
 * Throttling as robot_state_publisher (see :mod:`~frame_kinematics.bridge.throttle`).
 * Fixed joints go to ``/tf_static`` (stamped with the current time), together with the link
   center-of-mass frames ``<link>_com`` and the user frames; the whole static set is sent
-  again each time it changes.
+  again each time it changes. Tools (``tools.<tip>.*``) and the world placement
+  (``world.*``) are fixed joints of the model the bridge uses, so they go there too.
 * The robot center-of-mass frame goes to ``/tf`` with the joint transforms, once every
   needed joint has been received, with strictly increasing stamps.
 * ``frame_prefix`` is prepended to every frame id, as robot_state_publisher does.
@@ -59,14 +60,14 @@ from .bridge import Bridge
 from .log import ThrottledLog
 from .messages import BridgeOutput, CenterOfMassOut, JointStateInput, TransformOut
 from .parameters import (PARAMETER_DEFAULTS, ParameterError, settings_from_parameters,
-                         USER_FRAME_DEFAULTS)
+                         TOOL_DEFAULTS, USER_FRAME_DEFAULTS)
 from .settings import (BridgeSettings, COM_ORIENTATIONS, FLOATING_JOINT_MODES, SettingError,
-                       UserFrame)
+                       ToolSetting, UserFrame)
 from .snapshot import Snapshot
 
 __all__ = [
     'Bridge', 'BridgeOutput', 'BridgeSettings', 'CenterOfMassOut', 'COM_ORIENTATIONS',
     'FLOATING_JOINT_MODES', 'JointStateInput', 'PARAMETER_DEFAULTS', 'ParameterError',
-    'SettingError', 'settings_from_parameters', 'Snapshot', 'ThrottledLog', 'TransformOut',
-    'USER_FRAME_DEFAULTS', 'UserFrame',
+    'SettingError', 'settings_from_parameters', 'Snapshot', 'ThrottledLog', 'TOOL_DEFAULTS',
+    'ToolSetting', 'TransformOut', 'USER_FRAME_DEFAULTS', 'UserFrame',
 ]

@@ -411,8 +411,9 @@ class Bridge:
         """Place the baked frames from the first complete state; swap in the new core."""
         try:
             tree = core.make_tree(q, complete=True)
-            placed = ModelCore(core.model, core.settings,
-                               baked_placements(tree, core.settings, core.reference))
+            placed = ModelCore(core.urdf_model, core.settings,
+                               baked_placements(tree, core.settings, core.reference),
+                               core.model)
         except FrameKinematicsError as exc:
             self._log.warning('baked', shorten(f'cannot place the baked frames: {exc}'))
             return core

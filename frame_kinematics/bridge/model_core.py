@@ -30,6 +30,8 @@ from ..core.errors import ConfigurationError, UnknownFrameError
 from ..core.frames import FrameTree
 from ..core.joints import JointType
 from ..core.model import RobotModel
+from ..core.placement import place
+from ..core.spatial import transform_from_xyz_rpy
 
 
 def parse_description(urdf: str) -> RobotModel:
@@ -43,21 +45,51 @@ def parse_description(urdf: str) -> RobotModel:
     return RobotModel.from_urdf_string(urdf)
 
 
+def placed_model(model: RobotModel, settings: BridgeSettings) -> RobotModel:
+    """
+    Give a parsed model the tools and the world placement of the settings.
+
+    :param model: the model of the robot description.
+    :param settings: validated settings.
+    :return: ``model`` itself without tools or world placement, else a new model with a link
+        per tool and a world link (see :func:`~frame_kinematics.core.placement.place`).
+    :raises FrameKinematicsError: for an unknown tip or a tool or world name already taken.
+    """
+    if not settings.tools and not settings.places_world:
+        return model
+    tools = {tool.tip: transform_from_xyz_rpy(np.array(tool.xyz), np.array(tool.rpy))
+             for tool in settings.tools}
+    world_T_root = None
+    if settings.places_world:
+        world_T_root = transform_from_xyz_rpy(np.array(settings.world_xyz),
+                                              np.array(settings.world_rpy))
+    return place(model, tools, world_T_root, settings.world_frame,
+                 {tool.tip: tool.link_name for tool in settings.tools})
+
+
 class ModelCore:
     """
     A model, its settings and everything derived from them (read-only).
 
-    :param model: the robot model.
+    :param model: the model of the robot description.
     :param settings: validated settings.
     :param baked: ``reference_T_frame`` of the baked frames already placed.
+    :param placed: :func:`placed_model` of ``model`` and ``settings`` when it is known already
+        (reused, so the model keeps its identity).
     :raises FrameKinematicsError: when the settings do not fit the model (a user frame
-        parent that does not exist, a clash of names, an unknown ``com.yaw_link``).
+        parent that does not exist, a clash of names, an unknown ``com.yaw_link``, an
+        unknown tool tip).
+    :ivar urdf_model: the model of the robot description.
+    :ivar model: the model the bridge uses: ``urdf_model`` with the tools and world link.
     :ivar reference: the link the robot CoM and baked frames are given in.
     :ivar com_note: why the robot CoM is not published ('' when it is).
     """
 
     def __init__(self, model: RobotModel, settings: BridgeSettings,
-                 baked: Optional[Mapping[str, np.ndarray]] = None) -> None:
+                 baked: Optional[Mapping[str, np.ndarray]] = None,
+                 placed: Optional[RobotModel] = None) -> None:
+        self.urdf_model = model
+        model = placed_model(model, settings) if placed is None else placed
         self.model = model
         self.settings = settings
         skip = settings.floating_joints == 'skip'

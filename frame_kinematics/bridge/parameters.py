@@ -16,10 +16,11 @@ The node's parameters: names, defaults, checks, and how they make :class:`Bridge
 
 Parameters are flat (``publish.com_frame``, ``user_frames.camera.xyz``, as in
 ``config/frame_kinematics.yaml``). Only the names of :data:`PARAMETER_DEFAULTS`, the per-frame
-names ``user_frames.<name>.parent|xyz|rpy|baked`` and the parameters rclpy itself declares
-exist: any other name is refused as robot_state_publisher refuses it. Each value is checked by
-type and range (the checks of :mod:`frame_kinematics.bridge.settings`), whatever type a
-dynamically typed parameter arrives with.
+names ``user_frames.<name>.parent|xyz|rpy|baked``, the per-tool names
+``tools.<tip>.xyz|rpy|name`` and the parameters rclpy itself declares exist: any other name
+is refused as robot_state_publisher refuses it. Each value is checked by type and range (the
+checks of :mod:`frame_kinematics.bridge.settings`), whatever type a dynamically typed parameter
+arrives with. A tool exists as soon as one of its parameters is set.
 
 A user frame needs several parameters, which ``ros2 param set`` gives one at a time: a frame
 listed in ``user_frames.names`` without its ``parent`` yet (or a frame whose parameters are
@@ -32,7 +33,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from .log import excerpt
 from .settings import (BridgeSettings, check_bool, check_string, check_vector, CHECKS,
-                       OFFSET_LIMIT, SettingError, USER_FRAME_LIMIT, UserFrame)
+                       OFFSET_LIMIT, SettingError, ToolSetting, USER_FRAME_LIMIT, UserFrame)
 
 #: Parameter name -> :class:`BridgeSettings` attribute.
 SETTING_OF: Dict[str, str] = {
@@ -50,6 +51,7 @@ SETTING_OF: Dict[str, str] = {
     'floating_joints': 'floating_joints',
     'singularity_threshold': 'singularity_threshold',
     'warn_throttle_period': 'warn_period',
+    'world.frame': 'world_frame', 'world.xyz': 'world_xyz', 'world.rpy': 'world_rpy',
 }
 
 _DEFAULT_SETTINGS = BridgeSettings()
@@ -70,6 +72,12 @@ PARAMETER_DEFAULTS: Mapping[str, Any] = MappingProxyType({
 #: Defaults of the per-frame parameters ``user_frames.<name>.<key>``.
 USER_FRAME_DEFAULTS: Mapping[str, Any] = MappingProxyType({
     'parent': '', 'xyz': [0.0, 0.0, 0.0], 'rpy': [0.0, 0.0, 0.0], 'baked': False,
+})
+
+#: Defaults of the per-tool parameters ``tools.<tip>.<key>``: a tool exists as soon as one of
+#: them is set (``name`` '' is ``<tip>_tool``).
+TOOL_DEFAULTS: Mapping[str, Any] = MappingProxyType({
+    'xyz': [0.0, 0.0, 0.0], 'rpy': [0.0, 0.0, 0.0], 'name': '',
 })
 
 #: Parameters rclpy declares on every node: accepted as they are (rclpy checks them).
@@ -125,6 +133,26 @@ def split_frame_parameter(name: str) -> Optional[Tuple[str, str]]:
     return frame, key
 
 
+def split_tool_parameter(name: str) -> Optional[Tuple[str, str]]:
+    """
+    Split ``tools.<tip>.<key>`` into ``(tip, key)``.
+
+    :param name: a parameter name.
+    :return: the pair, or None when ``name`` is not a per-tool parameter.
+    """
+    if not name.startswith('tools.'):
+        return None
+    tip, _, key = name[len('tools.'):].rpartition('.')
+    if not tip or key not in TOOL_DEFAULTS:
+        return None
+    return tip, key
+
+
+_TOOL_CHECKS: Dict[str, Callable[[Any, str], Any]] = {
+    'xyz': _FRAME_CHECKS['xyz'], 'rpy': _FRAME_CHECKS['rpy'], 'name': check_string,
+}
+
+
 def check_parameter(name: Any, value: Any) -> Any:
     """
     Check one parameter by name, type and range.
@@ -153,6 +181,10 @@ def check_parameter(name: Any, value: Any) -> Any:
         if frame_key is not None:
             check_string(frame_key[0], 'user frame name', empty=False)
             return _FRAME_CHECKS[frame_key[1]](value, name)
+        tool_key = split_tool_parameter(name)
+        if tool_key is not None:
+            check_string(tool_key[0], 'tool tip', empty=False)
+            return _TOOL_CHECKS[tool_key[1]](value, name)
     except ParameterError:
         raise
     except SettingError as exc:
@@ -213,6 +245,9 @@ class ParameterValues:
         for frame in settings.user_frames:
             for key in USER_FRAME_DEFAULTS:
                 values[f'user_frames.{frame.name}.{key}'] = getattr(frame, key)
+        for tool in settings.tools:
+            for key in TOOL_DEFAULTS:
+                values[f'tools.{tool.tip}.{key}'] = getattr(tool, key)
         return cls(values)
 
     def settings(self) -> Tuple[BridgeSettings, List[str]]:
@@ -243,8 +278,18 @@ class ParameterValues:
         waiting.extend(f"user frame '{name}' has parameters but is not in user_frames.names: "
                        'it waits until it is listed' for name in unlisted)
         attrs['user_frames'] = tuple(frames)
+        attrs['tools'] = self._tools()
         names = {f.name for f in fields(BridgeSettings)}
         return BridgeSettings(**{k: v for k, v in attrs.items() if k in names}), waiting
+
+
+    def _tools(self) -> Tuple[ToolSetting, ...]:
+        tips: Dict[str, Dict[str, Any]] = {}
+        for name, value in self._values.items():
+            tool_key = split_tool_parameter(name)
+            if tool_key is not None:
+                tips.setdefault(tool_key[0], {})[tool_key[1]] = value
+        return tuple(ToolSetting(tip, **tips[tip]) for tip in sorted(tips))
 
 
 def settings_from_parameters(params: Mapping[str, Any],

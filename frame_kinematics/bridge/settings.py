@@ -23,13 +23,14 @@ node's parameters (:mod:`frame_kinematics.bridge.parameters`) use the same check
 from dataclasses import dataclass, fields, replace
 import math
 import numbers
-from typing import Any, Callable, Dict, Tuple
+from typing import Any, Callable, Dict, Sequence, Tuple
 
 import numpy as np
 
 from .log import excerpt
 from ..core.errors import ConfigurationError
 from ..core.frames import COM_ORIENTATION_MODES
+from ..core.placement import tool_link_name
 from ..core.spatial import unit_quaternion
 from ..core.velocity import SINGULARITY_THRESHOLD
 
@@ -50,6 +51,8 @@ OFFSET_LIMIT = 1e6
 NAME_LIMIT = 256
 #: Most user frames.
 USER_FRAME_LIMIT = 1000
+#: Most tools.
+TOOL_LIMIT = 1000
 
 
 class SettingError(ConfigurationError):
@@ -183,22 +186,73 @@ class UserFrame:
                          check_bool(self.baked, f'{what} baked'))
 
 
-def _user_frames(value: Any, what: str) -> Tuple[UserFrame, ...]:
-    if not _is_sequence(value) or len(value) > USER_FRAME_LIMIT:
-        raise SettingError(f'{what} must be a list of at most {USER_FRAME_LIMIT} UserFrame, '
+def _validated_items(value: Any, what: str, kind: type, limit: int) -> Tuple[Any, ...]:
+    """Check a list of settings items (``UserFrame``, ``ToolSetting``), each validated."""
+    if not _is_sequence(value) or len(value) > limit:
+        raise SettingError(f'{what} must be a list of at most {limit} {kind.__name__}, '
                            f'got {excerpt(value)}')
-    frames = []
+    items = []
+    for item in value:
+        if not isinstance(item, kind):
+            raise SettingError(f'{what} must hold {kind.__name__} items, got {excerpt(item)}')
+        items.append(item.validated())
+    return tuple(items)
+
+
+def _check_unique(names: Sequence[str], label: str) -> None:
     seen = set()
-    for frame in value:
-        if not isinstance(frame, UserFrame):
-            raise SettingError(f'{what} must hold UserFrame items, got {excerpt(frame)}')
-        frame = frame.validated()
-        if frame.name in seen:
-            raise SettingError(f"user frame names must be unique: '{frame.name}' is given "
-                               'twice')
-        seen.add(frame.name)
-        frames.append(frame)
-    return tuple(frames)
+    for name in names:
+        if name in seen:
+            raise SettingError(f"{label} must be unique: '{name}' is given twice")
+        seen.add(name)
+
+
+def _user_frames(value: Any, what: str) -> Tuple[UserFrame, ...]:
+    frames = _validated_items(value, what, UserFrame, USER_FRAME_LIMIT)
+    _check_unique([frame.name for frame in frames], 'user frame names')
+    return frames
+
+
+@dataclass(frozen=True)
+class ToolSetting:
+    """
+    A tool fixed after a tip link (rl::kin's ``tool(i)``): a link ``<tip>_tool`` unless named.
+
+    :ivar tip: the link the tool is fixed to.
+    :ivar xyz: ``tip_p_tool``.
+    :ivar rpy: URDF roll-pitch-yaw of ``tip_R_tool``.
+    :ivar name: the tool link's name ('' for ``<tip>_tool``).
+    """
+
+    tip: str
+    xyz: Tuple[float, float, float] = (0.0, 0.0, 0.0)
+    rpy: Tuple[float, float, float] = (0.0, 0.0, 0.0)
+    name: str = ''
+
+    @property
+    def link_name(self) -> str:
+        """Return the name of the tool link."""
+        return self.name or tool_link_name(self.tip)
+
+    def validated(self) -> 'ToolSetting':
+        """
+        Check every field.
+
+        :return: a copy with normalised values.
+        :raises SettingError: naming the field at fault.
+        """
+        tip = check_string(self.tip, 'tool tip', empty=False)
+        what = f"tool of '{tip}'"
+        return ToolSetting(tip, check_vector(self.xyz, f'{what} xyz', 3, OFFSET_LIMIT),
+                           check_vector(self.rpy, f'{what} rpy', 3, OFFSET_LIMIT),
+                           check_string(self.name, f'{what} name'))
+
+
+def _tools(value: Any, what: str) -> Tuple[ToolSetting, ...]:
+    tools = _validated_items(value, what, ToolSetting, TOOL_LIMIT)
+    _check_unique([tool.tip for tool in tools], 'tips')
+    _check_unique([tool.link_name for tool in tools], 'tool link names')
+    return tools
 
 
 def _frame_name(value: Any, what: str) -> str:
@@ -224,6 +278,10 @@ CHECKS: Dict[str, Callable[[Any, str], Any]] = {
     'com_yaw_link': check_string,
     'floating_joints': lambda v, w: check_choice(v, w, FLOATING_JOINT_MODES),
     'user_frames': _user_frames,
+    'tools': _tools,
+    'world_frame': _frame_name,
+    'world_xyz': lambda v, w: check_vector(v, w, 3, OFFSET_LIMIT),
+    'world_rpy': lambda v, w: check_vector(v, w, 3, OFFSET_LIMIT),
     'singularity_threshold': lambda v, w: check_number(v, w, *THRESHOLD_RANGE),
     'warn_period': lambda v, w: check_number(v, w, *WARN_PERIOD_RANGE),
 }
@@ -256,6 +314,13 @@ class BridgeSettings:
         child of a floating root joint, else the root link).
     :ivar floating_joints: one of :data:`FLOATING_JOINT_MODES`.
     :ivar user_frames: frames added by the user.
+    :ivar tools: tools fixed after tip links, published as fixed frames; poses, Jacobians,
+        the CoM and IK of the services see them as links.
+    :ivar world_frame: name of the world link placed above the root link when
+        :attr:`world_xyz` or :attr:`world_rpy` is not zero.
+    :ivar world_xyz: position of the root link in the world.
+    :ivar world_rpy: URDF roll-pitch-yaw of the root link in the world (when it and
+        :attr:`world_xyz` are all zero, no world link is added).
     :ivar singularity_threshold: smallest singular value under which a Jacobian is singular.
     :ivar warn_period: seconds between two repeats of a throttled warning.
     """
@@ -277,6 +342,10 @@ class BridgeSettings:
     com_yaw_link: str = ''
     floating_joints: str = 'tf'
     user_frames: Tuple[UserFrame, ...] = ()
+    tools: Tuple[ToolSetting, ...] = ()
+    world_frame: str = 'world'
+    world_xyz: Tuple[float, float, float] = (0.0, 0.0, 0.0)
+    world_rpy: Tuple[float, float, float] = (0.0, 0.0, 0.0)
     singularity_threshold: float = SINGULARITY_THRESHOLD
     warn_period: float = 5.0
 
@@ -290,3 +359,18 @@ class BridgeSettings:
         values = {f.name: CHECKS[f.name](getattr(self, f.name), f.name)
                   for f in fields(self)}
         return replace(self, **values)
+
+    @property
+    def places_world(self) -> bool:
+        """Whether a world link is placed above the root (a non-zero world placement)."""
+        return any(self.world_xyz) or any(self.world_rpy)
+
+    def placement(self) -> Tuple[Any, ...]:
+        """
+        The settings that shape the model: its tools and its world placement.
+
+        :return: a tuple that compares equal exactly when the placed models are the same.
+        """
+        world = (self.world_frame, self.world_xyz, self.world_rpy) if self.places_world \
+            else None
+        return tuple(sorted(self.tools, key=lambda tool: tool.tip)), world

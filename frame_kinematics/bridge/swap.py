@@ -67,7 +67,7 @@ def prepare(old: ModelCore, values: ParameterValues) -> Swap:
     except FrameKinematicsError as exc:
         raise SwapError(f'rejected the new parameters: {exc}') from None
     try:
-        model = parse_description(urdf) if swap else old.model
+        model = parse_description(urdf) if swap else old.urdf_model
     except FrameKinematicsError as exc:
         raise SwapError('rejected the new robot_description, keeping robot '
                         f"'{old.model.name}': {exc}") from None
@@ -77,7 +77,9 @@ def prepare(old: ModelCore, values: ParameterValues) -> Swap:
         keep = {name: pose for name, pose in old.baked.items()
                 if before.get(name) in settings.user_frames}
     try:
-        core = ModelCore(model, settings, keep)
+        placed = old.model if not swap and settings.placement() == old.settings.placement() \
+            else None
+        core = ModelCore(model, settings, keep, placed)
     except FrameKinematicsError as exc:
         what = 'settings' if not swap else f"robot '{model.name}'"
         raise SwapError(f'rejected the new {what}, keeping the previous ones: {exc}') from None

@@ -15,13 +15,15 @@
 
 import argparse
 import math
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 from .common import emit, finite, to_json
 from .inputs import model_of
 from ..core.backend import describe
+from ..core.collision import CollisionFlags
 from ..core.joints import JointType
 from ..core.model import RobotModel
+from ..core.srdf import read_srdf_file
 
 
 def _limits_text(joint) -> str:
@@ -56,7 +58,16 @@ def _mass_text(link) -> str:
     return f'{link.mass:g} kg' if link.has_inertial else 'no inertial'
 
 
-def _info_tree(model: RobotModel) -> str:
+def _collision_text(flags: CollisionFlags, srdf: Optional[str]) -> str:
+    counts = flags.counts()
+    text = (f"collision pairs to test: {counts['tested']} of {counts['pairs']} "
+            f"({counts['parent_child']} parent/child pairs off")
+    if srdf is not None:
+        text += f", {counts['srdf_disabled']} pairs disabled by {srdf}"
+    return text + ')'
+
+
+def _info_tree(model: RobotModel, collision: str) -> str:
     n_fixed = sum(not j.type.moves for j in model.joints)
     lines = [f'robot {model.name}: {len(model.links)} links, {len(model.joints)} joints '
              f'({len(model.actuated_joints)} actuated, {len(model.mimic_joints)} mimic, '
@@ -77,6 +88,7 @@ def _info_tree(model: RobotModel) -> str:
             walk(child.name, indent + ('    ' if last else '|   '))
 
     walk(model.root_link, '')
+    lines.append(collision)
     lines.append(f'kinematics backend: {describe(model.backend)}')
     return '\n'.join(lines)
 
@@ -106,9 +118,19 @@ def run(args: argparse.Namespace) -> int:
     """
     Print the model's tree (``info``), or its data with ``--format json``.
 
+    Both give the collision flags: the pairs of links a collision checker tests, with the
+    pairs an SRDF (``--srdf``) disables.
+
     :param args: the parsed command line.
     :return: the exit status.
     """
     model = model_of(args)
-    emit(to_json(_info_json(model)) if args.format == 'json' else _info_tree(model))
+    flags = CollisionFlags(model, None if args.srdf is None else read_srdf_file(args.srdf))
+    if args.format == 'json':
+        data = _info_json(model)
+        data['collision'] = dict(flags.counts(), srdf_disabled_pairs=[
+            list(pair) for pair in flags.srdf_disabled])
+        emit(to_json(data))
+    else:
+        emit(_info_tree(model, _collision_text(flags, args.srdf)))
     return 0

@@ -225,6 +225,8 @@ def build_parser() -> argparse.ArgumentParser:
     info = _subparser(commands, 'info', 'the model as a tree: joints, limits, mimics, masses',
                       run_info)
     _output_options(info, ('table', 'json'))
+    info.add_argument('--srdf', metavar='PATH',
+                      help='MoveIt SRDF whose disable_collisions pairs are not tested')
 
     fk = _subparser(commands, 'fk', 'poses of links at a configuration', run_fk)
     _config_options(fk)

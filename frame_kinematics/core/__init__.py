@@ -33,15 +33,17 @@ Conventions (used everywhere in this package)
   or, recomputed in place for loops, in a :class:`KinematicsWorkspace`.
 """
 
-from . import configuration, ik, velocity
+from . import configuration, distance, ik, placement, srdf, velocity
+from .collision import CollisionFlags
 from .errors import (BackendError, ConfigurationError, FrameKinematicsError, ReferenceFrameError,
-                     UnknownFrameError, UnknownReferenceFrameError, URDFError)
+                     SRDFError, UnknownFrameError, UnknownReferenceFrameError, URDFError)
 from .frames import FrameKind, FrameTree, ReferenceFrame
 from .ik import ChainEvaluator, IKBatchResult, IKResult, IKSolver, solve_batch
 from .kinematics import ExpressedIn, KinematicsState, KinematicsWorkspace
 from .model import Joint, Link, RobotModel
-from .quantities import (FrameOrientation, FramePoint, FrameVector, SpatialAcceleration,
-                         SpatialForce, SpatialInertia, SpatialMomentum, SpatialMotion)
+from .quantities import (FrameOrientation, FramePoint, FrameVector, FrameVectorPair,
+                         SpatialAcceleration, SpatialForce, SpatialInertia, SpatialMomentum,
+                         SpatialMotion)
 from .relative_motion import (ENVIRONMENT, RelativeMotion, RelativeMotionError,
                               RelativeMotionType)
 from .velocity import JacobianInverse
@@ -49,8 +51,10 @@ from .velocity import JacobianInverse
 __all__ = [
     'BackendError',
     'ChainEvaluator',
+    'CollisionFlags',
     'configuration',
     'ConfigurationError',
+    'distance',
     'ENVIRONMENT',
     'ExpressedIn',
     'FrameKind',
@@ -59,6 +63,7 @@ __all__ = [
     'FramePoint',
     'FrameTree',
     'FrameVector',
+    'FrameVectorPair',
     'ik',
     'IKBatchResult',
     'IKResult',
@@ -68,6 +73,7 @@ __all__ = [
     'KinematicsState',
     'KinematicsWorkspace',
     'Link',
+    'placement',
     'ReferenceFrame',
     'ReferenceFrameError',
     'RelativeMotion',
@@ -80,6 +86,8 @@ __all__ = [
     'SpatialMomentum',
     'SpatialMotion',
     'solve_batch',
+    'srdf',
+    'SRDFError',
     'UnknownFrameError',
     'UnknownReferenceFrameError',
     'URDFError',

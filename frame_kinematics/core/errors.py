@@ -55,6 +55,19 @@ class URDFError(FrameKinematicsError, ValueError):
         super().__init__(f'{element}: {message}' if element else message)
 
 
+class SRDFError(FrameKinematicsError, ValueError):
+    """
+    A semantic robot description (MoveIt's SRDF) that cannot be read or does not fit a model.
+
+    :param message: what is wrong.
+    :param element: the SRDF element at fault, e.g. ``group 'arm'`` (optional).
+    """
+
+    def __init__(self, message: str, element: Optional[str] = None) -> None:
+        self.element = element
+        super().__init__(f'{element}: {message}' if element else message)
+
+
 class UnknownFrameError(FrameKinematicsError, LookupError):
     """
     A frame, link or joint name that the model or frame tree does not know.

@@ -150,6 +150,84 @@ class FrameVector(FrameObject):
         return FrameVector(self.frame, np.cross(self.value, other.value))
 
 
+class FrameVectorPair(FrameObject):
+    """
+    A linear and an angular 3D vector expressed in one frame (RobotDynamics' FrameVectorPair).
+
+    ``value`` is ``[linear; angular]``. Unlike a :class:`SpatialMotion`, changing its frame
+    rotates both vectors and moves neither (no lever arm): it holds, e.g., a point's velocity
+    and a body's angular velocity side by side.
+    """
+
+    def __init__(self, frame: ReferenceFrame, linear: Sequence[float],
+                 angular: Sequence[float]) -> None:
+        """
+        Create the quantity.
+
+        :param frame: the frame both vectors are expressed in.
+        :param linear: the linear vector's components.
+        :param angular: the angular vector's components.
+        """
+        pair = np.concatenate([_vector(linear, 3, 'a linear vector'),
+                               _vector(angular, 3, 'an angular vector')])
+        pair.flags.writeable = False
+        super().__init__(frame, pair)
+
+    @classmethod
+    def from_vectors(cls, linear: FrameVector, angular: FrameVector) -> 'FrameVectorPair':
+        """
+        Pair two framed vectors of the same frame.
+
+        :param linear: the linear vector.
+        :param angular: the angular vector.
+        :return: the pair.
+        :raises ReferenceFrameError: if their frames differ.
+        """
+        _match(linear.frame, angular.frame, 'vector pair (linear and angular)')
+        return cls(linear.frame, linear.value, angular.value)
+
+    @property
+    def linear(self) -> FrameVector:
+        """Return the linear vector."""
+        return FrameVector(self.frame, self.value[:3])
+
+    @property
+    def angular(self) -> FrameVector:
+        """Return the angular vector."""
+        return FrameVector(self.frame, self.value[3:])
+
+    def change_frame(self, target) -> 'FrameVectorPair':
+        """
+        Return both vectors expressed in ``target`` (rotation only).
+
+        :param target: frame name or :class:`ReferenceFrame`.
+        :return: a new :class:`FrameVectorPair`.
+        """
+        frame, t = self._target_T_frame(target)
+        rot = t[:3, :3]
+        return FrameVectorPair(frame, rot @ self.value[:3], rot @ self.value[3:])
+
+    def __add__(self, other: 'FrameVectorPair') -> 'FrameVectorPair':
+        if not isinstance(other, FrameVectorPair):
+            return NotImplemented
+        _match(self.frame, other.frame, 'vector pair + vector pair')
+        total = self.value + other.value
+        return FrameVectorPair(self.frame, total[:3], total[3:])
+
+    def __sub__(self, other: 'FrameVectorPair') -> 'FrameVectorPair':
+        if not isinstance(other, FrameVectorPair):
+            return NotImplemented
+        _match(self.frame, other.frame, 'vector pair - vector pair')
+        difference = self.value - other.value
+        return FrameVectorPair(self.frame, difference[:3], difference[3:])
+
+    def __mul__(self, scale: float) -> 'FrameVectorPair':
+        scaled = self.value * float(scale)
+        return FrameVectorPair(self.frame, scaled[:3], scaled[3:])
+
+    __rmul__ = __mul__
+
+
 class FrameOrientation(FrameObject):
     """An orientation (unit quaternion ``[x, y, z, w]``) relative to a frame."""
 

@@ -26,11 +26,10 @@ is finite and at most :data:`MAX_MAGNITUDE` in magnitude, so a model that loads 
 results for every configuration within its limits.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 import math
 from types import MappingProxyType
-from typing import Dict, List, Optional, Tuple, Union
-import xml.parsers.expat
+from typing import Optional, Tuple, Union
 
 import numpy as np
 
@@ -39,6 +38,7 @@ from .errors import excerpt, URDFError
 from .joints import JointType
 from .spatial import transform_from_xyz_rpy
 from .urdf_source import decode_document
+from .xml_elements import Element, parse_elements
 
 #: Tolerance on ``|axis| - 1`` before an axis is rejected as non-unit (it is then normalised).
 AXIS_UNIT_TOLERANCE = 1e-4
@@ -116,69 +116,6 @@ class RobotDescription:
     joints: Tuple[JointDescription, ...]
 
 
-@dataclass
-class _Element:
-    tag: str
-    attrib: Dict[str, str]
-    children: List['_Element'] = field(default_factory=list)
-
-    def find(self, tag: str) -> Optional['_Element']:
-        for child in self.children:
-            if child.tag == tag:
-                return child
-        return None
-
-
-def _refuse(what: str):
-    def handler(*_args):
-        raise URDFError(f'{what} is not allowed in a robot description '
-                        '(entities and DTDs are refused for safety)')
-    return handler
-
-
-def _kept(parent: _Element, tag: str) -> bool:
-    if tag not in _READ.get(parent.tag, ()):
-        return False
-    return parent.tag == 'robot' or parent.find(tag) is None
-
-
-def _parse_xml(data: bytes) -> _Element:
-    # The encoding given here overrides the document's declaration: ``data`` is UTF-8.
-    parser = xml.parsers.expat.ParserCreate('utf-8')
-    parser.SetParamEntityParsing(xml.parsers.expat.XML_PARAM_ENTITY_PARSING_NEVER)
-    parser.StartDoctypeDeclHandler = _refuse('a DOCTYPE declaration')
-    parser.EntityDeclHandler = _refuse('an entity declaration')
-    parser.ExternalEntityRefHandler = _refuse('an external entity reference')
-    stack: List[_Element] = []
-    root: List[_Element] = []
-    skipping = [0]
-
-    def start(tag, attrib):
-        if skipping[0] or (stack and not _kept(stack[-1], tag)):
-            skipping[0] += 1
-            return
-        element = _Element(tag, attrib)
-        if stack:
-            stack[-1].children.append(element)
-        else:
-            root.append(element)
-        stack.append(element)
-
-    def end(_tag):
-        if skipping[0]:
-            skipping[0] -= 1
-        else:
-            stack.pop()
-
-    parser.StartElementHandler = start
-    parser.EndElementHandler = end
-    try:
-        parser.Parse(data, True)
-    except xml.parsers.expat.ExpatError as exc:
-        raise URDFError(f'malformed XML: {exc}') from None
-    return root[0]
-
-
 def _checked(value: float, text: str, where: str, label: str, bound: bool = True) -> float:
     if not math.isfinite(value):
         raise URDFError(f"attribute '{label}' must be finite, got '{excerpt(text)}'", where)
@@ -203,7 +140,7 @@ def _floats(text: Optional[str], count: int, default: Tuple[float, ...], where: 
     return np.array([_checked(value, text, where, label) for value in values])
 
 
-def _float(element: Optional[_Element], attribute: str, default: Optional[float], where: str,
+def _float(element: Optional[Element], attribute: str, default: Optional[float], where: str,
            bound: bool = True) -> float:
     text = None if element is None else element.attrib.get(attribute)
     if text is None:
@@ -218,7 +155,7 @@ def _float(element: Optional[_Element], attribute: str, default: Optional[float]
     return _checked(value, text, where, attribute, bound)
 
 
-def _origin(element: Optional[_Element], where: str) -> np.ndarray:
+def _origin(element: Optional[Element], where: str) -> np.ndarray:
     if element is None:
         return np.eye(4)
     xyz = _floats(element.attrib.get('xyz'), 3, (0.0, 0.0, 0.0), where, 'origin xyz')
@@ -226,7 +163,7 @@ def _origin(element: Optional[_Element], where: str) -> np.ndarray:
     return transform_from_xyz_rpy(xyz, rpy)
 
 
-def _inertial(element: Optional[_Element], where: str) -> Optional[Inertial]:
+def _inertial(element: Optional[Element], where: str) -> Optional[Inertial]:
     if element is None:
         return None
     mass = _float(element.find('mass'), 'value', None, where + ' <mass>')
@@ -245,14 +182,14 @@ def _checked_name(name: str, what: str) -> str:
     return name
 
 
-def _name(element: _Element, what: str) -> str:
+def _name(element: Element, what: str) -> str:
     name = element.attrib.get('name')
     if not name:
         raise URDFError(f'a <{what}> without a name')
     return _checked_name(name, f'<{what}> name')
 
 
-def _joint(element: _Element) -> JointDescription:
+def _joint(element: Element) -> JointDescription:
     name = _name(element, 'joint')
     where = f"joint '{excerpt(name)}'"
     jtype = JointType.from_urdf(element.attrib.get('type'), where)
@@ -316,7 +253,7 @@ def load_urdf(document: Union[str, bytes]) -> Tuple[RobotDescription, str]:
         that do not decode, malformed XML, forbidden constructs or bad elements.
     """
     text, data = decode_document(document)
-    root = _parse_xml(data)
+    root = parse_elements(data, _READ, ('robot',), URDFError)
     if root.tag != 'robot':
         raise URDFError(f'the root element must be <robot>, got <{excerpt(root.tag)}>')
     links = []
