@@ -37,11 +37,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..model import RobotModel
 
 _FLOAT = np.dtype(np.float64)
-_zeros = np.zeros  # a module lookup less (20 ns) in checked_jacobian
+_zeros = np.zeros  # a module lookup less in checked_jacobian
 
 
 def _code(ref: ExpressedIn) -> int:
-    """Return the kernels' code of ``ref`` (identity tests: an enum's hash costs 50 ns)."""
+    """Return the kernels' code of ``ref`` (identity tests: cheaper than an enum's hash)."""
     if ref is _ALIGNED:
         return twists.LOCAL_WORLD_ALIGNED
     return twists.LOCAL if ref is ExpressedIn.LOCAL else twists.WORLD
@@ -82,8 +82,8 @@ class Accelerator:
         """
         Load (or compile) every kernel now, so that no later call pays for it.
 
-        The first kernel of a process costs about 0.3 s from the disk cache (numba starts its
-        compiler), a first compilation several seconds; later models reuse them. A solve with
+        The first kernel of a process is loaded from the disk cache (numba starts its
+        compiler) or compiled; later models reuse them. A solve with
         a time budget (inverse kinematics, :mod:`.ik_engine`) or a node's first message then
         never waits for the compiler. The checked kernels, which take the caller's arrays,
         are not called here: their modules compile (or load) them on import, for every kind
@@ -135,7 +135,7 @@ class Accelerator:
         :param world: ``(n_links, 4, 4)`` float64, receives the poses.
         :return: whether ``q`` was taken and passed the checks.
         """
-        # takes(), written out: a call costs about 50 ns of a 0.7 us call
+        # takes(), written out: a call is a noticeable share of this one
         return (type(q) is np.ndarray and q.dtype is _FLOAT and q.ndim == 1
                 and poses.poses_checked(self._table, q, q_out, world))
 
@@ -169,7 +169,7 @@ class Accelerator:
         :param ref: where it is expressed.
         :return: a new ``(6, nv)`` array, or None as :meth:`checked_poses`.
         """
-        # takes() and _code() written out: a call costs about 50 ns of a 1 us call
+        # takes() and _code() written out: a call is a noticeable share of this one
         if not (type(q) is np.ndarray and q.dtype is _FLOAT and q.ndim == 1):
             return None
         out = _zeros(self._jacobian_shape)
