@@ -29,6 +29,8 @@ import re
 import subprocess
 
 from frame_kinematics import bridge, core
+import pytest
+from test_readme import _command, run_as_printed
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOC = os.path.join(ROOT, 'doc')
@@ -36,6 +38,36 @@ INTERFACES = os.path.join(ROOT, 'frame_kinematics_interfaces')
 _CREATED = re.compile(r"create_(publisher|subscription|service)\(\s*\w+,\s*'([^']+)'")
 _FIELD = re.compile(r'^[\w/]+(\[\])?\s+(\w+)\s*$')
 _TIMING = re.compile(r'[0-9] ?(ns|us|µs)\b')
+
+
+def console_examples():
+    """``(page:line, argv, expected output)`` of each ``$ frame-kinematics`` line of the manual."""
+    cases = []
+    for path in sorted(glob.glob(os.path.join(DOC, '**', '*.rst'), recursive=True)):
+        with open(path, encoding='utf-8') as handle:
+            lines = handle.read().splitlines()
+        page = os.path.relpath(path, DOC)
+        k = 0
+        while k < len(lines):
+            if lines[k].strip() != '.. code-block:: console':
+                k += 1
+                continue
+            k += 1
+            block = []
+            while k < len(lines) and (not lines[k].strip() or lines[k].startswith('   ')):
+                block.append((k + 1, lines[k][3:]))
+                k += 1
+            for n, (number, text) in enumerate(block):
+                argv = _command(text[2:]) if text.startswith('$ ') else None
+                if argv is None:
+                    continue
+                output = []
+                for _, rest in block[n + 1:]:
+                    if rest.startswith('$ '):
+                        break
+                    output.append(rest)
+                cases.append((f'{page}:{number}', argv, '\n'.join(output).strip('\n')))
+    return cases
 
 
 def _read(*paths):
@@ -56,6 +88,12 @@ def _literals(text):
 def _interface_files():
     return sorted(glob.glob(os.path.join(INTERFACES, 'srv', '*.srv')) +
                   glob.glob(os.path.join(INTERFACES, 'msg', '*.msg')))
+
+
+@pytest.mark.parametrize('where, argv, expected', [
+    pytest.param(where, argv, expected, id=where) for where, argv, expected in console_examples()])
+def test_command_line_example_of_the_manual_runs_as_printed(tmp_path, where, argv, expected):
+    run_as_printed(tmp_path, argv, expected, where)
 
 
 def test_every_public_name_of_the_core_has_a_directive_in_the_api_reference():
