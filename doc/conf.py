@@ -25,6 +25,13 @@ not set here), or directly::
 import os
 import sys
 
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.util.docutils import SphinxDirective
+
+# The repository's root. rosdoc2 copies doc/ into a folder of its own and runs this file from
+# there: the package is then imported from the sourced workspace, and the repository's files
+# outside doc/ are not at hand (rosdoc2 shows the changelog on the package's own page).
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if os.path.isfile(os.path.join(_ROOT, 'frame_kinematics', '__init__.py')):
     sys.path.insert(0, _ROOT)
@@ -67,3 +74,36 @@ html_static_path = []
 # short references (``:class:`JointKernel```, ``:mod:`.ik```) may match a re-export or a module
 # of the same name elsewhere, which Sphinx reports as ambiguous: the first match is right.
 suppress_warnings = ['ref.python']
+
+
+class RepositoryFile(SphinxDirective):
+    """
+    ``.. repository-file:: PATH``: a file of the repository outside ``doc/``.
+
+    With ``:rst:`` its text is read as part of the page, else it is shown as a literal block.
+    Where the file is not at hand (a rosdoc2 build), a sentence names it instead.
+    """
+
+    required_arguments = 1
+    option_spec = {'rst': directives.flag}
+
+    def run(self):
+        """Return the file's nodes, or a sentence naming it."""
+        relative = self.arguments[0]
+        path = os.path.join(_ROOT, relative)
+        if not os.path.isfile(path):
+            return [nodes.paragraph(text=f'See {relative} in the repository.')]
+        self.env.note_dependency(path)
+        with open(path, encoding='utf-8') as handle:
+            text = handle.read()
+        if 'rst' in self.options:
+            self.state_machine.insert_input(text.splitlines(), path)
+            return []
+        block = nodes.literal_block(text, text)
+        block['language'] = 'text'
+        return [block]
+
+
+def setup(app):
+    """Register the ``repository-file`` directive."""
+    app.add_directive('repository-file', RepositoryFile)

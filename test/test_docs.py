@@ -118,8 +118,8 @@ def test_every_interface_type_is_in_the_api_reference():
         kind = os.path.basename(os.path.dirname(path))
         name = os.path.splitext(os.path.basename(path))[0]
         assert f'frame_kinematics_interfaces/{kind}/{name}' in api, name
-        assert f'.. literalinclude:: ../../frame_kinematics_interfaces/{kind}/{name}.{kind}' \
-            in api, name
+        assert f'.. repository-file:: frame_kinematics_interfaces/{kind}/{name}.{kind}' in api, \
+            name
 
 
 def test_every_field_of_the_interfaces_is_described_in_the_node_page():
