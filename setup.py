@@ -40,6 +40,7 @@ setup(
         'test': ['pytest', 'hypothesis', 'pin', 'example-robot-data', 'pybullet', 'matplotlib',
                  'pyyaml', 'numba>=0.59'],
         'bench': ['pin', 'example-robot-data', 'pybullet', 'ikpy', 'numba>=0.59'],
+        'doc': ['sphinx'],
     },
     zip_safe=True,
     maintainer='frame_kinematics developers',

@@ -32,7 +32,7 @@ from typing import Dict, Optional, Sequence
 
 #: Largest stamp interval (ns): a tiny publish_frequency means "hardly ever", not overflow.
 MAX_INTERVAL_NS = 2 ** 62
-#: Stamps of two sources this close count as one tick (their CoM frames are spaced by 1 ns).
+#: Stamps of two sources this close count as one tick (their CoM frames are one stamp unit apart).
 SAME_TICK_NS = 1_000_000
 #: Shortest stamp interval between two CoM marker arrays (10 per second).
 MARKER_PERIOD_NS = 100_000_000

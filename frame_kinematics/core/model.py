@@ -326,7 +326,7 @@ class RobotModel:
             ref = expressed_in if type(expressed_in) is ExpressedIn else \
                 ExpressedIn.parse(expressed_in)
             at = None if point is None else check_point(point)
-            try:  # link_index(), without its call (40 ns of a 1 us call)
+            try:  # link_index(), without the cost of its call
                 index = self._link_index[link]
             except (KeyError, TypeError):
                 index = self.link_index(link)  # which raises the error

@@ -24,8 +24,8 @@ full configuration, after :meth:`CompiledChain.usable` has checked the target an
 the options it needs are prepared once (:func:`prepare`) and kept by the solver.
 
 Time budget: the deadline is read at every iteration inside compiled code, so a solve
-returns at most one iteration (a few microseconds) plus the bookkeeping after it (tens of
-microseconds) past its deadline, unless the process is preempted. In a batch every target
+returns at most one iteration plus the bookkeeping after it past its deadline (measured in
+the manual's performance page), unless the process is preempted. In a batch every target
 first gets its share of the time left (one thread's share times the threads), then the
 targets that used their share up get the rest, from the best configuration they reached.
 """

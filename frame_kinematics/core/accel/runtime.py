@@ -14,7 +14,7 @@
 """
 What compiled solves need from the system: a monotonic clock and a random generator.
 
-* :func:`monotonic`: ``clock_gettime`` read from compiled code (about 30 ns), so that a
+* :func:`monotonic`: ``clock_gettime`` read from compiled code, so that a
   solve checks its deadline at every iteration without returning to Python. The clock id is
   the caller's (``time.CLOCK_MONOTONIC``, the clock of ``time.perf_counter`` on Linux).
 * :func:`address` and :func:`int_address`: a pointer into an array.
@@ -38,8 +38,7 @@ def address(typingctx, array, index):
     Return the address of ``array.flat[index]`` of a C-contiguous array, a ``CPointer``.
 
     For C functions that write into an array, and for ``numba.carray`` views of a packed
-    table (:mod:`.tables`), which unlike a reshaped slice cost no reference count (about
-    25 ns each, measured).
+    table (:mod:`.tables`), which unlike a reshaped slice cost no reference count.
     """
     signature = types.CPointer(array.dtype)(array, index)
 

@@ -14,12 +14,12 @@
 """
 One model's tables packed into one flat array, and their views in compiled code.
 
-numba checks the type of every array argument of every call (about 35 ns each), so the
+numba checks the type of every array argument of every call, so the
 kernels called from Python take the joint kernel's and the topology's tables as one float64
 array (:func:`pack`), holding one row per link and one row per motion column. Its first part
 holds integers (int64 values, stored bit for bit); compiled code reads both parts through
 :func:`links`, :func:`columns` and :func:`input_checks`, ``numba.carray``
-views that cost no reference count (a reshaped slice costs about 25 ns):
+views that cost no reference count (a reshaped slice costs one):
 
 * integers: the link count ``n``, the column count ``c``, the floating-joint count ``f`` and
   ``nq``; the link rows ``(n, 5)``: ``type_code``, ``q_index``, ``parent``, the principal
@@ -69,7 +69,7 @@ def pack(model: 'RobotModel') -> np.ndarray:
 
     :param model: the robot model (its kernel, topology and layout).
     :return: a new float64 array. It is writable, because numba's dispatch checks a read-only
-        array argument about 35 ns slower than a writable one: the caller keeps it private
+        array argument more slowly than a writable one: the caller keeps it private
         (the kernels only read it).
     """
     topology = model.topology

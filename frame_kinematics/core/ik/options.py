@@ -37,7 +37,7 @@ if TYPE_CHECKING:  # pragma: no cover
 _LOG = logging.getLogger(__package__)
 
 #: Largest number of seeds advanced together per target (each costs an evaluation and a
-#: linear solve per iteration; 1024 of them still take only a few milliseconds).
+#: linear solve per iteration; 1024 of them still make a short iteration).
 MAX_PARALLEL_SEEDS = 1024
 #: Largest time budget of a call, in seconds (one hour).
 MAX_TIME_BUDGET = 3600.0

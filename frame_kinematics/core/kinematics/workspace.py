@@ -14,9 +14,9 @@
 """
 Link poses recomputed in place, for loops over configurations.
 
-A :class:`~.state.KinematicsState` is built for each configuration and never changes; at a
-microsecond per evaluation its construction (two new arrays, made read-only) costs as much
-as the kinematics. A :class:`KinematicsWorkspace` keeps the same two arrays and overwrites
+A :class:`~.state.KinematicsState` is built for each configuration and never changes; on the
+compiled backend its construction (two new arrays, made read-only) costs as much as the
+kinematics. A :class:`KinematicsWorkspace` keeps the same two arrays and overwrites
 them: Pinocchio's ``Data`` after ``forwardKinematics``, the Robotics Library's
 ``Kinematics`` after ``setPosition`` and ``forwardPosition``.
 """
