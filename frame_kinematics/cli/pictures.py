@@ -21,7 +21,8 @@ motion), ``.gif`` an animation (one frame without ``--to``/``--to-config``).
 import argparse
 
 from .common import emit, Progress
-from .inputs import model_of, read_states
+from .inputs import read_states
+from .robot_input import model_of
 
 _AS_GIVEN = 'drawn at the values given'
 

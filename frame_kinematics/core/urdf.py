@@ -154,6 +154,10 @@ def _parse_xml(data: bytes) -> _Element:
     skipping = [0]
 
     def start(tag, attrib):
+        if tag.startswith('xacro:'):
+            raise URDFError(f'this is a xacro document: expand it first (it has a '
+                            f'<{excerpt(tag)}> element; run xacro, or install the xacro '
+                            'package for the command line to expand it)')
         if skipping[0] or (stack and not _kept(stack[-1], tag)):
             skipping[0] += 1
             return
@@ -179,6 +183,13 @@ def _parse_xml(data: bytes) -> _Element:
     return root[0]
 
 
+def _not_a_number(attribute: str, kind: str, text: str, where: str) -> URDFError:
+    if '${' in text or '$(' in text:
+        return URDFError(f"this is a xacro document: expand it first (attribute "
+                         f"'{attribute}' is the xacro expression '{excerpt(text)}')", where)
+    return URDFError(f"attribute '{attribute}' is not {kind}: '{excerpt(text)}'", where)
+
+
 def _checked(value: float, text: str, where: str, label: str, bound: bool = True) -> float:
     if not math.isfinite(value):
         raise URDFError(f"attribute '{label}' must be finite, got '{excerpt(text)}'", where)
@@ -198,8 +209,7 @@ def _floats(text: Optional[str], count: int, default: Tuple[float, ...], where: 
     try:
         values = [float(part) for part in parts]
     except ValueError:
-        raise URDFError(f"attribute '{label}' is not a number list: '{excerpt(text)}'",
-                        where) from None
+        raise _not_a_number(label, 'a number list', text, where) from None
     return np.array([_checked(value, text, where, label) for value in values])
 
 
@@ -213,8 +223,7 @@ def _float(element: Optional[_Element], attribute: str, default: Optional[float]
     try:
         value = float(text)
     except ValueError:
-        raise URDFError(f"attribute '{attribute}' is not a number: '{excerpt(text)}'",
-                        where) from None
+        raise _not_a_number(attribute, 'a number', text, where) from None
     return _checked(value, text, where, attribute, bound)
 
 
