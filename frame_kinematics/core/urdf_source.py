@@ -26,7 +26,7 @@ import os
 import re
 import select
 import stat
-from typing import Tuple, Union
+from typing import Optional, Tuple, Union
 
 from .errors import excerpt, URDFError
 
@@ -132,7 +132,7 @@ def _wait_for_writer(fd: int, name, wait: float) -> None:
                         f'first, or give a file', f"file '{os.fsdecode(name)}'")
 
 
-def read_urdf_bytes(path: Union[str, os.PathLike], wait: float = FIFO_WAIT_SECONDS) -> bytes:
+def read_urdf_bytes(path: Union[str, os.PathLike], wait: Optional[float] = None) -> bytes:
     """
     Read a URDF file's bytes once, at most :data:`MAX_DOCUMENT_BYTES` of them.
 
@@ -142,7 +142,7 @@ def read_urdf_bytes(path: Union[str, os.PathLike], wait: float = FIFO_WAIT_SECON
     if no data comes within ``wait`` seconds it is refused.
 
     :param path: path of the file (str, bytes or os.PathLike).
-    :param wait: seconds a FIFO may stay without a writer.
+    :param wait: seconds a FIFO may stay without data (default :data:`FIFO_WAIT_SECONDS`).
     :return: the bytes.
     :raises URDFError: naming the path, if it is not a path, cannot be read, is larger than
         the limit, or is a FIFO nobody writes to.
@@ -158,7 +158,7 @@ def read_urdf_bytes(path: Union[str, os.PathLike], wait: float = FIFO_WAIT_SECON
         fd = os.open(name, os.O_RDONLY | getattr(os, 'O_NONBLOCK', 0))
         try:
             if stat.S_ISFIFO(os.fstat(fd).st_mode) and _is_named_pipe(name):
-                _wait_for_writer(fd, name, wait)
+                _wait_for_writer(fd, name, FIFO_WAIT_SECONDS if wait is None else wait)
             os.set_blocking(fd, True)
             while len(data) <= MAX_DOCUMENT_BYTES:
                 chunk = os.read(fd, min(_CHUNK_BYTES, MAX_DOCUMENT_BYTES + 1 - len(data)))
@@ -176,14 +176,14 @@ def read_urdf_bytes(path: Union[str, os.PathLike], wait: float = FIFO_WAIT_SECON
     return bytes(data)
 
 
-def read_urdf_file(path: Union[str, os.PathLike], wait: float = FIFO_WAIT_SECONDS) -> str:
+def read_urdf_file(path: Union[str, os.PathLike], wait: Optional[float] = None) -> str:
     """
     Read a URDF file once (see :func:`read_urdf_bytes`) and decode it.
 
     The text is decoded as :func:`load_urdf` decodes bytes.
 
     :param path: path of the file (str, bytes or os.PathLike).
-    :param wait: seconds a FIFO may stay without a writer.
+    :param wait: seconds a FIFO may stay without data (default :data:`FIFO_WAIT_SECONDS`).
     :return: the document as a str.
     :raises URDFError: naming the path, if it is not a path, cannot be read, is larger than
         the limit, is a FIFO nobody writes to, or does not decode.
