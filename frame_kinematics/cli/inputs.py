@@ -82,16 +82,6 @@ def parse_pairs(tokens: Sequence[str], what: str) -> Dict[str, str]:
     return pairs
 
 
-def default_configuration(model: RobotModel) -> np.ndarray:
-    """
-    Return the values of entries nobody gave: neutral, projected onto the joint limits.
-
-    :param model: the robot model.
-    :return: ``(nq,)``.
-    """
-    return cfg.clip(model, model.neutral_configuration())
-
-
 def _entries(model: RobotModel, values: Dict[str, object], velocity: bool) -> Dict[str, float]:
     """
     ``{q or v entry: number}`` from ``{joint or entry: value}``.
@@ -257,7 +247,7 @@ def read_states(model: RobotModel, pairs: Sequence[str] = (), config: Optional[s
     Read a configuration (and a velocity, if the file has one) and NAME=VALUE pairs.
 
     Pairs override the file's values; entries given nowhere take their default (see
-    :func:`default_configuration`). A warning names the given values beyond the joint
+    :meth:`RobotModel.neutral_configuration`). A warning names the given values beyond the joint
     limits.
 
     :param model: the robot model.
@@ -271,7 +261,7 @@ def read_states(model: RobotModel, pairs: Sequence[str] = (), config: Optional[s
     velocities: Optional[object] = None
     if config:
         positions, velocities = _states_from_document(read_document(config), config)
-    q = default_configuration(model)
+    q = model.neutral_configuration()
     given: List[str] = []
     entries: Dict[str, float] = {}
     if isinstance(positions, list):
