@@ -38,6 +38,7 @@ from .. import __version__, robots
 from ..core.checks import MAX_MAGNITUDE
 from ..core.ik.options import MAX_TIME_BUDGET
 from ..core.kinematics import ExpressedIn
+from ..render import AXES
 
 #: Value of ``--time-budget`` that lifts the wall-clock limit.
 NO_TIME_BUDGET = 'none'
@@ -409,7 +410,11 @@ def build_parser() -> argparse.ArgumentParser:
     ren.add_argument('--view', nargs=2, type=coordinate, default=[25.0, -60.0],
                      metavar=('ELEV', 'AZIM'), help='camera angles in degrees (default 25 -60)')
     ren.add_argument('--links', nargs='+', action='extend', type=nonempty, metavar='LINK',
-                     help='links whose axes and names are drawn (default all)')
+                     help='links whose axes and names are drawn (default: names where they '
+                          'fit, axes as --axes says)')
+    ren.add_argument('--axes', choices=AXES, default='tips',
+                     help='frame axes drawn without --links: tips (the root and the end of '
+                          'every chain, the default), all links, or none')
     ren.add_argument('--axis-length', type=real(0, True), metavar='M',
                      help="length of the frame axes in m (default 8%% of the robot's size)")
     ren.add_argument('--no-labels', action='store_true', help='do not write link names')

@@ -39,7 +39,8 @@ def run(args: argparse.Namespace) -> int:
     q, _ = read_states(model, args.pairs, args.config, _AS_GIVEN)
     links = list(args.links) if args.links else None
     options = {'size': args.size, 'view': args.view, 'links': links,
-               'axis_length': args.axis_length, 'labels': not args.no_labels}
+               'axis_length': args.axis_length, 'labels': not args.no_labels,
+               'axes': args.axes}
     if args.to is None and args.to_config is None:
         path = render.render_configuration(model, q, args.output, **options)
     else:
