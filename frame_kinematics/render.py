@@ -16,9 +16,10 @@ Pictures of a robot's frame tree (matplotlib, an optional dependency).
 
 * :func:`render_configuration`: one PNG of the tree at a configuration: links as segments
   from the parent's origin to the child's origin (none for a floating joint), frame axes
-  (x red, y green, z blue; by default on the root and the chain ends only), link centers of mass as orange dots sized by mass, the robot's
-  center of mass as a black cross, link names, and a title with the robot name and the
-  joints away from zero.
+  (x red, y green, z blue; by default on the root and the chain ends only), link centers of
+  mass as orange dots sized by mass, the robot's center of mass as a black cross, link names
+  (over the drawing, with a white halo), and a title with the robot name and the joints away
+  from zero. The drawn box is as long on each axis as the robot needs, at one scale.
 * :func:`render_motion`: the same along a motion interpolated between two configurations,
   as an animated GIF (needs pillow) or as a strip of frames (a PNG grid).
 

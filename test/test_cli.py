@@ -26,7 +26,7 @@ import subprocess
 import sys
 
 from conftest import bundled, erd_urdf, link_xml, random_configuration, urdf
-from frame_kinematics import cli, robots
+from frame_kinematics import cli
 from frame_kinematics.core import ExpressedIn, RobotModel
 from frame_kinematics.core.spatial import quaternion_from_rotation, rpy_from_rotation
 import numpy as np

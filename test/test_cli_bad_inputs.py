@@ -85,8 +85,8 @@ def chain_urdf(links):
     return urdf('\n'.join(body), 'chain')
 
 
-ARM = urdf(link_xml('a') + link_xml('b', 1.0) + joint_xml('j', 'revolute', 'a', 'b',
-                                                           xyz='0 0 0.5'), 'pipe_arm')
+ARM = urdf(link_xml('a') + link_xml('b', 1.0) +
+           joint_xml('j', 'revolute', 'a', 'b', xyz='0 0 0.5'), 'pipe_arm')
 XACRO_ARM = """<?xml version="1.0"?>
 <robot name="macro_arm" xmlns:xacro="http://www.ros.org/wiki/xacro">
   <xacro:property name="reach" value="0.5"/>
