@@ -132,8 +132,8 @@ def test_a_fifo_without_a_writer_is_refused_after_a_wait(tmp_path):
             'urdf_source.FIFO_WAIT_SECONDS = 0.2; '
             f'sys.exit(cli.main(["--urdf", {str(fifo)!r}, "info"]))')
     proc = run(code=code)
-    assert_one_line_error(proc.returncode, proc.stdout, proc.stderr, str(fifo),
-                          'no process wrote to this FIFO within 0.2 s')
+    assert_one_line_error(proc.returncode, proc.stdout, proc.stderr,
+                          f"error: file '{fifo}': no process wrote to this FIFO within 0.2 s")
 
 
 def test_a_fifo_without_a_writer_is_refused_by_the_core(tmp_path):

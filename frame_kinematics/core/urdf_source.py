@@ -167,6 +167,8 @@ def read_urdf_bytes(path: Union[str, os.PathLike], wait: Optional[float] = None)
                 data += chunk
         finally:
             os.close(fd)
+    except URDFError:
+        raise
     except (OSError, ValueError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise URDFError(f"cannot read '{shown}': {reason}") from None
