@@ -26,9 +26,9 @@ import sys
 
 from conftest import joint_xml, link_xml, urdf
 import frame_kinematics
-from frame_kinematics import cli
 from frame_kinematics.core import RobotModel, URDFError
 import pytest
+from test_cli import assert_one_line_error, call
 
 #: Address space a subprocess may use (numpy and a model fit well within it).
 MEMORY_LIMIT = 1536 * 1024 * 1024
@@ -54,26 +54,6 @@ def run(*args, stdin=None, code=None, shell=None):
         command = [sys.executable, '-m', 'frame_kinematics', *map(str, args)]
     return subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=120,
                           env=env, preexec_fn=_limit_memory)
-
-
-def call(capsys, *args):
-    """Run :func:`cli.main` in this process: ``(exit status, stdout, stderr)``."""
-    try:
-        status = cli.main([str(a) for a in args])
-    except SystemExit as exc:
-        status = exc.code
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def assert_one_line_error(status, out, err, *words, code=1):
-    assert status == code, (status, out, err)
-    assert out == ''
-    lines = err.splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith('frame-kinematics: error: ')
-    for word in words:
-        assert word in lines[0], (word, lines[0])
 
 
 def chain_urdf(links):
