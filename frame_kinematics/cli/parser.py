@@ -36,7 +36,7 @@ from .poses import run_com, run_fk, run_jacobian
 from .relative_motion import run as run_relative_motion
 from .. import __version__, robots
 from ..core.checks import MAX_MAGNITUDE
-from ..core.ik.options import MAX_TIME_BUDGET
+from ..core.ik.options import MAX_COUNT, MAX_TIME_BUDGET
 from ..core.kinematics import ExpressedIn
 from ..render import AXES
 
@@ -97,7 +97,8 @@ def whole(minimum: int, maximum: Optional[int] = None) -> Callable[[str], int]:
     Option type: a whole number within bounds.
 
     :param minimum: smallest value accepted.
-    :param maximum: largest value accepted, or ``None``.
+    :param maximum: largest value accepted, or ``None`` for the core's limit of counts
+        (:data:`MAX_COUNT`), which the message names only when it is passed or exceeded.
     :return: the converter for ``add_argument(type=...)``.
     """
     def parse(text: str) -> int:
@@ -105,8 +106,10 @@ def whole(minimum: int, maximum: Optional[int] = None) -> Callable[[str], int]:
             value = int(text)
         except ValueError:
             value = None
-        if value is None or value < minimum or (maximum is not None and value > maximum):
+        if value is None or not minimum <= value <= (MAX_COUNT if maximum is None else maximum):
             bound = f'>= {minimum}' if maximum is None else f'between {minimum} and {maximum}'
+            if value is not None and maximum is None and value > MAX_COUNT:
+                bound = f'<= {MAX_COUNT}'
             raise argparse.ArgumentTypeError(f'must be a whole number {bound}, got {text!r}')
         return value
     return parse
@@ -119,7 +122,9 @@ def real(minimum: float, strict: bool, maximum: Optional[float] = None
 
     :param minimum: lower bound.
     :param strict: whether the bound itself is refused.
-    :param maximum: largest value accepted, or ``None``.
+    :param maximum: largest value accepted, or ``None`` for the magnitude every number has at
+        most (:data:`MAX_MAGNITUDE`), which the message names only when it is passed or
+        exceeded.
     :return: the converter for ``add_argument(type=...)``.
     """
     def parse(text: str) -> float:
@@ -128,10 +133,11 @@ def real(minimum: float, strict: bool, maximum: Optional[float] = None
         except ValueError:
             value = math.nan
         low_ok = value > minimum if strict else value >= minimum
-        if not (math.isfinite(value) and low_ok and (maximum is None or value <= maximum)):
+        high = MAX_MAGNITUDE if maximum is None else maximum
+        if not (math.isfinite(value) and low_ok and value <= high):
             bound = f"{'>' if strict else '>='} {minimum:g}"
-            if maximum is not None:
-                bound += f' and <= {maximum:g}'
+            if maximum is not None or value > high:
+                bound += f' and <= {high:g}'
             raise argparse.ArgumentTypeError(f'must be a number {bound}, got {text!r}')
         return value
     return parse
