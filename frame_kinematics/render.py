@@ -56,8 +56,10 @@ AXES = ('tips', 'all', 'none')
 _THINNEST = 0.3
 #: Points per drawn line that labels avoid covering.
 _SAMPLES = 12
-#: Zoom of a single picture's box (below 1: a tall robot's tick labels stay in the picture).
-_ZOOM = 0.92
+#: Zoom of a single picture's box: the one that fills the picture, within these bounds.
+_ZOOM_RANGE = (0.7, 1.4)
+#: Fraction of the picture the box and its tick labels fill.
+_FIT_MARGIN = 0.97
 
 
 class MissingDependencyError(FrameKinematicsError, ImportError):
@@ -233,7 +235,7 @@ class _Scene:
         return root + leaves + inner
 
     def draw(self, ax, frame: int, line_collection, fontsize: float, ticks: bool = True,
-             zoom: float = 1.0) -> None:
+             zoom: Optional[float] = 1.0) -> None:
         poses = self.poses[:, frame]
         origins = poses[:, :3, 3]
         segments = np.stack([origins[self.parent[self.children]], origins[self.children]],
@@ -262,21 +264,9 @@ class _Scene:
         ax.set_xlim(*self.limits[0])
         ax.set_ylim(*self.limits[1])
         ax.set_zlim(*self.limits[2])
-        try:
-            ax.set_box_aspect(self.aspect, zoom=zoom)
-        except TypeError:  # matplotlib < 3.6 has no zoom
-            ax.set_box_aspect(self.aspect)
         from matplotlib.ticker import MultipleLocator
         for axis in (ax.xaxis, ax.yaxis, ax.zaxis):
             axis.set_major_locator(MultipleLocator(self.grid_step))
-        if self.labels:
-            names = [('CoM', self.com[frame], 'black')] if self.com is not None else []
-            names += [(self.model.links[i].name, origins[i], (0.15, 0.15, 0.15))
-                      for i in self.label_order]
-            lines = np.concatenate([segments] + axes)
-            along = np.linspace(0.0, 1.0, _SAMPLES)[None, :, None]
-            drawn = lines[:, :1] + along * (lines[:, 1:] - lines[:, :1])
-            place_labels(ax, names, fontsize, np.concatenate([drawn.reshape(-1, 3), com]))
         if ticks:
             ax.set_xlabel('x [m]', fontsize=fontsize)
             ax.set_ylabel('y [m]', fontsize=fontsize)
@@ -286,6 +276,32 @@ class _Scene:
             ax.set_xticklabels([])
             ax.set_yticklabels([])
             ax.set_zticklabels([])
+        _zoom(ax, self.aspect, zoom)
+        if self.labels:
+            names = [('CoM', self.com[frame], 'black')] if self.com is not None else []
+            names += [(self.model.links[i].name, origins[i], (0.15, 0.15, 0.15))
+                      for i in self.label_order]
+            lines = np.concatenate([segments] + axes)
+            along = np.linspace(0.0, 1.0, _SAMPLES)[None, :, None]
+            drawn = lines[:, :1] + along * (lines[:, 1:] - lines[:, :1])
+            place_labels(ax, names, fontsize, np.concatenate([drawn.reshape(-1, 3), com]))
+
+
+def _zoom(ax, aspect: Tuple[float, float, float], zoom: Optional[float]) -> None:
+    """Set the box's aspect and zoom (``None``: the box and its tick labels fill the axes)."""
+    try:
+        ax.set_box_aspect(aspect, zoom=1.0 if zoom is None else zoom)
+    except TypeError:  # matplotlib < 3.6 has no zoom
+        ax.set_box_aspect(aspect)
+        return
+    if zoom is not None:
+        return
+    renderer = ax.figure.canvas.get_renderer()
+    ax.apply_aspect()
+    area = ax.get_position().transformed(ax.figure.transFigure)
+    drawn = ax.get_tightbbox(renderer)
+    fit = min(area.width / drawn.width, area.height / drawn.height)
+    ax.set_box_aspect(aspect, zoom=float(np.clip(_FIT_MARGIN * fit, *_ZOOM_RANGE)))
 
 
 def _nice_step(span: float) -> float:
@@ -346,7 +362,7 @@ def render_configuration(model: RobotModel, q, path: str,
     reserve_title(fig, _title(model, q, size[0]), _TITLE_FONTSIZE)
     ax = fig.add_subplot(projection='3d')
     ax.view_init(*_view(view))
-    scene.draw(ax, 0, line_collection, fontsize=7.5, zoom=_ZOOM)
+    scene.draw(ax, 0, line_collection, fontsize=7.5, zoom=None)
     fig.savefig(path, dpi=_DPI, format='png')
     return path
 
@@ -454,7 +470,7 @@ def _animate(scene: _Scene, path_q: np.ndarray, path: str, size: Tuple[int, int]
             ax.cla()
             ax.view_init(*view)
             title.set_text(titles[frame])
-            scene.draw(ax, frame, line_collection, fontsize=7.5, zoom=_ZOOM)
+            scene.draw(ax, frame, line_collection, fontsize=7.5, zoom=None)
             writer.grab_frame()
             if progress is not None:
                 progress(frame + 1, count)
