@@ -180,8 +180,8 @@ def test_xacro_without_the_xacro_package_says_what_to_install(capsys, tmp_path, 
     path.write_text(XACRO_ARM)
     monkeypatch.setitem(sys.modules, 'xacro', None)
     status, out, err = call(capsys, 'info', '--urdf', path)
-    assert_one_line_error(status, out, err, 'pip install xacro',
-                          f'xacro {path} > arm.urdf'.replace('arm.urdf', 'robot.urdf'))
+    assert_one_line_error(status, out, err, f'{path} is a xacro document: expanding it needs '
+                          "the python package 'xacro' (pip install xacro)")
     # a URDF made by xacro may keep the namespace and macros in comments: it is read as it is
     made = tmp_path / 'made.urdf'
     made.write_text('<?xml version="1.0"?>\n<robot name="r" '
@@ -216,8 +216,9 @@ def test_xacro_without_the_xacro_package_says_what_to_install(capsys, tmp_path, 
     (['ik', '--xyz', '0.4', '0', '0.3', '--position-only', '--time-budget', '1e9'],
      ['--time-budget must be a number > 0 and <= 3600', "or 'none'"]),
     (['ik', '--xyz', '0.4', '0', '0.3', '--position-only', '--rpy', '0', '0', '0'],
-     ['--position-only', '--rpy']),
-    (['ik', '--targets', 't.csv', '--xyz', '0.3', '0', '0.4'], ['--targets', '--xyz']),
+     ['give either --position-only or --rpy/--quat, not both']),
+    (['ik', '--targets', 't.csv', '--xyz', '0.3', '0', '0.4'],
+     ['give either --targets or --xyz/--rpy/--quat, not both']),
     (['info', '--urdf', 'a.urdf', '--robot', 'fk_arm'], ['--urdf', '--robot']),
     (['jacobian', '--link', 'tool0', '--link', 'wrist_3_link'], ['--link is given twice']),
     (['--urdf', 'a.urdf', 'info', '--urdf', 'b.urdf'], ['--urdf is given before and after']),

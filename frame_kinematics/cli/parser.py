@@ -430,8 +430,8 @@ def build_parser() -> argparse.ArgumentParser:
 #: Options that contradict each other: (option, its attribute, the others, their attributes).
 _CONFLICTS = (
     ('--urdf', 'urdf', '--robot', ('robot',)),
-    ('--position-only', 'position_only', '--rpy or --quat', ('rpy', 'quat')),
-    ('--targets', 'targets', '--xyz, --rpy or --quat', ('xyz', 'rpy', 'quat')),
+    ('--position-only', 'position_only', '--rpy/--quat', ('rpy', 'quat')),
+    ('--targets', 'targets', '--xyz/--rpy/--quat', ('xyz', 'rpy', 'quat')),
 )
 
 

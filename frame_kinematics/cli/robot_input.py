@@ -66,16 +66,6 @@ def load_model(urdf, robot, floating_base: bool) -> RobotModel:
         raise URDFError(f'{urdf}: {exc}') from None
 
 
-def _xacro_hint(path: str) -> str:
-    base = os.path.basename(path)
-    stem = base[:-len('.xacro')] if base.lower().endswith('.xacro') else base
-    if stem == base:
-        stem = os.path.splitext(base)[0] + '.expanded'
-    if not stem.lower().endswith('.urdf'):
-        stem += '.urdf'
-    return f'xacro {path} > {stem}'
-
-
 def _find_failure(path: str, text: str, exc: Exception) -> str:
     """Explain a ``$(find pkg)`` that xacro could not resolve, naming the package."""
     named = re.search(r"package '([^']+)'", str(exc)) or _FIND.search(text)
@@ -103,9 +93,8 @@ def expand_xacro(path: str, document: bytes) -> str:
         import xacro
     except ImportError:
         from ..render import MissingDependencyError
-        raise MissingDependencyError(
-            'xacro', f'{path} is a xacro document: expanding it (or run '
-            f'{_xacro_hint(path)})') from None
+        raise MissingDependencyError('xacro', f'{path} is a xacro document: expanding it'
+                                     ) from None
     try:
         text = decode_document(document)[0]
     except URDFError as exc:
