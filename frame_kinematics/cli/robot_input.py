@@ -23,6 +23,7 @@ needs ROS 2's ament index.
 
 import os
 import re
+from typing import Optional
 
 from .common import CommandLineError, LOG
 from .. import robots
@@ -37,7 +38,7 @@ _REASON_LENGTH = 300
 _FIND = re.compile(r'\$\(find\s+([^\s)]+)\s*\)')
 
 
-def load_model(urdf, robot, floating_base: bool) -> RobotModel:
+def load_model(urdf: Optional[str], robot: Optional[str], floating_base: bool) -> RobotModel:
     """
     Load the robot of ``--urdf`` or ``--robot`` (default: the bundled arm).
 
@@ -50,16 +51,14 @@ def load_model(urdf, robot, floating_base: bool) -> RobotModel:
     :raises MissingDependencyError: for a xacro document without the xacro package.
     """
     note = first_compile_note()
+    if note is not None:
+        LOG.warning(note)
     if urdf is None:
-        if note is not None:
-            LOG.warning(note)
         return RobotModel.from_urdf_file(robots.path(robot or robots.DEFAULT_ROBOT),
                                          floating_base=floating_base)
     document = read_urdf_bytes(urdf)
     if urdf.lower().endswith('.xacro') or uses_xacro(document):
         document = expand_xacro(urdf, document)
-    if note is not None:
-        LOG.warning(note)
     try:
         return RobotModel.from_urdf_string(document, floating_base=floating_base)
     except URDFError as exc:
