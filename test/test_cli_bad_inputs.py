@@ -26,7 +26,6 @@ import sys
 
 from conftest import joint_xml, link_xml, urdf
 import frame_kinematics
-from frame_kinematics.core import RobotModel, URDFError
 import pytest
 from test_cli import assert_one_line_error, call
 
@@ -116,33 +115,7 @@ def test_a_fifo_without_a_writer_is_refused_after_a_wait(tmp_path):
                           f"error: file '{fifo}': no process wrote to this FIFO within 0.2 s")
 
 
-def test_a_fifo_without_a_writer_is_refused_by_the_core(tmp_path):
-    if not hasattr(os, 'mkfifo'):
-        pytest.skip('needs FIFOs')
-    fifo = tmp_path / 'robot.urdf'
-    os.mkfifo(fifo)
-    with pytest.raises(URDFError, match='no process wrote to this FIFO within 0.1 s'):
-        from frame_kinematics.core.urdf_source import read_urdf_file
-        read_urdf_file(fifo, wait=0.1)
-
-
 # -- xacro -------------------------------------------------------------------------------------
-def test_the_core_refuses_a_xacro_document():
-    with pytest.raises(URDFError, match='this is a xacro document: expand it first'):
-        RobotModel.from_urdf_string(XACRO_ARM)
-    # an arm inside a macro does not load silently as a one-link robot
-    only_macro = XACRO_ARM.replace('<xacro:arm prefix="left_"/>', '').replace(
-        '<joint name="mount" type="fixed"><parent link="world"/><child link="left_base"/>'
-        '</joint>', '')
-    with pytest.raises(URDFError, match='this is a xacro document: expand it first'):
-        RobotModel.from_urdf_string(only_macro)
-    expression = urdf(link_xml('a') + link_xml('b') +
-                      joint_xml('j', 'fixed', 'a', 'b', xyz='0 0 ${reach}'))
-    with pytest.raises(URDFError, match=r"this is a xacro document: expand it first "
-                       r"\(attribute 'origin xyz' is the xacro expression '0 0 \$\{reach\}'"):
-        RobotModel.from_urdf_string(expression)
-
-
 def test_xacro_files_are_expanded(capsys, tmp_path):
     pytest.importorskip('xacro')
     path = tmp_path / 'arm.urdf.xacro'
