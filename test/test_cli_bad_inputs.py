@@ -28,6 +28,7 @@ from conftest import joint_xml, link_xml, urdf
 import frame_kinematics
 import pytest
 from test_cli import assert_one_line_error, call
+from test_urdf import MACRO_ARM
 
 #: Address space a subprocess may use (numpy and a model fit well within it).
 MEMORY_LIMIT = 1536 * 1024 * 1024
@@ -66,22 +67,6 @@ def chain_urdf(links):
 
 ARM = urdf(link_xml('a') + link_xml('b', 1.0) +
            joint_xml('j', 'revolute', 'a', 'b', xyz='0 0 0.5'), 'pipe_arm')
-XACRO_ARM = """<?xml version="1.0"?>
-<robot name="macro_arm" xmlns:xacro="http://www.ros.org/wiki/xacro">
-  <xacro:property name="reach" value="0.5"/>
-  <xacro:macro name="arm" params="prefix">
-    <link name="${prefix}base"/>
-    <link name="${prefix}tip"/>
-    <joint name="${prefix}joint" type="revolute">
-      <parent link="${prefix}base"/><child link="${prefix}tip"/>
-      <origin xyz="0 0 ${reach}"/><limit lower="-1" upper="1" effort="1" velocity="1"/>
-    </joint>
-  </xacro:macro>
-  <link name="world"/>
-  <xacro:arm prefix="left_"/>
-  <joint name="mount" type="fixed"><parent link="world"/><child link="left_base"/></joint>
-</robot>
-"""
 
 
 # -- --urdf: read once, bounded, never blocking ----------------------------------------------
@@ -119,13 +104,13 @@ def test_a_fifo_without_a_writer_is_refused_after_a_wait(tmp_path):
 def test_xacro_files_are_expanded(capsys, tmp_path):
     pytest.importorskip('xacro')
     path = tmp_path / 'arm.urdf.xacro'
-    path.write_text(XACRO_ARM)
+    path.write_text(MACRO_ARM)
     status, out, err = call(capsys, 'fk', '--urdf', path, '--links', 'left_tip',
                             'left_joint=0.3')
     assert status == 0, err
     assert out.splitlines()[2].split()[:4] == ['left_tip', '0.000000', '0.000000', '0.500000']
     # xacro detected on the bytes of a pipe, whatever its name
-    proc = run('--urdf', '/dev/stdin', 'info', stdin=XACRO_ARM)
+    proc = run('--urdf', '/dev/stdin', 'info', stdin=MACRO_ARM)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith('robot macro_arm: 3 links')
 
@@ -150,7 +135,7 @@ def test_xacro_that_cannot_be_expanded_is_one_line(capsys, tmp_path, monkeypatch
 
 def test_xacro_without_the_xacro_package_says_what_to_install(capsys, tmp_path, monkeypatch):
     path = tmp_path / 'robot.urdf.xacro'
-    path.write_text(XACRO_ARM)
+    path.write_text(MACRO_ARM)
     monkeypatch.setitem(sys.modules, 'xacro', None)
     status, out, err = call(capsys, 'info', '--urdf', path)
     assert_one_line_error(status, out, err, f'{path} is a xacro document: expanding it needs '

@@ -272,12 +272,13 @@ def test_mimic_chain_gain_beyond_the_bound_is_refused():
 #: An arm made by a xacro macro, and the macro used once.
 MACRO_ARM = """<?xml version="1.0"?>
 <robot name="macro_arm" xmlns:xacro="http://www.ros.org/wiki/xacro">
+  <xacro:property name="reach" value="0.5"/>
   <xacro:macro name="arm" params="prefix">
     <link name="${prefix}base"/>
     <link name="${prefix}tip"/>
     <joint name="${prefix}joint" type="revolute">
       <parent link="${prefix}base"/><child link="${prefix}tip"/>
-      <limit lower="-1" upper="1" effort="1" velocity="1"/>
+      <origin xyz="0 0 ${reach}"/><limit lower="-1" upper="1" effort="1" velocity="1"/>
     </joint>
   </xacro:macro>
   <link name="world"/>
