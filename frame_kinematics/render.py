@@ -16,9 +16,10 @@ Pictures of a robot's frame tree (matplotlib, an optional dependency).
 
 * :func:`render_configuration`: one PNG of the tree at a configuration: links as segments
   from the parent's origin to the child's origin (none for a floating joint), frame axes
-  (x red, y green, z blue), link centers of mass as orange dots sized by mass, the robot's
-  center of mass as a black cross, link names, and a title with the robot name and the
-  joints away from zero.
+  (x red, y green, z blue; by default on the root and the chain ends only), link centers of
+  mass as orange dots sized by mass, the robot's center of mass as a black cross, link names
+  (over the drawing, with a white halo), and a title with the robot name and the joints away
+  from zero. The drawn box is as long on each axis as the robot needs, at one scale.
 * :func:`render_motion`: the same along a motion interpolated between two configurations,
   as an animated GIF (needs pillow) or as a strip of frames (a PNG grid).
 
@@ -49,6 +50,16 @@ _AXIS_COLORS = ((0.85, 0.1, 0.1), (0.1, 0.65, 0.1), (0.1, 0.25, 0.9))
 _MAX_PIXELS = 8000
 _STRIP_HEADER = 40
 _TITLE_FONTSIZE = 8.5
+#: Which links get frame axes by default: the root and the chain ends, every link, or none.
+AXES = ('tips', 'all', 'none')
+#: Shortest side of the drawn box, as a fraction of the longest (a flat robot stays visible).
+_THINNEST = 0.3
+#: Points per drawn line that labels avoid covering.
+_SAMPLES = 12
+#: Zoom of a single picture's box: the one that fills the picture, within these bounds.
+_ZOOM_RANGE = (0.7, 1.4)
+#: Fraction of the picture the box and its tick labels fill.
+_FIT_MARGIN = 0.97
 
 
 class MissingDependencyError(FrameKinematicsError, ImportError):
@@ -138,12 +149,21 @@ class _Scene:
 
     def __init__(self, model: RobotModel, configurations: np.ndarray,
                  links: Optional[Sequence[str]], axis_length: Optional[float],
-                 labels: bool) -> None:
+                 labels: bool, axes: str = 'tips') -> None:
+        if axes not in AXES:
+            raise ConfigurationError(f"axes must be one of {', '.join(AXES)}, got {axes!r}")
         self.model = model
-        if links is None:
+        self.parent = model.topology.parent
+        named = None if links is None else \
+            np.array([model.link_index(name) for name in links], dtype=int)
+        if axes == 'none':
+            self.marked = np.zeros(0, dtype=int)
+        elif named is not None:
+            self.marked = named
+        elif axes == 'all':
             self.marked = np.arange(len(model.links))
         else:
-            self.marked = np.array([model.link_index(name) for name in links], dtype=int)
+            self.marked = np.array(self._tips(), dtype=int)
         self.labels = labels
         state = model.forward_kinematics(configurations)
         # (n_links, B, 4, 4): the poses of every frame of the motion.
@@ -158,22 +178,44 @@ class _Scene:
         elif not (np.isfinite(axis_length) and axis_length > 0):
             raise ConfigurationError(f'axis length must be a positive number, got {axis_length}')
         self.axis_length = float(axis_length)
-        half = 0.5 * extent + self.axis_length
+        # one scale on every axis, each only as long as the robot needs: it fills the picture
+        half = 0.5 * np.maximum(high - low, _THINNEST * extent) + self.axis_length
         center = 0.5 * (low + high)
         self.limits = np.stack([center - half, center + half], axis=1)
+        self.aspect = tuple(float(h) for h in half)
         masses = model.link_masses
         self.massive = np.nonzero(masses > 0)[0]
         self.marker_size = 15.0 + 250.0 * masses[self.massive] / max(masses.max(initial=0), 1e-12)
-        self.parent = model.topology.parent
         # a floating joint is no body: no segment from the world to the floating base
         floating = {j.child for j in model.joints if j.type is JointType.FLOATING}
         self.children = np.array([link.index for link in model.links
                                   if link.parent is not None and link.name not in floating],
                                  dtype=int)
-        self.label_order = self._label_candidates(links)
-        self.grid_step = _nice_step(2.0 * half / 5.0)
+        self.label_order = self._label_candidates(named)
+        self.grid_step = _nice_step(2.0 * float(half.max()) / 5.0)
 
-    def _label_candidates(self, links: Optional[Sequence[str]]) -> List[int]:
+    def _tips(self) -> List[int]:
+        """
+        The root and the ends of the chains: one leaf per link that a movable joint moves.
+
+        Leaves behind fixed joints (a tool frame, camera frames, finger tips) share the moved
+        link they hang from, so that a humanoid gets a few axis triads, not one per frame.
+        """
+        model = self.model
+        has_child = np.zeros(len(self.parent), dtype=bool)
+        has_child[self.parent[self.parent >= 0]] = True
+        moved = {model.link_index(j.child) for j in model.joints if j.type.moves}
+        ends = {}
+        for i in range(len(model.links)):
+            if has_child[i] or self.parent[i] < 0:
+                continue
+            anchor = i
+            while anchor not in moved and self.parent[anchor] >= 0:
+                anchor = int(self.parent[anchor])
+            ends.setdefault(anchor, i)
+        return [i for i in range(len(model.links)) if self.parent[i] < 0] + list(ends.values())
+
+    def _label_candidates(self, links: Optional[np.ndarray]) -> List[int]:
         """
         Links that may be named, most wanted first.
 
@@ -181,7 +223,7 @@ class _Scene:
         moves (links behind fixed joints inside a chain are left unnamed).
         """
         if links is not None:
-            return [int(i) for i in dict.fromkeys(self.marked)]
+            return [int(i) for i in dict.fromkeys(links.tolist())]
         model = self.model
         has_child = np.zeros(len(self.parent), dtype=bool)
         has_child[self.parent[self.parent >= 0]] = True
@@ -193,12 +235,12 @@ class _Scene:
         return root + leaves + inner
 
     def draw(self, ax, frame: int, line_collection, fontsize: float, ticks: bool = True,
-             zoom: float = 1.0) -> None:
+             zoom: Optional[float] = 1.0) -> None:
         poses = self.poses[:, frame]
         origins = poses[:, :3, 3]
+        segments = np.stack([origins[self.parent[self.children]], origins[self.children]],
+                            axis=1)
         if len(self.children):
-            segments = np.stack([origins[self.parent[self.children]], origins[self.children]],
-                                axis=1)
             ax.add_collection3d(line_collection(segments, colors=(0.3, 0.3, 0.35),
                                                 linewidths=2.2))
         marked = poses[self.marked]
@@ -208,10 +250,11 @@ class _Scene:
             tips = marked[:, :3, 3] + self.axis_length * marked[:, :3, k]
             axes.append(np.stack([marked[:, :3, 3], tips], axis=1))
             colors += [_AXIS_COLORS[k]] * len(marked)
-        ax.add_collection3d(line_collection(np.concatenate(axes), colors=colors,
-                                            linewidths=1.3))
+        if len(marked):
+            ax.add_collection3d(line_collection(np.concatenate(axes), colors=colors,
+                                                linewidths=1.3))
+        com = self.link_com[self.massive, frame]
         if len(self.massive):
-            com = self.link_com[self.massive, frame]
             ax.scatter(com[:, 0], com[:, 1], com[:, 2], s=self.marker_size,
                        color=(1.0, 0.55, 0.0), alpha=0.55, depthshade=False)
         if self.com is not None:
@@ -221,18 +264,9 @@ class _Scene:
         ax.set_xlim(*self.limits[0])
         ax.set_ylim(*self.limits[1])
         ax.set_zlim(*self.limits[2])
-        try:
-            ax.set_box_aspect((1.0, 1.0, 1.0), zoom=zoom)
-        except TypeError:  # matplotlib < 3.6 has no zoom
-            ax.set_box_aspect((1.0, 1.0, 1.0))
         from matplotlib.ticker import MultipleLocator
         for axis in (ax.xaxis, ax.yaxis, ax.zaxis):
             axis.set_major_locator(MultipleLocator(self.grid_step))
-        if self.labels:
-            names = [('CoM', self.com[frame], 'black')] if self.com is not None else []
-            names += [(self.model.links[i].name, origins[i], (0.15, 0.15, 0.15))
-                      for i in self.label_order]
-            place_labels(ax, names, fontsize)
         if ticks:
             ax.set_xlabel('x [m]', fontsize=fontsize)
             ax.set_ylabel('y [m]', fontsize=fontsize)
@@ -242,6 +276,32 @@ class _Scene:
             ax.set_xticklabels([])
             ax.set_yticklabels([])
             ax.set_zticklabels([])
+        _zoom(ax, self.aspect, zoom)
+        if self.labels:
+            names = [('CoM', self.com[frame], 'black')] if self.com is not None else []
+            names += [(self.model.links[i].name, origins[i], (0.15, 0.15, 0.15))
+                      for i in self.label_order]
+            lines = np.concatenate([segments] + axes)
+            along = np.linspace(0.0, 1.0, _SAMPLES)[None, :, None]
+            drawn = lines[:, :1] + along * (lines[:, 1:] - lines[:, :1])
+            place_labels(ax, names, fontsize, np.concatenate([drawn.reshape(-1, 3), com]))
+
+
+def _zoom(ax, aspect: Tuple[float, float, float], zoom: Optional[float]) -> None:
+    """Set the box's aspect and zoom (``None``: the box and its tick labels fill the axes)."""
+    try:
+        ax.set_box_aspect(aspect, zoom=1.0 if zoom is None else zoom)
+    except TypeError:  # matplotlib < 3.6 has no zoom
+        ax.set_box_aspect(aspect)
+        return
+    if zoom is not None:
+        return
+    renderer = ax.figure.canvas.get_renderer()
+    ax.apply_aspect()
+    area = ax.get_position().transformed(ax.figure.transFigure)
+    drawn = ax.get_tightbbox(renderer)
+    fit = min(area.width / drawn.width, area.height / drawn.height)
+    ax.set_box_aspect(aspect, zoom=float(np.clip(_FIT_MARGIN * fit, *_ZOOM_RANGE)))
 
 
 def _nice_step(span: float) -> float:
@@ -268,7 +328,7 @@ def render_configuration(model: RobotModel, q, path: str,
                          view: Sequence[float] = DEFAULT_VIEW,
                          links: Optional[Sequence[str]] = None,
                          axis_length: Optional[float] = None,
-                         labels: bool = True) -> str:
+                         labels: bool = True, axes: str = 'tips') -> str:
     """
     Draw the frame tree at one configuration into a PNG file (or a one-frame GIF).
 
@@ -277,10 +337,12 @@ def render_configuration(model: RobotModel, q, path: str,
     :param path: output file, ending with ``.png`` (or ``.gif``, which needs pillow).
     :param size: picture size in pixels ``(width, height)``.
     :param view: elevation and azimuth of the camera in degrees.
-    :param links: links whose frame axes and names are drawn (default: axes of every link;
-        names of the root, the leaves and the links moved by a joint, where they fit).
+    :param links: links whose frame axes and names are drawn (default: names of the root, the
+        leaves and the links moved by a joint, where they fit; axes as ``axes`` says).
     :param axis_length: length of the drawn frame axes in m (default: 8 % of the robot's size).
     :param labels: whether to write link names.
+    :param axes: which links get frame axes without ``links``: ``'tips'`` the root and one
+        end of every chain, ``'all'`` every link, ``'none'`` none (not even ``links``).
     :return: the path written.
     :raises MissingDependencyError: without matplotlib.
     :raises ConfigurationError: for a bad configuration, size or option.
@@ -292,7 +354,7 @@ def render_configuration(model: RobotModel, q, path: str,
     if q.ndim != 1:
         raise ConfigurationError(f'render_configuration draws one configuration (nq,), got '
                                  f'shape {q.shape}')
-    scene = _Scene(model, q[None, :], links, axis_length, labels)
+    scene = _Scene(model, q[None, :], links, axis_length, labels, axes)
     if path.lower().endswith('.gif'):
         _animate(scene, q[None, :], path, size, _view(view), 1.0, None)
         return path
@@ -300,7 +362,7 @@ def render_configuration(model: RobotModel, q, path: str,
     reserve_title(fig, _title(model, q, size[0]), _TITLE_FONTSIZE)
     ax = fig.add_subplot(projection='3d')
     ax.view_init(*_view(view))
-    scene.draw(ax, 0, line_collection, fontsize=7.5)
+    scene.draw(ax, 0, line_collection, fontsize=7.5, zoom=None)
     fig.savefig(path, dpi=_DPI, format='png')
     return path
 
@@ -321,7 +383,7 @@ def render_motion(model: RobotModel, q_start, q_end, path: str, frames: int = 8,
                   view: Sequence[float] = DEFAULT_VIEW,
                   links: Optional[Sequence[str]] = None,
                   axis_length: Optional[float] = None, labels: bool = True,
-                  fps: float = 8.0, progress=None) -> str:
+                  fps: float = 8.0, progress=None, axes: str = 'tips') -> str:
     """
     Draw a motion interpolated between two configurations.
 
@@ -338,11 +400,13 @@ def render_motion(model: RobotModel, q_start, q_end, path: str, frames: int = 8,
     :param columns: pictures per row of a strip.
     :param size: size of one picture in pixels ``(width, height)``.
     :param view: elevation and azimuth of the camera in degrees.
-    :param links: links whose frame axes and names are drawn (default: every link).
+    :param links: links whose frame axes and names are drawn (see
+        :func:`render_configuration`).
     :param axis_length: length of the drawn frame axes in m.
     :param labels: whether to write link names.
     :param fps: frames per second of an animation.
     :param progress: optional callable ``progress(done, total)`` called after each frame.
+    :param axes: which links get frame axes (see :func:`render_configuration`).
     :return: the path written.
     :raises MissingDependencyError: without matplotlib (or without pillow for a GIF).
     :raises ConfigurationError: for bad configurations or options.
@@ -351,7 +415,7 @@ def render_motion(model: RobotModel, q_start, q_end, path: str, frames: int = 8,
     size = _check_size(size)
     view = _view(view)
     path_q = interpolate_configurations(model, q_start, q_end, frames)
-    scene = _Scene(model, path_q, links, axis_length, labels)
+    scene = _Scene(model, path_q, links, axis_length, labels, axes)
     count = len(path_q)
     if path.lower().endswith('.gif'):
         _animate(scene, path_q, path, size, view, fps, progress)
@@ -406,7 +470,7 @@ def _animate(scene: _Scene, path_q: np.ndarray, path: str, size: Tuple[int, int]
             ax.cla()
             ax.view_init(*view)
             title.set_text(titles[frame])
-            scene.draw(ax, frame, line_collection, fontsize=7.5)
+            scene.draw(ax, frame, line_collection, fontsize=7.5, zoom=None)
             writer.grab_frame()
             if progress is not None:
                 progress(frame + 1, count)

@@ -26,7 +26,7 @@ import subprocess
 import sys
 
 from conftest import bundled, erd_urdf, link_xml, moveit_resource, random_configuration, urdf
-from frame_kinematics import cli, robots
+from frame_kinematics import cli
 from frame_kinematics.core import ExpressedIn, RobotModel
 from frame_kinematics.core.spatial import quaternion_from_rotation, rpy_from_rotation
 import numpy as np
@@ -265,8 +265,7 @@ def test_ik_reaches_a_reachable_target():
     root_T_tool = model.forward_kinematics(q).transform('tool0')
     quat = quaternion_from_rotation(root_T_tool[:3, :3])
     proc = run('ik', '--link', 'tool0', '--xyz', *[repr(float(x)) for x in root_T_tool[:3, 3]],
-               '--quat', *[repr(float(x)) for x in quat], '--format', 'json',
-               '--time-budget', '0.5')
+               '--quat', *[repr(float(x)) for x in quat], '--format', 'json')
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout)
     assert result['success'] is True
@@ -411,11 +410,9 @@ def test_options_before_or_after_the_command(capsys):
     (['fk', '--relative-to', 'nowhere'], ["'nowhere'"]),
     (['info', '--urdf', '/nonexistent/robot.urdf'], ['/nonexistent/robot.urdf']),
     (['fk', '--config', '/nonexistent/q.yaml'], ['/nonexistent/q.yaml']),
-    (['info', '--urdf', robots.path(), '--robot', 'fk_arm'], ['--urdf', '--robot']),
     (['info', '--robot', 'fk_octopus'], ["'fk_octopus'", 'fk_quadruped']),
     (['jacobian', '--robot', 'fk_quadruped'], ["'tool0'", '--link']),
     (['jacobian', '--link', 'tool1'], ["'tool1'"]),
-    (['jacobian', '--point', '0', 'x', '0'], ["'x'", '--point y']),
     (['com', '--velocity', 'elbow_joint=fast'], ["'fast'", 'elbow_joint']),
     (['com', '--velocity', 'wrist_9=1'], ["'wrist_9'"]),
     (['fk', '--robot', 'fk_quadruped', '--floating-base', 'root_joint=0,0,1'],
@@ -489,7 +486,7 @@ def test_ik_relative_to_a_frame_and_table(capsys):
                             *rpy.tolist(), '--relative-to', 'upper_arm_link',
                             '--active-joints', 'elbow_joint', 'wrist_1_joint', 'wrist_2_joint',
                             'wrist_3_joint', 'shoulder_lift_joint=-1.0', 'shoulder_pan_joint=2',
-                            '--format', 'json', '--time-budget', '0.5')
+                            '--format', 'json')
     assert status == 0, err
     solution = np.array(list(json.loads(out)['q'].values()))
     assert solution[:2].tolist() == [2.0, -1.0]
@@ -500,7 +497,7 @@ def test_ik_relative_to_a_frame_and_table(capsys):
     root_T_tool = state.transform('tool0')
     rpy = rpy_from_rotation(root_T_tool[:3, :3])
     status, out, err = call(capsys, 'ik', '--xyz', *root_T_tool[:3, 3].tolist(), '--rpy',
-                            *rpy.tolist(), '--precision', '9', '--time-budget', '0.5')
+                            *rpy.tolist(), '--precision', '9')
     assert status == 0, err
     lines = out.splitlines()
     assert lines[0].startswith('# fk_arm: inverse kinematics of tool0 to xyz')
@@ -516,7 +513,7 @@ def test_ik_relative_to_a_frame_and_table(capsys):
 
 def test_ik_failure_exits_3_with_the_best_configuration(capsys):
     status, out, err = call(capsys, 'ik', '--xyz', '3', '0', '0.5', '--rpy', '0', '0', '0',
-                            '--format', 'json', '--time-budget', '0.01')
+                            '--format', 'json', '--max-iterations', '50')
     assert status == cli.EXIT_NOT_CONVERGED
     result = json.loads(out)
     assert result['success'] is False
@@ -542,7 +539,7 @@ def test_ik_over_a_file_of_targets(capsys, tmp_path):
     csv = tmp_path / 'targets.csv'
     csv.write_text('\n'.join(lines) + '\n\n')
     status, out, err = call(capsys, 'ik', '--targets', csv, '--chunk', '5', '--format',
-                            'json', '--time-budget', '0.2')
+                            'json')
     assert status == 0, err
     result = json.loads(out)
     assert result['count'] == result['solved'] == 12
@@ -560,8 +557,8 @@ def test_ik_over_a_file_of_targets(capsys, tmp_path):
                {'xyz': [5.0, 0.0, 0.0], 'quat': [0.0, 0.0, 0.0, 1.0]}]
     path = tmp_path / 'targets.yaml'
     path.write_text(yaml.safe_dump({'targets': targets}))
-    status, out, err = call(capsys, 'ik', '--targets', path, '--quiet', '--time-budget',
-                            '0.05')
+    status, out, err = call(capsys, 'ik', '--targets', path, '--quiet', '--max-iterations',
+                            '200')
     assert status == cli.EXIT_NOT_CONVERGED
     assert err == ''
     rows = out.splitlines()
@@ -572,7 +569,6 @@ def test_ik_over_a_file_of_targets(capsys, tmp_path):
 @pytest.mark.parametrize('args, words', [
     (['ik', '--rpy', '0', '0', '0'], ['--xyz']),
     (['ik', '--xyz', '0.3', '0', '0.4'], ['rpy', 'quat']),
-    (['ik', '--xyz', '0.3', 'o', '0.4', '--rpy', '0', '0', '0'], ["'o'", 'target y']),
     (['ik', '--xyz', '0.3', '0', '0.4', '--quat', '0', '0', '0', '2'], ['norm 2']),
     (['ik', '--link', 'hand', '--xyz', '0.3', '0', '0.4', '--rpy', '0', '0', '0'],
      ["'hand'"]),
@@ -581,7 +577,6 @@ def test_ik_over_a_file_of_targets(capsys, tmp_path):
     (['ik', '--targets', '/nonexistent/t.csv'], ['/nonexistent/t.csv']),
     (['ik', '--xyz', '0.3', '0', '0.4', '--rpy', '0', '0', '0', '--relative-to',
       'shoulder_link'], ["'shoulder_link'", 'moved by the active joints']),
-    (['ik', '--targets', 't.csv', '--xyz', '0.3', '0', '0.4'], ['--targets', '--xyz']),
 ])
 def test_ik_error_paths(capsys, args, words):
     status, out, err = call(capsys, *args)
@@ -735,7 +730,7 @@ def test_batch_progress_and_summary_agree(capsys, tmp_path):
     targets = tmp_path / 't.csv'
     targets.write_text('5 0 0 0 0 0\n' * 30)     # out of reach: none is solved
     status, out, err = call(capsys, 'ik', '--targets', targets, '--chunk', '10',
-                            '--time-budget', '0.001', '--restarts', '0')
+                            '--max-iterations', '20')
     assert status == cli.EXIT_NOT_CONVERGED
     lines = err.splitlines()
     assert lines[-1].startswith('frame-kinematics: solved 0 of 30 targets in ')
@@ -812,22 +807,6 @@ def test_bad_option_values_are_usage_errors_in_the_options_words(capsys, args, w
     status, out, err = call(capsys, *args)
     assert_one_line_error(status, out, err, *words, code=2)
     assert 'None' not in err
-
-
-def test_xacro_files_get_the_xacro_command(capsys, tmp_path):
-    path = tmp_path / 'robot.urdf.xacro'
-    path.write_text('<?xml version="1.0"?>\n<robot name="r" '
-                    'xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
-                    '<xacro:include filename="arm.xacro"/>\n<link name="a"/>\n</robot>\n')
-    status, out, err = call(capsys, 'info', '--urdf', path)
-    assert_one_line_error(status, out, err, f'run xacro first: xacro {path} > robot.urdf')
-    # a URDF made by xacro keeps the namespace and may keep macros in comments: it is read
-    made = tmp_path / 'made.urdf'
-    made.write_text('<?xml version="1.0"?>\n<robot name="r" '
-                    'xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
-                    '<!-- <xacro:arm prefix="left"/> -->\n<link name="a"/>\n</robot>\n')
-    status, out, err = call(capsys, 'info', '--urdf', made)
-    assert status == 0, err
 
 
 def test_a_latin1_urdf_that_declares_its_encoding_is_read(capsys, tmp_path):

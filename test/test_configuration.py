@@ -13,9 +13,9 @@
 # limitations under the License.
 """Configuration space: limits, clip, validity, distance, interpolation, step, sampling."""
 
-from conftest import all_joint_types_model, bundled, joint_xml, link_xml, urdf
+from conftest import all_joint_types_model, bundled, erd_urdf, joint_xml, link_xml, urdf
 from frame_kinematics.core import configuration as cfg
-from frame_kinematics.core import ConfigurationError, RobotModel
+from frame_kinematics.core import ConfigurationError, RobotModel, UnknownFrameError, URDFError
 from frame_kinematics.core.spatial import exp_se3, rotation_from_quaternion, transform
 from hypothesis import given, settings, strategies as st
 import numpy as np
@@ -198,3 +198,51 @@ def test_invalid_shapes_raise():
         cfg.step(MODEL, MODEL.neutral_configuration(), np.zeros(2))
     with pytest.raises(ConfigurationError):
         cfg.interpolate(WHEEL, [0, 0], [1, 1], np.nan)
+
+
+def _mimic_model(multiplier='2', offset='0.1'):
+    """Two joints, ``b = multiplier * a + offset``, and a third one limited away from 0."""
+    return RobotModel.from_urdf_string(urdf('\n'.join([
+        link_xml('base'), link_xml('l1'), link_xml('l2'), link_xml('l3'),
+        joint_xml('a', 'revolute', 'base', 'l1'),
+        joint_xml('b', 'revolute', 'l1', 'l2',
+                  extra=f'<mimic joint="a" multiplier="{multiplier}" offset="{offset}"/>'),
+        '<joint name="c" type="prismatic"><parent link="l2"/><child link="l3"/>'
+        '<axis xyz="1 0 0"/><limit lower="0.2" upper="0.5" effort="1" velocity="1"/></joint>',
+    ])))
+
+
+def test_a_mimic_joint_sets_its_master_through_the_relation():
+    model = _mimic_model()
+    assert model.configuration_names == ('a', 'c')
+    q = model.configuration_from_dict({'b': 1.1})
+    assert q[0] == pytest.approx(0.5)
+    assert np.array_equal(model.configuration_from_dict({'a': 0.5, 'b': 1.1}), q)
+    with pytest.raises(ConfigurationError, match=r"mimic joint 'b'=1.1 \(b = 2 \* a \+ 0.1\) "
+                       'asks for a=0.5, but a=0.4 is given'):
+        model.configuration_from_dict({'a': 0.4, 'b': 1.1})
+    with pytest.raises(ConfigurationError, match="give 'a'"):
+        _mimic_model(multiplier='0').configuration_from_dict({'b': 1.0})
+    with pytest.raises(UnknownFrameError, match="'nope'") as error:
+        model.configuration_from_dict({'nope': 1.0})
+    assert 'b' in str(error.value)
+
+
+def test_neutral_configuration_lies_within_the_limits():
+    model = _mimic_model()
+    np.testing.assert_array_equal(model.neutral_configuration(), [0.0, 0.2])
+    assert cfg.is_valid(model, model.neutral_configuration())
+    assert cfg.is_valid(model, model.configuration_from_dict({'a': 1.0}))
+    panda = RobotModel.from_urdf_file(erd_urdf('panda_description/urdf/panda.urdf'))
+    neutral = panda.neutral_configuration()
+    assert cfg.is_valid(panda, neutral)
+    assert neutral[3] == panda.upper[3] and neutral[0] == 0.0
+
+
+def test_floating_base_on_a_urdf_with_a_root_joint_blames_the_option():
+    text = urdf(link_xml('base') + link_xml('body') +
+                joint_xml('root_joint', 'fixed', 'base', 'body'))
+    with pytest.raises(URDFError, match="floating_base=True adds a joint "
+                       "named 'root_joint', and the URDF already has a joint of that name"):
+        RobotModel.from_urdf_string(text, floating_base=True)
+    assert [j.name for j in RobotModel.from_urdf_string(text).joints] == ['root_joint']

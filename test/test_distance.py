@@ -84,8 +84,8 @@ def test_joint_terms_add_up_and_batches_match_single_calls(model):
     total = dist.transformed_distance(model, a, b)
     np.testing.assert_allclose(terms.sum(axis=1), total, rtol=1e-12)
     for k in range(20):
-        assert dist.transformed_distance(model, a[k], b[k]) == pytest.approx(total[k],
-                                                                               rel=1e-12)
+        assert dist.transformed_distance(model, a[k], b[k]) == \
+            pytest.approx(total[k], rel=1e-12)
     np.testing.assert_allclose(dist.transformed_distance(model, a[0], b), np.array(
         [dist.transformed_distance(model, a[0], b[k]) for k in range(20)]), rtol=1e-12)
     np.testing.assert_allclose(dist.transformed_distance(model, a, b),

@@ -65,8 +65,8 @@ def test_forward_kinematics_is_composed_with_world_and_tool(original, placed):
                                atol=1e-12)
     np.testing.assert_allclose(placed.transform(q, 'probe'),
                                WORLD_T_ROOT @ original.transform(q, 'a'), atol=1e-12)
-    np.testing.assert_allclose(placed.transform(q, 'world'), np.broadcast_to(np.eye(4),
-                                                                              (16, 4, 4)))
+    np.testing.assert_allclose(placed.transform(q, 'world'),
+                               np.broadcast_to(np.eye(4), (16, 4, 4)))
 
 
 def test_center_of_mass_is_in_the_world(original, placed):

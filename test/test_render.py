@@ -319,3 +319,47 @@ def test_a_gif_without_a_motion_is_one_frame(tmp_path, arm, arm_q):
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith(f"wrote {tmp_path / 'cli.gif'} (800x600 pixels)")
+
+
+@pytest.mark.parametrize('axes, links, expected', [
+    ('tips', None, ['world', 'left_sole_link', 'right_sole_link']),
+    ('all', None, None),
+    ('none', None, []),
+    ('tips', ['base_link'], ['base_link']),
+])
+def test_axis_triads_only_where_asked(tmp_path, monkeypatch, axes, links, expected):
+    from conftest import erd_urdf
+    model = RobotModel.from_urdf_file(erd_urdf(REAL['talos'][0]), floating_base=True)
+    saved = saved_figures(monkeypatch)
+    render.render_configuration(model, model.neutral_configuration(), str(tmp_path / 't.png'),
+                                axes=axes, links=links)
+    (fig,) = saved
+    (ax,) = fig.axes
+    triads = sum(len(c.get_segments()) for c in ax.collections
+                 if hasattr(c, 'get_segments') and len(c.get_linewidths()) and
+                 c.get_linewidths()[0] < 2.0) // 3
+    if expected is None:
+        assert triads == len(model.links)
+    else:
+        assert len(expected) <= triads <= max(len(expected), 12)
+    # the robot fills the picture: its box is as tall as the robot, not as wide as it is tall
+    x, y, z = (np.ptp(limits) for limits in (ax.get_xlim(), ax.get_ylim(), ax.get_zlim()))
+    assert z > 1.5 * max(x, y)
+    with pytest.raises(ConfigurationError, match='axes must be one of tips, all, none'):
+        render.render_configuration(model, model.neutral_configuration(),
+                                    str(tmp_path / 'u.png'), axes='some')
+
+
+def test_labels_are_drawn_over_lines_and_dots_with_a_halo(tmp_path, monkeypatch):
+    arm = RobotModel.from_urdf_file(robots.path())
+    saved = saved_figures(monkeypatch)
+    render.render_configuration(arm, arm.configuration_from_dict(
+        {'shoulder_lift_joint': -1.2, 'elbow_joint': 1.0}), str(tmp_path / 'a.png'))
+    (fig,) = saved
+    (ax,) = fig.axes
+    labels = [t for t in ax.texts if t.get_text() in arm.link_names]
+    assert 'tool0' in [t.get_text() for t in labels]
+    top = max(artist.get_zorder() for artist in ax.collections)
+    for text in labels:
+        assert text.get_zorder() > top
+        assert text.get_path_effects()

@@ -18,6 +18,7 @@ import time
 from conftest import joint_xml, link_xml, random_configuration, urdf
 from frame_kinematics.core import RobotModel, URDFError
 from frame_kinematics.core.checks import MAX_MAGNITUDE
+from frame_kinematics.core.urdf_source import uses_xacro
 import numpy as np
 import pytest
 
@@ -266,3 +267,41 @@ def test_mimic_chain_gain_beyond_the_bound_is_refused():
                           extra=f'<mimic joint="j{i - 1}" multiplier="1e15"/>')
     with pytest.raises(URDFError, match=r"joint 'j2'.*mimic chain to 'j0'.*1e\+30"):
         RobotModel.from_urdf_string(urdf(body))
+
+
+#: An arm made by a xacro macro, and the macro used once.
+MACRO_ARM = """<?xml version="1.0"?>
+<robot name="macro_arm" xmlns:xacro="http://www.ros.org/wiki/xacro">
+  <xacro:property name="reach" value="0.5"/>
+  <xacro:macro name="arm" params="prefix">
+    <link name="${prefix}base"/>
+    <link name="${prefix}tip"/>
+    <joint name="${prefix}joint" type="revolute">
+      <parent link="${prefix}base"/><child link="${prefix}tip"/>
+      <origin xyz="0 0 ${reach}"/><limit lower="-1" upper="1" effort="1" velocity="1"/>
+    </joint>
+  </xacro:macro>
+  <link name="world"/>
+  <xacro:arm prefix="left_"/>
+  <joint name="mount" type="fixed"><parent link="world"/><child link="left_base"/></joint>
+</robot>
+"""
+
+
+def test_the_core_refuses_a_xacro_document():
+    with pytest.raises(URDFError, match='this is a xacro document: expand it first'):
+        RobotModel.from_urdf_string(MACRO_ARM)
+    # an arm inside a macro does not load silently as a one-link robot
+    only_macro = MACRO_ARM.replace('<xacro:arm prefix="left_"/>', '').replace(
+        '<joint name="mount" type="fixed"><parent link="world"/><child link="left_base"/>'
+        '</joint>', '')
+    with pytest.raises(URDFError, match='this is a xacro document: expand it first'):
+        RobotModel.from_urdf_string(only_macro)
+    expression = urdf(link_xml('a') + link_xml('b') +
+                      joint_xml('j', 'fixed', 'a', 'b', xyz='0 0 ${reach}'))
+    with pytest.raises(URDFError, match=r"this is a xacro document: expand it first "
+                       r"\(attribute 'origin xyz' is the xacro expression '0 0 \$\{reach\}'"):
+        RobotModel.from_urdf_string(expression)
+    assert uses_xacro(MACRO_ARM.encode())
+    assert not uses_xacro(b'<robot><!-- <xacro:arm/> --><link name="a"/></robot>')
+    assert not uses_xacro(b'<!--' * 100_000 + b'<xacro:arm/>')

@@ -249,3 +249,33 @@ def test_unreadable_permissions(tmp_path):
     path.chmod(0)
     with pytest.raises(URDFError, match='Permission denied'):
         RobotModel.from_urdf_file(path)
+
+
+@pytest.mark.skipif(not hasattr(os, 'mkfifo'), reason='needs FIFOs')
+def test_a_fifo_nobody_writes_to_is_refused_after_the_wait(tmp_path, monkeypatch):
+    fifo = tmp_path / 'robot.urdf'
+    os.mkfifo(fifo)
+    errors = []
+
+    def reader():
+        try:
+            RobotModel.from_urdf_file(fifo)
+        except URDFError as exc:
+            errors.append(str(exc))
+
+    monkeypatch.setattr(urdf_module, 'FIFO_WAIT_SECONDS', 0.1)
+    thread = threading.Thread(target=reader, daemon=True)
+    thread.start()
+    thread.join(timeout=30)
+    if thread.is_alive():  # release the reader a regression left blocked on the FIFO
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+    assert errors == [f"file '{fifo}': no process wrote to this FIFO within 0.1 s: start the "
+                      'writer first, or give a file']
+    with pytest.raises(URDFError, match='within 0.05 s'):
+        urdf_module.read_urdf_bytes(fifo, wait=0.05)
+
+
+def test_a_file_is_read_as_bytes_once(tmp_path):
+    path = tmp_path / 'robot.urdf'
+    path.write_bytes(document('ISO-8859-1').encode('latin-1'))
+    assert urdf_module.read_urdf_bytes(path) == path.read_bytes()

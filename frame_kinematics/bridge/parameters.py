@@ -282,7 +282,6 @@ class ParameterValues:
         names = {f.name for f in fields(BridgeSettings)}
         return BridgeSettings(**{k: v for k, v in attrs.items() if k in names}), waiting
 
-
     def _tools(self) -> Tuple[ToolSetting, ...]:
         tips: Dict[str, Dict[str, Any]] = {}
         for name, value in self._values.items():

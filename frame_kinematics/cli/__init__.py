@@ -21,8 +21,10 @@ files), :mod:`.common` (output), and one module per command family.
 
 Exit status: 0 on success, 1 for an error (bad URDF, unknown link or joint, malformed
 number, missing file or dependency: one ``frame-kinematics: error: ...`` line on stderr, no
-traceback), 2 for a usage error (unknown option, bad option value), 3 when inverse
-kinematics does not converge. Warnings go to stderr unless ``-q``.
+traceback), 2 for a usage error (unknown option, bad or empty option value, an option of one
+value given twice, options that contradict each other), 3 when inverse kinematics does not
+converge. When the reader of stdout goes away (``| head``) or stdout is closed, the command
+stops quietly with status 1. Warnings go to stderr unless ``-q``.
 """
 
 import logging
@@ -31,7 +33,7 @@ import sys
 from typing import Optional, Sequence
 
 from .common import (CommandLineError, EXIT_ERROR, EXIT_NOT_CONVERGED, EXIT_USAGE, PROG)
-from .parser import build_parser, split_extras
+from .parser import build_parser, check_usage, split_extras
 from ..core.errors import FrameKinematicsError
 
 _PACKAGE_LOGGER = 'frame_kinematics'
@@ -51,8 +53,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
     args, extras = parser.parse_known_args(argv)
     split_extras(args, extras)
-    if args.quiet and args.verbose:
-        args.parser.error('give -q (quiet) or -v (verbose), not both')
+    check_usage(args)
     level = logging.ERROR if args.quiet else logging.INFO if args.verbose else logging.WARNING
     logger = logging.getLogger(_PACKAGE_LOGGER)
     handler = logging.StreamHandler(sys.stderr)
@@ -62,10 +63,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     logger.setLevel(level)
     logger.propagate = False
     try:
-        return args.handler(args)
+        status = args.handler(args)
+        if sys.stdout is not None:
+            sys.stdout.flush()
+        return status
     except BrokenPipeError:
-        # The reader went away (e.g. piped into head): stop quietly, as other tools do.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        # The reader went away (piped into head) or stdout is closed: stop quietly, as other
+        # tools do, and keep the interpreter from flushing into the closed pipe at exit.
+        if sys.stdout is not None:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_ERROR
     except (FrameKinematicsError, OSError, ValueError) as exc:
         message = ' '.join(str(exc).split()) or type(exc).__name__

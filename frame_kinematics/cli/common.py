@@ -135,7 +135,10 @@ def emit(text: str) -> None:
     Print a result on stdout.
 
     :param text: the lines.
+    :raises BrokenPipeError: when stdout is closed (the command line stops quietly).
     """
+    if sys.stdout is None:
+        raise BrokenPipeError('stdout is closed')
     sys.stdout.write(text + '\n')
 
 

@@ -18,7 +18,7 @@ import math
 from typing import Dict, List, Optional
 
 from .common import emit, finite, to_json
-from .inputs import model_of
+from .robot_input import model_of
 from ..core.backend import describe
 from ..core.collision import CollisionFlags
 from ..core.joints import JointType
@@ -78,16 +78,16 @@ def _info_tree(model: RobotModel, collision: str) -> str:
     for joint in model.joints:
         children[joint.parent].append(joint)
 
-    def walk(link_name: str, indent: str) -> None:
-        below = children[link_name]
-        for k, joint in enumerate(below):
-            last = k == len(below) - 1
-            child = model.link(joint.child)
-            lines.append(f"{indent}{'`-- ' if last else '|-- '}{_joint_text(joint)} -> "
-                         f'{child.name} [{_mass_text(child)}]')
-            walk(child.name, indent + ('    ' if last else '|   '))
-
-    walk(model.root_link, '')
+    stack = [(joint, '', k == len(children[model.root_link]) - 1)
+             for k, joint in enumerate(children[model.root_link])][::-1]
+    while stack:  # depth first, without recursion: a chain may be thousands of links long
+        joint, indent, last = stack.pop()
+        child = model.link(joint.child)
+        lines.append(f"{indent}{'`-- ' if last else '|-- '}{_joint_text(joint)} -> "
+                     f'{child.name} [{_mass_text(child)}]')
+        below = children[child.name]
+        inner = indent + ('    ' if last else '|   ')
+        stack += [(j, inner, k == len(below) - 1) for k, j in enumerate(below)][::-1]
     lines.append(collision)
     lines.append(f'kinematics backend: {describe(model.backend)}')
     return '\n'.join(lines)

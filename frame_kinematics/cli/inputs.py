@@ -22,77 +22,25 @@ joint may be given in place of its master (``master = (value - offset) / multipl
 
 import json
 import math
-import os
-import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from .common import CommandLineError, LOG
-from .. import robots
 from ..core import configuration as cfg
-from ..core.backend import first_compile_note
-from ..core.errors import ConfigurationError, UnknownFrameError, URDFError
+from ..core.checks import MAX_MAGNITUDE
+from ..core.errors import ConfigurationError, UnknownFrameError
 from ..core.model import RobotModel
 
 #: Largest disagreement accepted between a mimic joint's value and its master's.
 MIMIC_TOLERANCE = 1e-6
-_XACRO_ELEMENT = b'<xacro:'
-_COMMENT = re.compile(rb'<!--.*?-->', re.DOTALL)
-
-
-def load_model(urdf: Optional[str], robot: Optional[str], floating_base: bool) -> RobotModel:
-    """
-    Load the robot of ``--urdf`` or ``--robot`` (default: the bundled arm).
-
-    :param urdf: a URDF file, or ``None``.
-    :param robot: a bundled robot name, or ``None``.
-    :param floating_base: add a floating joint from a ``world`` link.
-    :return: the model.
-    :raises CommandLineError: for both options, or for a xacro file (with the command to run).
-    :raises URDFError: for a bad document, naming the file.
-    """
-    if urdf and robot:
-        raise CommandLineError('give either --urdf or --robot, not both')
-    path = urdf or robots.path(robot or robots.DEFAULT_ROBOT)
-    if urdf and _uses_xacro(path):
-        raise CommandLineError(f'{path} uses xacro macros, it is not a URDF yet: '
-                               f'{_xacro_hint(path)}')
-    note = first_compile_note()
-    if note is not None:
-        LOG.warning(note)
-    try:
-        return RobotModel.from_urdf_file(path, floating_base=floating_base)
-    except URDFError as exc:
-        hint = f' ({_xacro_hint(path)})' if path.lower().endswith('.xacro') else ''
-        if path in str(exc) and not hint:
-            raise
-        raise URDFError(f"{'' if path in str(exc) else path + ': '}{exc}{hint}") from None
-
-
-def _uses_xacro(path: str) -> bool:
-    """Whether a file has xacro elements outside comments (``<xacro:include ...>``)."""
-    try:
-        with open(path, 'rb') as handle:
-            text = handle.read()
-    except OSError:
-        return False
-    return _XACRO_ELEMENT in _COMMENT.sub(b'', text)
-
-
-def _xacro_hint(path: str) -> str:
-    base = os.path.basename(path)
-    stem = base[:-len('.xacro')] if base.lower().endswith('.xacro') else base
-    if stem == base:
-        stem = os.path.splitext(base)[0] + '.expanded'
-    if not stem.lower().endswith('.urdf'):
-        stem += '.urdf'
-    return f'run xacro first: xacro {path} > {stem}'
+#: Deepest nesting of lists and mappings accepted in a JSON or YAML file.
+MAX_NESTING = 16
 
 
 def number(value, name: str) -> float:
     """
-    Read a finite number.
+    Read a finite number of magnitude at most :data:`MAX_MAGNITUDE`.
 
     :param value: a number or its text.
     :param name: what it is, for the message.
@@ -107,6 +55,9 @@ def number(value, name: str) -> float:
         raise ConfigurationError(f"malformed number '{value}' for '{name}'") from None
     if not math.isfinite(x):
         raise ConfigurationError(f"'{value}' for '{name}' is not a finite number")
+    if abs(x) > MAX_MAGNITUDE:
+        raise ConfigurationError(f"'{value}' for '{name}' exceeds {MAX_MAGNITUDE:g} in "
+                                 'magnitude')
     return x
 
 
@@ -129,16 +80,6 @@ def parse_pairs(tokens: Sequence[str], what: str) -> Dict[str, str]:
             raise CommandLineError(f"{what} '{name}' is given twice")
         pairs[name] = value.strip()
     return pairs
-
-
-def default_configuration(model: RobotModel) -> np.ndarray:
-    """
-    Return the values of entries nobody gave: neutral, projected onto the joint limits.
-
-    :param model: the robot model.
-    :return: ``(nq,)``.
-    """
-    return cfg.clip(model, model.neutral_configuration())
 
 
 def _entries(model: RobotModel, values: Dict[str, object], velocity: bool) -> Dict[str, float]:
@@ -201,12 +142,31 @@ def read_json(text: str, path: str):
     :param text: the document.
     :param path: its file, for the message.
     :return: the data.
-    :raises CommandLineError: for invalid JSON.
+    :raises CommandLineError: for invalid JSON, or JSON nested deeper than
+        :data:`MAX_NESTING`.
     """
     try:
-        return json.loads(text)
+        document = json.loads(text)
     except ValueError as exc:
         raise CommandLineError(f'{path} is not valid JSON: {exc}') from None
+    except RecursionError:
+        raise _too_deep(path) from None
+    return _shallow(document, path)
+
+
+def _too_deep(path: str) -> CommandLineError:
+    return CommandLineError(f'{path} nests lists or mappings more than {MAX_NESTING} deep')
+
+
+def _shallow(document, path: str):
+    """Return ``document`` if it nests lists and mappings at most :data:`MAX_NESTING` deep."""
+    level = [document]
+    for _ in range(MAX_NESTING + 1):
+        level = [item for node in level if isinstance(node, (list, dict))
+                 for item in (node.values() if isinstance(node, dict) else node)]
+        if not level:
+            return document
+    raise _too_deep(path)
 
 
 def read_document(path: str):
@@ -215,7 +175,8 @@ def read_document(path: str):
 
     :param path: the file.
     :return: the data of its first document.
-    :raises CommandLineError: for an unreadable, empty or invalid file.
+    :raises CommandLineError: for an unreadable, empty or invalid file, or one nested deeper
+        than :data:`MAX_NESTING`.
     :raises MissingDependencyError: for a ``.yaml`` file without pyyaml.
     """
     try:
@@ -238,9 +199,11 @@ def read_document(path: str):
     except yaml.YAMLError as exc:
         raise CommandLineError(f'{path} is not valid YAML or JSON: '
                                f"{' '.join(str(exc).split())}") from None
+    except RecursionError:
+        raise _too_deep(path) from None
     if not documents:
         raise CommandLineError(f'{path} is empty')
-    return documents[0]
+    return _shallow(documents[0], path)
 
 
 def _states_from_document(document, path: str) -> Tuple[object, Optional[object]]:
@@ -284,7 +247,7 @@ def read_states(model: RobotModel, pairs: Sequence[str] = (), config: Optional[s
     Read a configuration (and a velocity, if the file has one) and NAME=VALUE pairs.
 
     Pairs override the file's values; entries given nowhere take their default (see
-    :func:`default_configuration`). A warning names the given values beyond the joint
+    :meth:`RobotModel.neutral_configuration`). A warning names the given values beyond the joint
     limits.
 
     :param model: the robot model.
@@ -298,7 +261,7 @@ def read_states(model: RobotModel, pairs: Sequence[str] = (), config: Optional[s
     velocities: Optional[object] = None
     if config:
         positions, velocities = _states_from_document(read_document(config), config)
-    q = default_configuration(model)
+    q = model.neutral_configuration()
     given: List[str] = []
     entries: Dict[str, float] = {}
     if isinstance(positions, list):
@@ -334,16 +297,6 @@ def _warn_beyond_limits(model: RobotModel, q: np.ndarray, given: Sequence[str],
     if beyond:
         LOG.warning('beyond the joint limits: %s%s', ', '.join(beyond),
                     f'; {consequence}' if consequence else '')
-
-
-def model_of(args) -> RobotModel:
-    """
-    Load the model a command's options (``--urdf``, ``--robot``, ``--floating-base``) name.
-
-    :param args: the parsed command line.
-    :return: the model.
-    """
-    return load_model(args.urdf, args.robot, args.floating_base)
 
 
 def default_link(model: RobotModel, link: Optional[str]) -> str:

@@ -14,8 +14,13 @@
 """
 The ``frame-kinematics`` argument parser: sub-commands, options and their examples.
 
-Numeric options are checked here, with messages in the options' own words
-(``--restarts must be a whole number >= 0, got '-1'``), before any command runs.
+Every option value is checked here, one rule per kind of value, with messages in the options'
+own words (``--restarts must be a whole number >= 0, got '-1'``), before any command runs: a
+name or path must not be empty, a number must be finite and at most
+:data:`~frame_kinematics.core.checks.MAX_MAGNITUDE` in magnitude (or within the option's own
+bounds). An option of one value given twice is refused; an option of many values
+(``--links A B``) given twice collects them all. Options that contradict each other are
+refused. All of these are usage errors (exit status 2).
 """
 
 import argparse
@@ -30,11 +35,49 @@ from .pictures import run as run_render
 from .poses import run_com, run_fk, run_jacobian
 from .relative_motion import run as run_relative_motion
 from .. import __version__, robots
+from ..core.checks import MAX_MAGNITUDE
+from ..core.ik.options import MAX_COUNT, MAX_TIME_BUDGET
 from ..core.kinematics import ExpressedIn
+from ..render import AXES
+
+#: Value of ``--time-budget`` that lifts the wall-clock limit.
+NO_TIME_BUDGET = 'none'
+
+
+class _StoreOnce(argparse.Action):
+    """Store an option's value, refusing the option when it was given already."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = set(getattr(namespace, 'given_options', ()))
+        if option_string is not None and self.dest in given:
+            parser.error(f'{option_string} is given twice: give it once')
+        given.add(self.dest)
+        namespace.given_options = given
+        setattr(namespace, self.dest, values)
+
+
+class _Commands(argparse._SubParsersAction):
+    """Sub-commands whose options may also come before the command, but not in both places."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        before = set(getattr(namespace, 'given_options', ()))
+        namespace.given_options = set()
+        super().__call__(parser, namespace, values, option_string)
+        twice = sorted(before & namespace.given_options)
+        if twice:
+            parser.error(f"--{twice[0].replace('_', '-')} is given before and after the "
+                         'command: give it once')
+        namespace.given_options |= before
 
 
 class Parser(argparse.ArgumentParser):
-    """Argument parser whose usage errors are one line on stderr."""
+    """Argument parser whose usage errors are one line on stderr, and options given once."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.register('action', 'store', _StoreOnce)
+        self.register('action', None, _StoreOnce)
+        self.register('action', 'parsers', _Commands)
 
     def error(self, message: str) -> None:
         """
@@ -54,7 +97,8 @@ def whole(minimum: int, maximum: Optional[int] = None) -> Callable[[str], int]:
     Option type: a whole number within bounds.
 
     :param minimum: smallest value accepted.
-    :param maximum: largest value accepted, or ``None``.
+    :param maximum: largest value accepted, or ``None`` for the core's limit of counts
+        (:data:`MAX_COUNT`), which the message names only when it is passed or exceeded.
     :return: the converter for ``add_argument(type=...)``.
     """
     def parse(text: str) -> int:
@@ -62,8 +106,10 @@ def whole(minimum: int, maximum: Optional[int] = None) -> Callable[[str], int]:
             value = int(text)
         except ValueError:
             value = None
-        if value is None or value < minimum or (maximum is not None and value > maximum):
+        if value is None or not minimum <= value <= (MAX_COUNT if maximum is None else maximum):
             bound = f'>= {minimum}' if maximum is None else f'between {minimum} and {maximum}'
+            if value is not None and maximum is None and value > MAX_COUNT:
+                bound = f'<= {MAX_COUNT}'
             raise argparse.ArgumentTypeError(f'must be a whole number {bound}, got {text!r}')
         return value
     return parse
@@ -76,7 +122,9 @@ def real(minimum: float, strict: bool, maximum: Optional[float] = None
 
     :param minimum: lower bound.
     :param strict: whether the bound itself is refused.
-    :param maximum: largest value accepted, or ``None``.
+    :param maximum: largest value accepted, or ``None`` for the magnitude every number has at
+        most (:data:`MAX_MAGNITUDE`), which the message names only when it is passed or
+        exceeded.
     :return: the converter for ``add_argument(type=...)``.
     """
     def parse(text: str) -> float:
@@ -85,17 +133,51 @@ def real(minimum: float, strict: bool, maximum: Optional[float] = None
         except ValueError:
             value = math.nan
         low_ok = value > minimum if strict else value >= minimum
-        if not (math.isfinite(value) and low_ok and (maximum is None or value <= maximum)):
+        high = MAX_MAGNITUDE if maximum is None else maximum
+        if not (math.isfinite(value) and low_ok and value <= high):
             bound = f"{'>' if strict else '>='} {minimum:g}"
-            if maximum is not None:
-                bound += f' and <= {maximum:g}'
+            if maximum is not None or value > high:
+                bound += f' and <= {high:g}'
             raise argparse.ArgumentTypeError(f'must be a number {bound}, got {text!r}')
         return value
     return parse
 
 
-def _finite(text: str) -> float:
-    return real(-math.inf, True)(text)
+def nonempty(text: str) -> str:
+    """
+    Option type: a name or path, which must not be empty.
+
+    :param text: the option's value.
+    :return: the text.
+    """
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f'must not be empty, got {text!r}')
+    return text
+
+
+def coordinate(text: str) -> float:
+    """
+    Option type: a number of magnitude at most :data:`MAX_MAGNITUDE`, as numbers everywhere.
+
+    :param text: the option's value.
+    :return: the number.
+    """
+    return real(-MAX_MAGNITUDE, False, MAX_MAGNITUDE)(text)
+
+
+def time_budget(text: str) -> float:
+    """
+    Option type of ``--time-budget``: seconds up to the core's limit, or ``none``.
+
+    :param text: the option's value.
+    :return: the seconds, ``math.inf`` for ``none``.
+    """
+    if text.strip().lower() == NO_TIME_BUDGET:
+        return math.inf
+    try:
+        return real(0, True, MAX_TIME_BUDGET)(text)
+    except argparse.ArgumentTypeError as exc:
+        raise argparse.ArgumentTypeError(f"{exc} or '{NO_TIME_BUDGET}'") from None
 
 
 _EXAMPLES = {
@@ -164,9 +246,9 @@ def _model_options(parser: argparse.ArgumentParser, top: bool) -> None:
     """
     default = (lambda value: value) if top else (lambda value: argparse.SUPPRESS)
     group = parser.add_argument_group('robot model')
-    group.add_argument('--urdf', metavar='PATH', default=default(None),
+    group.add_argument('--urdf', metavar='PATH', type=nonempty, default=default(None),
                        help='URDF file (default: the bundled arm)')
-    group.add_argument('--robot', metavar='NAME', default=default(None),
+    group.add_argument('--robot', metavar='NAME', type=nonempty, default=default(None),
                        help=f"bundled robot: {', '.join(robots.names())} "
                             f'(default {robots.DEFAULT_ROBOT})')
     group.add_argument('--floating-base', action='store_true', default=default(False),
@@ -183,7 +265,7 @@ def _config_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument('pairs', nargs='*', metavar='NAME=VALUE',
                         help='joint values (rad or m); a mimic joint sets its master; '
                              'others are 0, or their nearest limit when 0 is outside the limits')
-    parser.add_argument('--config', metavar='FILE',
+    parser.add_argument('--config', metavar='FILE', type=nonempty,
                         help='configuration file, JSON or YAML (pairs override it)')
 
 
@@ -230,16 +312,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     fk = _subparser(commands, 'fk', 'poses of links at a configuration', run_fk)
     _config_options(fk)
-    fk.add_argument('--links', nargs='+', metavar='LINK', help='links to show (default all)')
-    fk.add_argument('--relative-to', metavar='LINK',
+    fk.add_argument('--links', nargs='+', action='extend', type=nonempty, metavar='LINK',
+                    help='links to show (default all)')
+    fk.add_argument('--relative-to', metavar='LINK', type=nonempty,
                     help='frame the poses are given in (default: the root link)')
     _output_options(fk, ('table', 'json', 'tf'))
 
     jac = _subparser(commands, 'jacobian', 'Jacobian of a link, manipulability and singular '
                      'values', run_jacobian)
     _config_options(jac)
-    jac.add_argument('--link', help="the link (default 'tool0')")
-    jac.add_argument('--point', nargs=3, metavar=('X', 'Y', 'Z'),
+    jac.add_argument('--link', type=nonempty, help="the link (default 'tool0')")
+    jac.add_argument('--point', nargs=3, type=coordinate, metavar=('X', 'Y', 'Z'),
                      help='a point fixed in the link, in the link frame (default: its origin)')
     jac.add_argument('--expressed-in', default='local_world_aligned',
                      choices=[e.value for e in ExpressedIn],
@@ -249,24 +332,26 @@ def build_parser() -> argparse.ArgumentParser:
     com = _subparser(commands, 'com', 'mass, center of mass, CoM velocity and angular momentum',
                      run_com)
     _config_options(com)
-    com.add_argument('--velocity', nargs='+', metavar='NAME=VALUE',
+    com.add_argument('--velocity', nargs='+', action='extend', metavar='NAME=VALUE',
                      help='joint velocities (rad/s or m/s): adds CoM velocity and momentum')
     _output_options(com, ('table', 'json'))
 
     ik = _subparser(commands, 'ik', 'inverse kinematics of a link to a target pose (or a '
                     'file of targets)', run_ik)
     _config_options(ik)
-    ik.add_argument('--link', help="the tip link (default 'tool0')")
-    ik.add_argument('--xyz', nargs=3, metavar=('X', 'Y', 'Z'), help='target position (m)')
+    ik.add_argument('--link', type=nonempty, help="the tip link (default 'tool0')")
+    ik.add_argument('--xyz', nargs=3, type=coordinate, metavar=('X', 'Y', 'Z'),
+                    help='target position (m)')
     orientation = ik.add_mutually_exclusive_group()
-    orientation.add_argument('--rpy', nargs=3, metavar=('R', 'P', 'Y'),
+    orientation.add_argument('--rpy', nargs=3, type=coordinate, metavar=('R', 'P', 'Y'),
                              help='target roll, pitch, yaw (rad, URDF convention)')
-    orientation.add_argument('--quat', nargs=4, metavar=('X', 'Y', 'Z', 'W'),
+    orientation.add_argument('--quat', nargs=4, type=coordinate,
+                             metavar=('X', 'Y', 'Z', 'W'),
                              help='target orientation as a quaternion')
-    ik.add_argument('--targets', metavar='FILE',
+    ik.add_argument('--targets', metavar='FILE', type=nonempty,
                     help='many targets: JSON/YAML list of {xyz, rpy|quat}, or .csv/.txt lines '
                          'of "x y z roll pitch yaw" or "x y z qx qy qz qw"')
-    ik.add_argument('--relative-to', metavar='LINK',
+    ik.add_argument('--relative-to', metavar='LINK', type=nonempty,
                     help='frame the target is given in (default: the root link)')
     ik.add_argument('--position-only', action='store_true', help='ignore the orientation')
     ik.add_argument('--position-tolerance', type=real(0, True), default=1e-5, metavar='M',
@@ -277,11 +362,15 @@ def build_parser() -> argparse.ArgumentParser:
                     help='weight of orientation (rad) against position (m) errors (default 1)')
     ik.add_argument('--max-iterations', type=whole(1), default=1000, metavar='N',
                     help='iteration limit per target (default 1000)')
-    ik.add_argument('--time-budget', type=real(0, True), metavar='S',
-                    help="time limit per target in seconds (default: the core's, 0.02 s)")
+    ik.add_argument('--time-budget', type=time_budget, default=math.inf, metavar='S',
+                    help='wall-clock limit per target in seconds, at most '
+                         f"{MAX_TIME_BUDGET:g} (default '{NO_TIME_BUDGET}': the solve stops "
+                         'at --max-iterations and --restarts alone, so that its result does '
+                         'not depend on the machine)')
     ik.add_argument('--restarts', type=whole(0), metavar='N',
-                    help='random restarts allowed (default: unlimited within the budget)')
-    ik.add_argument('--active-joints', nargs='+', metavar='JOINT',
+                    help='random restarts allowed (default: unlimited within --max-iterations)')
+    ik.add_argument('--active-joints', nargs='+', action='extend', type=nonempty,
+                    metavar='JOINT',
                     help='joints allowed to move (default: all that move the link)')
     ik.add_argument('--random-seed', type=whole(0), default=0, metavar='N',
                     help='seed of the random restarts (default 0: reproducible)')
@@ -292,27 +381,32 @@ def build_parser() -> argparse.ArgumentParser:
     rel = _subparser(commands, 'relative-motion', 'which bodies move with respect to which '
                      'under constraints (locked joints, fixed transformations)',
                      run_relative_motion)
-    rel.add_argument('--lock', nargs='+', metavar='JOINT', help='joints locked at a constant '
+    rel.add_argument('--lock', nargs='+', action='extend', type=nonempty, metavar='JOINT',
+                     help='joints locked at a constant '
                      'value')
-    rel.add_argument('--lock-parameterized', nargs='+', metavar='JOINT',
+    rel.add_argument('--lock-parameterized', nargs='+', action='extend', type=nonempty,
+                     metavar='JOINT',
                      help='joints locked at a value that changes between uses')
-    rel.add_argument('--transform', nargs=2, action='append', metavar=('A', 'B'),
+    rel.add_argument('--transform', nargs=2, action='append', type=nonempty,
+                     metavar=('A', 'B'),
                      help='constant relative pose of bodies A and B (joint or link names; '
                           "'env' for the environment); repeatable")
-    rel.add_argument('--transform-parameterized', nargs=2, action='append',
+    rel.add_argument('--transform-parameterized', nargs=2, action='append', type=nonempty,
                      metavar=('A', 'B'), help='relative pose of A and B fixed at a value that '
                      'changes between uses; repeatable')
-    rel.add_argument('--constraints', metavar='FILE', help='constraints file, JSON or YAML')
+    rel.add_argument('--constraints', metavar='FILE', type=nonempty,
+                     help='constraints file, JSON or YAML')
     _output_options(rel, ('table', 'json'))
 
     ren = _subparser(commands, 'render', 'PNG picture of the frame tree, or a GIF/strip of a '
                      'motion', run_render)
     _config_options(ren)
-    ren.add_argument('-o', '--output', required=True, metavar='FILE',
+    ren.add_argument('-o', '--output', required=True, metavar='FILE', type=nonempty,
                      help='.png picture; with --to/--to-config a .gif animation or a .png strip')
-    ren.add_argument('--to', nargs='+', metavar='NAME=VALUE',
+    ren.add_argument('--to', nargs='+', action='extend', metavar='NAME=VALUE',
                      help='end configuration of a motion (joints not given: as in NAME=VALUE)')
-    ren.add_argument('--to-config', metavar='FILE', help='end configuration file of a motion')
+    ren.add_argument('--to-config', metavar='FILE', type=nonempty,
+                     help='end configuration file of a motion')
     ren.add_argument('--frames', type=whole(2), default=8, help='frames of a motion (default 8)')
     ren.add_argument('--columns', type=whole(1), default=4,
                      help='pictures per row of a strip (default 4)')
@@ -321,14 +415,40 @@ def build_parser() -> argparse.ArgumentParser:
     ren.add_argument('--size', nargs=2, type=whole(16, 8000), default=[800, 600],
                      metavar=('W', 'H'),
                      help='size of one picture in pixels (default 800 600)')
-    ren.add_argument('--view', nargs=2, type=_finite, default=[25.0, -60.0],
+    ren.add_argument('--view', nargs=2, type=coordinate, default=[25.0, -60.0],
                      metavar=('ELEV', 'AZIM'), help='camera angles in degrees (default 25 -60)')
-    ren.add_argument('--links', nargs='+', metavar='LINK',
-                     help='links whose axes and names are drawn (default all)')
+    ren.add_argument('--links', nargs='+', action='extend', type=nonempty, metavar='LINK',
+                     help='links whose axes and names are drawn (default: names where they '
+                          'fit, axes as --axes says)')
+    ren.add_argument('--axes', choices=AXES, default='tips',
+                     help='frame axes drawn without --links: tips (the root and the end of '
+                          'every chain, the default), all links, or none')
     ren.add_argument('--axis-length', type=real(0, True), metavar='M',
                      help="length of the frame axes in m (default 8%% of the robot's size)")
     ren.add_argument('--no-labels', action='store_true', help='do not write link names')
     return parser
+
+
+#: Options that contradict each other: (option, its attribute, the others, their attributes).
+_CONFLICTS = (
+    ('--urdf', 'urdf', '--robot', ('robot',)),
+    ('--position-only', 'position_only', '--rpy/--quat', ('rpy', 'quat')),
+    ('--targets', 'targets', '--xyz/--rpy/--quat', ('xyz', 'rpy', 'quat')),
+)
+
+
+def check_usage(args: argparse.Namespace) -> None:
+    """
+    Refuse options that contradict each other (a usage error, exit status 2).
+
+    :param args: the parsed command line.
+    """
+    if args.quiet and args.verbose:
+        args.parser.error('give -q (quiet) or -v (verbose), not both')
+    for option, name, others, names in _CONFLICTS:
+        if getattr(args, name, None) and any(getattr(args, n, None) is not None
+                                             for n in names):
+            args.parser.error(f'give either {option} or {others}, not both')
 
 
 def split_extras(args: argparse.Namespace, extras: List[str]) -> None:

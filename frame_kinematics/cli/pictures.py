@@ -21,7 +21,8 @@ motion), ``.gif`` an animation (one frame without ``--to``/``--to-config``).
 import argparse
 
 from .common import emit, Progress
-from .inputs import model_of, read_states
+from .inputs import read_states
+from .robot_input import model_of
 
 _AS_GIVEN = 'drawn at the values given'
 
@@ -38,7 +39,8 @@ def run(args: argparse.Namespace) -> int:
     q, _ = read_states(model, args.pairs, args.config, _AS_GIVEN)
     links = list(args.links) if args.links else None
     options = {'size': args.size, 'view': args.view, 'links': links,
-               'axis_length': args.axis_length, 'labels': not args.no_labels}
+               'axis_length': args.axis_length, 'labels': not args.no_labels,
+               'axes': args.axes}
     if args.to is None and args.to_config is None:
         path = render.render_configuration(model, q, args.output, **options)
     else:

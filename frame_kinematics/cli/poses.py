@@ -23,7 +23,8 @@ import math
 import numpy as np
 
 from .common import config_line, configuration_dict, emit, finite, fmt, table, to_json
-from .inputs import default_link, model_of, number, parse_pairs, read_states, velocity_vector
+from .inputs import default_link, number, parse_pairs, read_states, velocity_vector
+from .robot_input import model_of
 from ..core import velocity
 from ..core.kinematics import ExpressedIn
 from ..core.spatial import quaternion_from_rotation, rpy_from_rotation

@@ -17,7 +17,8 @@ import argparse
 from typing import List, Optional
 
 from .common import CommandLineError, emit, to_json
-from .inputs import model_of, read_document
+from .inputs import read_document
+from .robot_input import model_of
 from ..core.model import RobotModel
 
 _ENVIRONMENT_NAMES = ('env', 'environment', '<environment>')
@@ -63,6 +64,9 @@ def _apply_constraint(model: RobotModel, motion, constraint: dict) -> dict:
     if not isinstance(parameterized, bool):
         raise CommandLineError(f'parameterized must be true or false in {constraint!r}')
     if kinds[0] == 'lock':
+        if not isinstance(constraint['lock'], str) or not constraint['lock']:
+            raise CommandLineError(f"lock takes one joint name, got {constraint['lock']!r} "
+                                   '(give one {lock: JOINT} item per joint)')
         if 'mask' in constraint:
             raise CommandLineError(f'a locked joint takes no mask: {constraint!r}')
         motion.add_locked_joint(constraint['lock'], parameterized)

@@ -168,11 +168,16 @@ def add_floating_root(description: RobotDescription, world: str) -> RobotDescrip
     :param description: the parsed URDF.
     :param world: name of the new root link.
     :return: the extended description.
-    :raises URDFError: if a link is already called ``world``.
+    :raises URDFError: if a link is already called ``world`` or a joint ``root_joint``,
+        naming the option that adds them.
     """
     root, _ = _tree(description)
     if any(link.name == world for link in description.links):
         raise URDFError(f"cannot add a floating base: a link is already named '{world}'")
+    if any(joint.name == 'root_joint' for joint in description.joints):
+        raise URDFError("cannot add a floating base: floating_base=True adds a joint named "
+                        "'root_joint', and the URDF already has a joint of that name (load it "
+                        'without floating_base, or rename its joint)')
     joint = JointDescription('root_joint', 'floating', world, root, np.eye(4),
                              np.array([1.0, 0.0, 0.0]))
     return RobotDescription(description.name, (LinkDescription(world),) + description.links,

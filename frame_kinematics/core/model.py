@@ -215,35 +215,61 @@ class RobotModel:
     # -- configurations -----------------------------------------------------------------------
     def neutral_configuration(self) -> np.ndarray:
         """
-        Return the zero configuration (identity quaternion for floating joints).
+        Return the zero configuration, within the joint limits.
+
+        Every entry is 0 (the identity quaternion for a floating joint), except a bounded
+        coordinate whose limits exclude 0: it takes its nearest limit (Panda's
+        ``panda_joint4``, limited to [-3.0718, -0.0698], takes -0.0698).
 
         :return: a new ``q`` of shape ``(nq,)``.
         """
-        return self.layout.neutral()
+        return self.layout.clip(self.layout.neutral())
 
     def configuration_from_dict(self, values: Dict[str, float],
                                 base: Optional[np.ndarray] = None) -> np.ndarray:
         """
         Build a configuration from ``{name: value}``, the rest from ``base`` or neutral.
 
-        Names are those of :attr:`configuration_names`.
+        Names are those of :attr:`configuration_names`, or of mimic joints: a mimic joint's
+        value sets its master through the mimic relation, ``master = (value - offset) /
+        multiplier`` (as the command line does). A master given too must agree with it (to
+        1e-6, relative above 1).
 
         :param values: the values to set.
         :param base: the configuration the others are taken from.
         :return: a new ``q`` of shape ``(nq,)``.
-        :raises UnknownFrameError: for a name that is not a configuration entry.
-        :raises ConfigurationError: for values that are not a mapping, or a value that is not a
-            finite number.
+        :raises UnknownFrameError: for a name that is neither a configuration entry nor a
+            mimic joint.
+        :raises ConfigurationError: for values that are not a mapping, a value that is not a
+            finite number, a mimic joint with multiplier 0, or a mimic joint and its master
+            that disagree.
         """
         if not isinstance(values, Mapping):
             raise ConfigurationError(f'values must be a mapping of names to numbers, got '
                                      f'{type(values).__name__}')
         q = self.neutral_configuration() if base is None else self.check_configuration(base)
         names = {name: i for i, name in enumerate(self.configuration_names)}
-        for name, value in values.items():
-            if name not in names:
-                raise UnknownFrameError(name, names, 'joint')
-            q[names[name]] = check_vector([value], 1, f"value of '{name}'")[0]
+        mimics = {joint.name: joint.mimic for joint in self.mimic_joints}
+        for name in values:
+            if name not in names and name not in mimics:
+                raise UnknownFrameError(name, list(names) + list(mimics), 'joint')
+        given = {name: check_vector([value], 1, f"value of '{name}'")[0]
+                 for name, value in values.items()}
+        for name, value in given.items():
+            if name in names:
+                q[names[name]] = value
+                continue
+            master, multiplier, offset = mimics[name]
+            relation = f'{name} = {multiplier:g} * {master} + {offset:g}'
+            if multiplier == 0:
+                raise ConfigurationError(f"joint '{name}' is a mimic joint ({relation}): its "
+                                         f"value cannot set '{master}'; give '{master}'")
+            wanted = (value - offset) / multiplier
+            if master in given and abs(given[master] - wanted) > 1e-6 * max(1.0, abs(wanted)):
+                raise ConfigurationError(f"mimic joint '{name}'={value:g} ({relation}) asks "
+                                         f"for {master}={wanted:g}, but {master}="
+                                         f'{given[master]:g} is given')
+            q[names[master]] = wanted
         return self.check_configuration(q)
 
     def check_configuration(self, q, name: str = 'q') -> np.ndarray:

@@ -146,4 +146,3 @@ def _check_names(model: RobotModel, links: List[LinkDescription],
             raise URDFError(f"cannot add joint '{joint.name}': the robot has a joint of that "
                             'name')
         taken_joints.add(joint.name)
-

@@ -181,7 +181,6 @@ class SemanticDescription:
             known(pair.link1, links, 'link', where)
             known(pair.link2, links, 'link', where)
 
-
     def _check_no_cycle(self) -> None:
         subgroups = {group.name: group.subgroups for group in self.groups}
         done = set()

@@ -116,6 +116,13 @@ class RobotDescription:
     joints: Tuple[JointDescription, ...]
 
 
+def _not_a_number(attribute: str, kind: str, text: str, where: str) -> URDFError:
+    if '${' in text or '$(' in text:
+        return URDFError(f"this is a xacro document: expand it first (attribute "
+                         f"'{attribute}' is the xacro expression '{excerpt(text)}')", where)
+    return URDFError(f"attribute '{attribute}' is not {kind}: '{excerpt(text)}'", where)
+
+
 def _checked(value: float, text: str, where: str, label: str, bound: bool = True) -> float:
     if not math.isfinite(value):
         raise URDFError(f"attribute '{label}' must be finite, got '{excerpt(text)}'", where)
@@ -135,8 +142,7 @@ def _floats(text: Optional[str], count: int, default: Tuple[float, ...], where: 
     try:
         values = [float(part) for part in parts]
     except ValueError:
-        raise URDFError(f"attribute '{label}' is not a number list: '{excerpt(text)}'",
-                        where) from None
+        raise _not_a_number(label, 'a number list', text, where) from None
     return np.array([_checked(value, text, where, label) for value in values])
 
 
@@ -150,8 +156,7 @@ def _float(element: Optional[Element], attribute: str, default: Optional[float],
     try:
         value = float(text)
     except ValueError:
-        raise URDFError(f"attribute '{attribute}' is not a number: '{excerpt(text)}'",
-                        where) from None
+        raise _not_a_number(attribute, 'a number', text, where) from None
     return _checked(value, text, where, attribute, bound)
 
 

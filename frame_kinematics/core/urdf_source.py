@@ -15,14 +15,18 @@
 Where a URDF document comes from: bytes or text, a file, and how they are decoded.
 
 Every bound is checked before work proportional to the input: a document's size before it is
-decoded, a file's size while it is read (devices, pipes and huge files are refused as soon as
-they pass :data:`MAX_DOCUMENT_BYTES`).
+decoded, a file's size while it is read (devices, pipes and huge files are read once, in
+chunks, and refused as soon as they pass :data:`MAX_DOCUMENT_BYTES`; a FIFO nobody writes to
+is refused after :data:`FIFO_WAIT_SECONDS`).
 """
 
 import codecs
+import math
 import os
 import re
-from typing import Tuple, Union
+import select
+import stat
+from typing import Optional, Tuple, Union
 
 from .errors import excerpt, URDFError
 
@@ -45,6 +49,12 @@ _NOT_CHARSETS = ('idna', 'punycode', 'unicode-escape', 'raw-unicode-escape', 'un
 
 #: Bytes read from a file at a time.
 _CHUNK_BYTES = 1024 * 1024
+
+#: Seconds a FIFO of the file system may stay without data before it is refused.
+FIFO_WAIT_SECONDS = 10.0
+
+#: How a xacro element starts.
+_XACRO_ELEMENT = b'<xacro:'
 
 
 def _too_large(size: int) -> URDFError:
@@ -103,17 +113,39 @@ def decode_document(document) -> Tuple[str, bytes]:
     return text, encoded
 
 
-def read_urdf_file(path: Union[str, os.PathLike]) -> str:
-    """
-    Read a URDF file, at most :data:`MAX_DOCUMENT_BYTES` of it, and decode it.
+def _is_named_pipe(name) -> bool:
+    """Whether ``name`` is a FIFO in the file system (not a pipe a process holds open)."""
+    try:
+        return stat.S_ISFIFO(os.lstat(os.path.realpath(name)).st_mode)
+    except (OSError, ValueError):
+        return False
 
-    Devices, pipes and files of any size are read in chunks and refused as soon as they pass
-    the limit. The text is decoded as :func:`load_urdf` decodes bytes.
+
+def _wait_for_writer(fd: int, name, wait: float) -> None:
+    """Wait until a FIFO has data or is closed by its writer, at most ``wait`` seconds."""
+    if not hasattr(select, 'poll'):
+        return
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    if not poller.poll(max(0, int(math.ceil(wait * 1000)))):
+        raise URDFError(f'no process wrote to this FIFO within {wait:g} s: start the writer '
+                        f'first, or give a file', f"file '{os.fsdecode(name)}'")
+
+
+def read_urdf_bytes(path: Union[str, os.PathLike], wait: Optional[float] = None) -> bytes:
+    """
+    Read a URDF file's bytes once, at most :data:`MAX_DOCUMENT_BYTES` of them.
+
+    A regular file, a device or a pipe (``/dev/stdin``, a shell's ``<(command)``) is read in
+    chunks and refused as soon as it passes the limit, so an endless device costs no more
+    memory than the limit. A FIFO of the file system is opened without waiting for a writer;
+    if no data comes within ``wait`` seconds it is refused.
 
     :param path: path of the file (str, bytes or os.PathLike).
-    :return: the document as a str.
+    :param wait: seconds a FIFO may stay without data (default :data:`FIFO_WAIT_SECONDS`).
+    :return: the bytes.
     :raises URDFError: naming the path, if it is not a path, cannot be read, is larger than
-        the limit or does not decode.
+        the limit, or is a FIFO nobody writes to.
     """
     try:
         name = os.fspath(path)
@@ -121,21 +153,68 @@ def read_urdf_file(path: Union[str, os.PathLike]) -> str:
         raise URDFError('a URDF path must be str, bytes or os.PathLike, got '
                         f'{type(path).__name__}') from None
     shown = os.fsdecode(name)
-    where = f"file '{shown}'"
     data = bytearray()
     try:
-        with open(name, 'rb') as handle:
+        fd = os.open(name, os.O_RDONLY | getattr(os, 'O_NONBLOCK', 0))
+        try:
+            if stat.S_ISFIFO(os.fstat(fd).st_mode) and _is_named_pipe(name):
+                _wait_for_writer(fd, name, FIFO_WAIT_SECONDS if wait is None else wait)
+            os.set_blocking(fd, True)
             while len(data) <= MAX_DOCUMENT_BYTES:
-                chunk = handle.read(min(_CHUNK_BYTES, MAX_DOCUMENT_BYTES + 1 - len(data)))
+                chunk = os.read(fd, min(_CHUNK_BYTES, MAX_DOCUMENT_BYTES + 1 - len(data)))
                 if not chunk:
                     break
                 data += chunk
+        finally:
+            os.close(fd)
+    except URDFError:
+        raise
     except (OSError, ValueError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise URDFError(f"cannot read '{shown}': {reason}") from None
     if len(data) > MAX_DOCUMENT_BYTES:
-        raise URDFError(f'larger than the limit of {MAX_DOCUMENT_BYTES} bytes', where)
+        raise URDFError(f'larger than the limit of {MAX_DOCUMENT_BYTES} bytes',
+                        f"file '{shown}'")
+    return bytes(data)
+
+
+def read_urdf_file(path: Union[str, os.PathLike], wait: Optional[float] = None) -> str:
+    """
+    Read a URDF file once (see :func:`read_urdf_bytes`) and decode it.
+
+    The text is decoded as :func:`load_urdf` decodes bytes.
+
+    :param path: path of the file (str, bytes or os.PathLike).
+    :param wait: seconds a FIFO may stay without data (default :data:`FIFO_WAIT_SECONDS`).
+    :return: the document as a str.
+    :raises URDFError: naming the path, if it is not a path, cannot be read, is larger than
+        the limit, is a FIFO nobody writes to, or does not decode.
+    """
+    data = read_urdf_bytes(path, wait)
     try:
         return decode_document(data)[0]
     except URDFError as exc:
-        raise URDFError(str(exc), where) from None
+        raise URDFError(str(exc), f"file '{os.fsdecode(os.fspath(path))}'") from None
+
+
+def uses_xacro(data: bytes) -> bool:
+    """
+    Whether a document has xacro elements (``<xacro:...``) outside comments.
+
+    The scan is linear in the document's size, whatever its comments.
+
+    :param data: the document's bytes.
+    :return: whether it needs xacro to become a URDF.
+    """
+    position = 0
+    while True:
+        element = data.find(_XACRO_ELEMENT, position)
+        if element < 0:
+            return False
+        comment = data.find(b'<!--', position, element)
+        if comment < 0:
+            return True
+        end = data.find(b'-->', comment + 4)
+        if end < 0:
+            return False
+        position = end + 3

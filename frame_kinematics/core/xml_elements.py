@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Mapping, Optional, Sequence, Type
 import xml.parsers.expat
 
-from .errors import FrameKinematicsError
+from .errors import excerpt, FrameKinematicsError
 
 
 @dataclass
@@ -67,7 +67,8 @@ def parse_elements(data: bytes, read: Mapping[str, Sequence[str]], repeated: Seq
     :param error: the error class raised (constructed from a message).
     :return: the root element.
     :raises FrameKinematicsError: of class ``error``, for malformed XML, a DOCTYPE, an entity
-        declaration or an external entity reference.
+        declaration, an external entity reference or a xacro element (an unexpanded xacro
+        document).
     """
     parser = xml.parsers.expat.ParserCreate('utf-8')
     parser.SetParamEntityParsing(xml.parsers.expat.XML_PARAM_ENTITY_PARSING_NEVER)
@@ -84,6 +85,10 @@ def parse_elements(data: bytes, read: Mapping[str, Sequence[str]], repeated: Seq
         return parent.tag in repeated or parent.find(tag) is None
 
     def start(tag, attrib):
+        if tag.startswith('xacro:'):
+            raise error(f'this is a xacro document: expand it first (it has a '
+                        f'<{excerpt(tag)}> element; run xacro, or install the xacro '
+                        'package for the command line to expand it)')
         if skipping[0] or (stack and not kept(stack[-1], tag)):
             skipping[0] += 1
             return

@@ -15,8 +15,8 @@
 ``tf2_msgs/TFMessage`` written directly as serialized bytes (CDR, little endian).
 
 Serializing a 34-transform ``TFMessage`` through rclpy's Python messages costs more than the
-kinematics (the manual's performance page); the frame ids of the ``/tf`` path repeat from one message
-to the next. :class:`TFMessageWriter` keeps one byte template per list of frame pairs and
+kinematics (the manual's performance page); the frame ids of the ``/tf`` path repeat from one
+message to the next. :class:`TFMessageWriter` keeps one byte template per list of frame pairs and
 writes only the stamps and the numbers into a copy. No ROS import: the bytes are checked
 against rclpy's own serialization in the node's tests.
 

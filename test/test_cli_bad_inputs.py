@@ -1,0 +1,253 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+Bad inputs of the command line: one clear line and the right exit status, never a hang.
+
+Inputs that could exhaust memory or block (devices, pipes, FIFOs, closed streams, huge
+models) run the real program in a subprocess with an address-space limit and a timeout, so
+that a regression fails the test instead of taking the machine down.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+from conftest import joint_xml, link_xml, urdf
+import frame_kinematics
+import pytest
+from test_cli import assert_one_line_error, call
+from test_urdf import MACRO_ARM
+
+#: Address space a subprocess may use (numpy and a model fit well within it).
+MEMORY_LIMIT = 1536 * 1024 * 1024
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(frame_kinematics.__file__)))
+
+
+def _limit_memory():
+    import resource
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
+def run(*args, stdin=None, code=None, shell=None):
+    """Run the command line (or ``python -c code``, or a shell line) with a memory limit."""
+    pytest.importorskip('resource')
+    env = dict(os.environ, PYTHONPATH=ROOT, FRAME_KINEMATICS_BACKEND='numpy',
+               OPENBLAS_NUM_THREADS='1', OMP_NUM_THREADS='1')
+    if shell is not None:
+        command = ['sh', '-c', shell.replace('PROGRAM', f"'{sys.executable}' -m "
+                                             'frame_kinematics')]
+    elif code is not None:
+        command = [sys.executable, '-c', code]
+    else:
+        command = [sys.executable, '-m', 'frame_kinematics', *map(str, args)]
+    return subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=120,
+                          env=env, preexec_fn=_limit_memory)
+
+
+def chain_urdf(links):
+    """A valid serial chain of ``links`` links and revolute joints."""
+    body = [link_xml('l0')]
+    for k in range(1, links):
+        body += [link_xml(f'l{k}'), joint_xml(f'j{k}', 'revolute', f'l{k - 1}', f'l{k}',
+                                              xyz='0 0 0.01')]
+    return urdf('\n'.join(body), 'chain')
+
+
+ARM = urdf(link_xml('a') + link_xml('b', 1.0) +
+           joint_xml('j', 'revolute', 'a', 'b', xyz='0 0 0.5'), 'pipe_arm')
+
+
+# -- --urdf: read once, bounded, never blocking ----------------------------------------------
+@pytest.mark.skipif(not os.path.exists('/dev/zero'), reason='needs /dev/zero')
+def test_endless_device_is_refused_at_the_size_limit():
+    proc = run('--urdf', '/dev/zero', 'fk')
+    assert_one_line_error(proc.returncode, proc.stdout, proc.stderr, '/dev/zero',
+                          'larger than the limit of 67108864 bytes')
+
+
+@pytest.mark.skipif(not os.path.exists('/dev/stdin'), reason='needs /dev/stdin')
+def test_a_pipe_is_read_once():
+    proc = run('--urdf', '/dev/stdin', 'info', stdin=ARM)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith('robot pipe_arm: 2 links')
+    proc = run(shell='cat | PROGRAM --urdf /dev/stdin fk --links b', stdin=ARM)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[2].split()[:4] == ['b', '0.000000', '0.000000', '0.500000']
+
+
+@pytest.mark.skipif(not hasattr(os, 'mkfifo'), reason='needs FIFOs')
+def test_a_fifo_without_a_writer_is_refused_after_a_wait(tmp_path):
+    fifo = tmp_path / 'robot.urdf'
+    os.mkfifo(fifo)
+    code = ('import sys; from frame_kinematics import cli; '
+            'from frame_kinematics.core import urdf_source; '
+            'urdf_source.FIFO_WAIT_SECONDS = 0.2; '
+            f'sys.exit(cli.main(["--urdf", {str(fifo)!r}, "info"]))')
+    proc = run(code=code)
+    assert_one_line_error(proc.returncode, proc.stdout, proc.stderr,
+                          f"error: file '{fifo}': no process wrote to this FIFO within 0.2 s")
+
+
+# -- xacro -------------------------------------------------------------------------------------
+def test_xacro_files_are_expanded(capsys, tmp_path):
+    pytest.importorskip('xacro')
+    path = tmp_path / 'arm.urdf.xacro'
+    path.write_text(MACRO_ARM)
+    status, out, err = call(capsys, 'fk', '--urdf', path, '--links', 'left_tip',
+                            'left_joint=0.3')
+    assert status == 0, err
+    assert out.splitlines()[2].split()[:4] == ['left_tip', '0.000000', '0.000000', '0.500000']
+    # xacro detected on the bytes of a pipe, whatever its name
+    proc = run('--urdf', '/dev/stdin', 'info', stdin=MACRO_ARM)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith('robot macro_arm: 3 links')
+
+
+def test_xacro_that_cannot_be_expanded_is_one_line(capsys, tmp_path, monkeypatch):
+    pytest.importorskip('xacro')
+    path = tmp_path / 'robot.urdf.xacro'
+    path.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+                    '<xacro:include filename="missing_arm.xacro"/><link name="a"/></robot>')
+    status, out, err = call(capsys, 'info', '--urdf', path)
+    assert_one_line_error(status, out, err, str(path), 'xacro cannot expand it',
+                          'missing_arm.xacro')
+    path.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+                    '<xacro:include filename="$(find my_arm_description)/urdf/arm.xacro"/>'
+                    '<link name="a"/></robot>')
+    monkeypatch.setitem(sys.modules, 'ament_index_python', None)
+    monkeypatch.setitem(sys.modules, 'ament_index_python.packages', None)
+    status, out, err = call(capsys, 'info', '--urdf', path)
+    assert_one_line_error(status, out, err, 'cannot resolve $(find my_arm_description)',
+                          "ament index is not available")
+
+
+def test_xacro_without_the_xacro_package_says_what_to_install(capsys, tmp_path, monkeypatch):
+    path = tmp_path / 'robot.urdf.xacro'
+    path.write_text(MACRO_ARM)
+    monkeypatch.setitem(sys.modules, 'xacro', None)
+    status, out, err = call(capsys, 'info', '--urdf', path)
+    assert_one_line_error(status, out, err, f'{path} is a xacro document: expanding it needs '
+                          "the python package 'xacro' (pip install xacro)")
+    # a URDF made by xacro may keep the namespace and macros in comments: it is read as it is
+    made = tmp_path / 'made.urdf'
+    made.write_text('<?xml version="1.0"?>\n<robot name="r" '
+                    'xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+                    '<!-- <xacro:arm prefix="left"/> -->\n<link name="a"/>\n</robot>\n')
+    status, out, err = call(capsys, 'info', '--urdf', made)
+    assert status == 0, err
+
+
+# -- one rule per kind of option value --------------------------------------------------------
+@pytest.mark.parametrize('args, words', [
+    (['--urdf', '', 'fk'], ['--urdf must not be empty']),
+    (['fk', '--robot', ''], ['--robot must not be empty']),
+    (['jacobian', '--link', ''], ['--link must not be empty']),
+    (['fk', '--links', 'tool0', ''], ['--links must not be empty']),
+    (['fk', '--relative-to', ' '], ['--relative-to must not be empty']),
+    (['fk', '--config', ''], ['--config must not be empty']),
+    (['ik', '--targets', ''], ['--targets must not be empty']),
+    (['relative-motion', '--lock', ''], ['--lock must not be empty']),
+    (['render', '-o', ''], ['-o/--output must not be empty']),
+    (['ik', '--xyz', '0.4', '0', '0.3', '--rpy', '1e300', '0', '0'],
+     ['--rpy must be a number >= -1e+16 and <= 1e+16', "'1e300'"]),
+    (['ik', '--xyz', '0.3', 'o', '0.4', '--rpy', '0', '0', '0'], ['--xyz', "'o'"]),
+    (['jacobian', '--point', '0', 'x', '0'], ['--point', "'x'"]),
+    (['render', '-o', 'p.png', '--view', '1e17', '0'], ['--view']),
+    (['render', '-o', 'p.png', '--axis-length', '1e300'],
+     ['--axis-length must be a number > 0 and <= 1e+16']),
+    (['ik', '--xyz', '0.4', '0', '0.3', '--position-only', '--max-iterations', '1e30'],
+     ['--max-iterations must be a whole number >= 1']),
+    (['ik', '--xyz', '0.4', '0', '0.3', '--position-only', '--max-iterations', '10' * 15],
+     ['--max-iterations must be a whole number <= 1000000000']),
+    (['ik', '--xyz', '0.4', '0', '0.3', '--position-only', '--time-budget', '1e9'],
+     ['--time-budget must be a number > 0 and <= 3600', "or 'none'"]),
+    (['ik', '--xyz', '0.4', '0', '0.3', '--position-only', '--rpy', '0', '0', '0'],
+     ['give either --position-only or --rpy/--quat, not both']),
+    (['ik', '--targets', 't.csv', '--xyz', '0.3', '0', '0.4'],
+     ['give either --targets or --xyz/--rpy/--quat, not both']),
+    (['info', '--urdf', 'a.urdf', '--robot', 'fk_arm'], ['--urdf', '--robot']),
+    (['jacobian', '--link', 'tool0', '--link', 'wrist_3_link'], ['--link is given twice']),
+    (['--urdf', 'a.urdf', 'info', '--urdf', 'b.urdf'], ['--urdf is given before and after']),
+])
+def test_bad_option_values_are_usage_errors(capsys, args, words):
+    status, out, err = call(capsys, *args)
+    assert_one_line_error(status, out, err, *words, code=2)
+
+
+def test_numbers_in_pairs_have_the_same_magnitude_cap(capsys):
+    status, out, err = call(capsys, 'fk', 'elbow_joint=1e300')
+    assert_one_line_error(status, out, err, 'elbow_joint', 'exceeds 1e+16')
+
+
+def test_repeated_options_of_many_values_collect_them_all(capsys):
+    status, out, err = call(capsys, 'fk', '--links', 'tool0', '--links', 'base_link')
+    assert status == 0, err
+    assert [line.split()[0] for line in out.splitlines()[2:]] == ['tool0', 'base_link']
+    status, out, err = call(capsys, 'relative-motion', '--lock', 'elbow_joint', '--lock',
+                            'wrist_1_joint', '--format', 'json')
+    assert status == 0, err
+    assert [c['lock'] for c in json.loads(out)['constraints']] == ['elbow_joint',
+                                                                   'wrist_1_joint']
+
+
+# -- output streams ----------------------------------------------------------------------------
+def test_closed_stdout_and_broken_pipe_stop_quietly(tmp_path):
+    proc = run(shell='PROGRAM fk >&-')
+    assert (proc.returncode, proc.stderr) == (1, '')
+    path = tmp_path / 'chain.urdf'
+    path.write_text(chain_urdf(200))
+    proc = run(shell=f"PROGRAM --urdf '{path}' fk | head -n 1")
+    assert proc.returncode == 0
+    assert proc.stdout.startswith('# chain: poses in l0')
+    assert proc.stderr == ''
+
+
+def test_info_on_a_long_chain(tmp_path):
+    path = tmp_path / 'chain.urdf'
+    path.write_text(chain_urdf(1500))
+    proc = run('--urdf', path, 'info')
+    assert proc.returncode == 0, proc.stderr[-300:]
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith('robot chain: 1500 links, 1499 joints')
+    assert lines[-2].endswith('j1499 (revolute, axis 0 0 1, [-2, 2] rad, vmax 1 rad/s, '
+                              'effort 1 N m) -> l1499 [no inertial]')
+
+
+# -- files -------------------------------------------------------------------------------------
+@pytest.mark.parametrize('name, command', [
+    ('q.json', ['fk', '--config']),
+    ('q.yaml', ['fk', '--config']),
+    ('t.json', ['ik', '--position-only', '--targets']),
+    ('c.yaml', ['relative-motion', '--constraints']),
+    ('c.json', ['relative-motion', '--constraints']),
+])
+@pytest.mark.parametrize('depth', [40, 100_000])
+def test_deeply_nested_files_are_refused(tmp_path, name, command, depth):
+    if name.endswith('.yaml'):
+        pytest.importorskip('yaml')
+    path = tmp_path / name
+    path.write_text('[' * depth + ']' * depth)
+    proc = run(*command, path)
+    assert_one_line_error(proc.returncode, proc.stdout, proc.stderr, str(path),
+                          'nests lists or mappings more than 16 deep')
+
+
+@pytest.mark.parametrize('lock', ['[elbow_joint, wrist_1_joint]', '{joint: elbow_joint}', "''"])
+def test_lock_takes_one_joint_name(capsys, tmp_path, lock):
+    pytest.importorskip('yaml')
+    path = tmp_path / 'c.yaml'
+    path.write_text(f'- {{lock: {lock}}}\n')
+    status, out, err = call(capsys, 'relative-motion', '--constraints', path)
+    assert_one_line_error(status, out, err, 'lock takes one joint name')
