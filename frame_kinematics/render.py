@@ -196,7 +196,7 @@ class _Scene:
 
     def _tips(self) -> List[int]:
         """
-        The root and the ends of the chains: one leaf per link that a movable joint moves.
+        Return the root and the ends of the chains: a leaf per link a movable joint moves.
 
         Leaves behind fixed joints (a tool frame, camera frames, finger tips) share the moved
         link they hang from, so that a humanoid gets a few axis triads, not one per frame.

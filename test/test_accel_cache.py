@@ -31,7 +31,7 @@ import pytest
 
 numba = pytest.importorskip('numba')
 
-_RUN = textwrap.dedent('''
+_RUN = textwrap.dedent("""
     import numba  # first, before the package
     import json, sys
     import numpy as np
@@ -53,7 +53,7 @@ _RUN = textwrap.dedent('''
     stats = poses.pose_checked.stats
     print(json.dumps({'note': note, 'error': error, 'hits': sum(stats.cache_hits.values()),
                       'misses': sum(stats.cache_misses.values())}))
-''')
+""")
 
 
 def _copy(tmp_path, name):
@@ -104,7 +104,7 @@ def test_an_unwritable_cache_directory_compiles_in_memory_with_one_notice(tmp_pa
 def _module(tmp_path, name, constant):
     """Import a module of two kernels, ``outer`` calling ``inner``, which reads ``K``."""
     tmp_path.mkdir()
-    (tmp_path / f'{name}.py').write_text(textwrap.dedent(f'''
+    (tmp_path / f'{name}.py').write_text(textwrap.dedent(f"""
         import numba
         K = {constant}
 
@@ -115,7 +115,7 @@ def _module(tmp_path, name, constant):
         @numba.njit
         def outer(x):
             return inner(x) * 2
-    '''))
+    """))
     sys.path.insert(0, str(tmp_path))
     try:
         return importlib.import_module(name)

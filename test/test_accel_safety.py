@@ -28,7 +28,7 @@ import textwrap
 
 import pytest
 
-_PROBE = textwrap.dedent('''
+_PROBE = textwrap.dedent("""
     import inspect, sys
     import numpy as np
     from frame_kinematics import robots
@@ -95,7 +95,7 @@ _PROBE = textwrap.dedent('''
     print('calls', calls)
     for line in foreign:
         print('foreign', line)
-''')
+""")
 
 
 def _backends():

@@ -130,7 +130,7 @@ def test_every_example_robot_data_robot_conforms(backend):
 
 
 def _near_principal_chain(axes, kinds):
-    """A chain with one joint per axis (revolute or continuous), tilted origins."""
+    """Write a chain with one joint per axis (revolute or continuous), tilted origins."""
     body = [link_xml('l0', 1.0)]
     for i, (axis, kind) in enumerate(zip(axes, kinds)):
         body.append(link_xml(f'l{i + 1}', 0.5, '0.02 0 0.1'))

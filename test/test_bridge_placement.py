@@ -15,7 +15,7 @@
 
 from conftest import ListLogger, random_configuration
 from frame_kinematics.bridge import (Bridge, BridgeSettings, JointStateInput, ParameterError,
-                                     settings_from_parameters, SettingError, TOOL_DEFAULTS,
+                                     SettingError, settings_from_parameters, TOOL_DEFAULTS,
                                      ToolSetting, UserFrame)
 from frame_kinematics.bridge.parameters import check_parameter, ParameterValues
 from frame_kinematics.bridge.service_types import JacobianRequest

@@ -57,7 +57,7 @@ def run(*args, stdin=None, code=None, shell=None):
 
 
 def chain_urdf(links):
-    """A valid serial chain of ``links`` links and revolute joints."""
+    """Write a valid serial chain of ``links`` links and revolute joints."""
     body = [link_xml('l0')]
     for k in range(1, links):
         body += [link_xml(f'l{k}'), joint_xml(f'j{k}', 'revolute', f'l{k - 1}', f'l{k}',
@@ -130,7 +130,7 @@ def test_xacro_that_cannot_be_expanded_is_one_line(capsys, tmp_path, monkeypatch
     monkeypatch.setitem(sys.modules, 'ament_index_python.packages', None)
     status, out, err = call(capsys, 'info', '--urdf', path)
     assert_one_line_error(status, out, err, 'cannot resolve $(find my_arm_description)',
-                          "ament index is not available")
+                          'ament index is not available')
 
 
 def test_xacro_without_the_xacro_package_says_what_to_install(capsys, tmp_path, monkeypatch):

@@ -242,7 +242,7 @@ def test_neutral_configuration_lies_within_the_limits():
 def test_floating_base_on_a_urdf_with_a_root_joint_blames_the_option():
     text = urdf(link_xml('base') + link_xml('body') +
                 joint_xml('root_joint', 'fixed', 'base', 'body'))
-    with pytest.raises(URDFError, match="floating_base=True adds a joint "
+    with pytest.raises(URDFError, match='floating_base=True adds a joint '
                        "named 'root_joint', and the URDF already has a joint of that name"):
         RobotModel.from_urdf_string(text, floating_base=True)
     assert [j.name for j in RobotModel.from_urdf_string(text).joints] == ['root_joint']

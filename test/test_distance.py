@@ -35,7 +35,7 @@ def arm():
 
 
 def at(model, **values):
-    """A configuration of the all-types model: neutral, with the given entries."""
+    """Return a configuration of the all-types model: neutral, with the given entries."""
     q = model.neutral_configuration()
     for name, value in values.items():
         index = model.configuration_names.index(name.replace('__', '/'))
@@ -153,7 +153,7 @@ def test_rectangle_distances_of_hand_worked_boxes(arm):
 
 
 def box_and_members(model, rng, widths):
-    """A box of coordinates around two configurations, and configurations inside it."""
+    """Draw a box of coordinates around two configurations, and configurations inside."""
     kinds = dist.coordinate_kinds(model)
     a, b = random_configuration(model, rng), random_configuration(model, rng)
     lower, upper = np.minimum(a, b), np.maximum(a, b)

@@ -15,8 +15,8 @@
 
 from conftest import (all_joint_types_model, bundled, joint_xml, link_xml, random_configuration,
                       urdf)
-from frame_kinematics.core import ConfigurationError, RobotModel, UnknownFrameError, URDFError
 from frame_kinematics.core import configuration as cfg
+from frame_kinematics.core import ConfigurationError, RobotModel, UnknownFrameError, URDFError
 from frame_kinematics.core.placement import place, tool_link_name
 from frame_kinematics.core.spatial import (inverse, log_so3, motion_transform,
                                            transform_from_xyz_rpy)

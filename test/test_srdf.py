@@ -21,7 +21,7 @@ from frame_kinematics.core.srdf import (DisabledCollision, EndEffector, Group, l
 from frame_kinematics.core.urdf_source import MAX_DOCUMENT_BYTES
 import pytest
 
-SMALL = '''<?xml version="1.0"?>
+SMALL = """<?xml version="1.0"?>
 <robot name="two">
   <group name="arm"><chain base_link="base" tip_link="tip"/></group>
   <group name="hand"><joint name="finger"/><link name="palm"/></group>
@@ -35,7 +35,7 @@ SMALL = '''<?xml version="1.0"?>
   <disable_collisions link1="palm" link2="tip"/>
   <visual>ignored</visual>
 </robot>
-'''
+"""
 
 
 def test_every_element_is_read_in_document_order():

@@ -299,7 +299,7 @@ def test_the_core_refuses_a_xacro_document():
         RobotModel.from_urdf_string(only_macro)
     expression = urdf(link_xml('a') + link_xml('b') +
                       joint_xml('j', 'fixed', 'a', 'b', xyz='0 0 ${reach}'))
-    with pytest.raises(URDFError, match=r"this is a xacro document: expand it first "
+    with pytest.raises(URDFError, match=r'this is a xacro document: expand it first '
                        r"\(attribute 'origin xyz' is the xacro expression '0 0 \$\{reach\}'"):
         RobotModel.from_urdf_string(expression)
     assert uses_xacro(MACRO_ARM.encode())

@@ -367,7 +367,7 @@ class BridgeSettings:
 
     def placement(self) -> Tuple[Any, ...]:
         """
-        The settings that shape the model: its tools and its world placement.
+        Return the settings that shape the model: its tools and its world placement.
 
         :return: a tuple that compares equal exactly when the placed models are the same.
         """

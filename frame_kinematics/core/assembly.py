@@ -175,7 +175,7 @@ def add_floating_root(description: RobotDescription, world: str) -> RobotDescrip
     if any(link.name == world for link in description.links):
         raise URDFError(f"cannot add a floating base: a link is already named '{world}'")
     if any(joint.name == 'root_joint' for joint in description.joints):
-        raise URDFError("cannot add a floating base: floating_base=True adds a joint named "
+        raise URDFError('cannot add a floating base: floating_base=True adds a joint named '
                         "'root_joint', and the URDF already has a joint of that name (load it "
                         'without floating_base, or rename its joint)')
     joint = JointDescription('root_joint', 'floating', world, root, np.eye(4),

@@ -123,7 +123,7 @@ class CollisionFlags:
     # -- rl::kin's flags ----------------------------------------------------------------------
     def set_colliding(self, a: LinkKey, b, flag=None) -> None:
         """
-        Set a flag: ``set_colliding(a, flag)`` or ``set_colliding(a, b, flag)``.
+        Set a flag of one link (``flag`` in place of ``b``) or of a pair of links.
 
         With two arguments, whether link ``a`` is tested against the environment (rl::kin's
         ``setColliding(i, doesCollide)``); with three, whether links ``a`` and ``b`` are tested
@@ -185,7 +185,7 @@ class CollisionFlags:
     # -- export -------------------------------------------------------------------------------
     def index_pairs(self) -> np.ndarray:
         """
-        The pairs a collision checker tests, as link indices.
+        Return the pairs a collision checker tests, as link indices.
 
         :return: a new ``(P, 2)`` int array, each row ``i < j``, rows in lexicographic order.
         """
@@ -198,7 +198,7 @@ class CollisionFlags:
 
     def pairs(self) -> Tuple[Tuple[str, str], ...]:
         """
-        The pairs a collision checker tests, as link names.
+        Return the pairs a collision checker tests, as link names.
 
         :return: ``(name_i, name_j)`` with ``i < j`` in the model's link order.
         """
@@ -207,7 +207,7 @@ class CollisionFlags:
 
     def colliding_links(self) -> Tuple[str, ...]:
         """
-        The links tested against the environment.
+        Return the links tested against the environment.
 
         :return: their names, in the model's link order.
         """
@@ -216,7 +216,7 @@ class CollisionFlags:
 
     def pair_count(self) -> int:
         """
-        Number of pairs tested against each other, without listing them.
+        Count the pairs tested against each other, without listing them.
 
         :return: the count.
         """

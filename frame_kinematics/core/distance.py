@@ -83,14 +83,14 @@ def _rotation_angle(quat_a: np.ndarray, quat_b: np.ndarray) -> np.ndarray:
 
 
 def _terms(kinds: np.ndarray, offset: np.ndarray) -> np.ndarray:
-    """The transformed term of each coordinate's offset (quaternion entries: 0)."""
+    """Return the transformed term of each coordinate's offset (quaternion entries: 0)."""
     offset = np.where(kinds == WRAP, wrap_angle(offset), offset)
     return np.where(kinds == QUATERNION, 0.0, offset * offset)
 
 
 def joint_transformed_distances(model, q1, q2) -> np.ndarray:
     """
-    The transformed distance joint by joint (their sum is :func:`transformed_distance`).
+    Return the transformed distance joint by joint (summing to :func:`transformed_distance`).
 
     :param model: the robot model.
     :param q1: ``(nq,)`` or ``(B, nq)``.
@@ -115,7 +115,7 @@ def joint_transformed_distances(model, q1, q2) -> np.ndarray:
 
 def transformed_distance(model, q1, q2) -> Union[float, np.ndarray]:
     """
-    The squared distance between configurations (rl::kin's ``transformedDistance(q1, q2)``).
+    Return the squared distance of configurations (rl::kin's ``transformedDistance(q1, q2)``).
 
     :param model: the robot model.
     :param q1: ``(nq,)`` or ``(B, nq)``.
@@ -128,7 +128,7 @@ def transformed_distance(model, q1, q2) -> Union[float, np.ndarray]:
 
 def distance(model, q1, q2) -> Union[float, np.ndarray]:
     """
-    The distance between configurations: the root of :func:`transformed_distance`.
+    Return the distance between configurations: the root of :func:`transformed_distance`.
 
     :param model: the robot model.
     :param q1: ``(nq,)`` or ``(B, nq)``.
@@ -141,7 +141,7 @@ def distance(model, q1, q2) -> Union[float, np.ndarray]:
 
 def transform_distance(d) -> Union[float, np.ndarray]:
     """
-    A distance's transformed value, its square (rl::kin's ``transformedDistance(d)``).
+    Return a distance's transformed value, its square (rl::kin's ``transformedDistance(d)``).
 
     :param d: distances (a number or an array), non-negative.
     :return: ``d ** 2``.
@@ -155,7 +155,7 @@ def transform_distance(d) -> Union[float, np.ndarray]:
 
 def inverse_of_transformed_distance(d) -> Union[float, np.ndarray]:
     """
-    The distance of a transformed distance, its root (``inverseOfTransformedDistance``).
+    Return the distance of a transformed distance, its root (``inverseOfTransformedDistance``).
 
     :param d: transformed distances (a number or an array), non-negative.
     :return: ``sqrt(d)``.
@@ -270,7 +270,7 @@ def _rectangle_distances(model, q, lower, upper) -> Tuple[np.ndarray, np.ndarray
 
 def min_distance_to_rectangle(model, q, lower, upper) -> Union[float, np.ndarray]:
     """
-    A lower bound of the transformed distance from ``q`` to any configuration in a box.
+    Return a lower bound of the transformed distance from ``q`` to any point of a box.
 
     rl::kin's ``minDistanceToRectangle(q, min, max)``: exact (the squared distance to the
     nearest point) for every coordinate but quaternions, whose rotation angle is bounded
@@ -289,7 +289,7 @@ def min_distance_to_rectangle(model, q, lower, upper) -> Union[float, np.ndarray
 
 def max_distance_to_rectangle(model, q, lower, upper) -> Union[float, np.ndarray]:
     """
-    An upper bound of the transformed distance from ``q`` to any configuration in a box.
+    Return an upper bound of the transformed distance from ``q`` to any point of a box.
 
     rl::kin's ``maxDistanceToRectangle(q, min, max)`` (see :func:`min_distance_to_rectangle`).
 

@@ -267,7 +267,7 @@ class RobotModel:
             wanted = (value - offset) / multiplier
             if master in given and abs(given[master] - wanted) > 1e-6 * max(1.0, abs(wanted)):
                 raise ConfigurationError(f"mimic joint '{name}'={value:g} ({relation}) asks "
-                                         f"for {master}={wanted:g}, but {master}="
+                                         f'for {master}={wanted:g}, but {master}='
                                          f'{given[master]:g} is given')
             q[names[master]] = wanted
         return self.check_configuration(q)

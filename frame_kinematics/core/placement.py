@@ -41,7 +41,7 @@ __all__ = ['place', 'tool_link_name']
 
 def tool_link_name(tip: str) -> str:
     """
-    Default name of the tool link of a tip.
+    Return the default name of the tool link of a tip.
 
     :param tip: the tip link.
     :return: ``<tip>_tool``.
@@ -57,7 +57,7 @@ def _pose(value, name: str) -> np.ndarray:
 
 
 def _description(model: RobotModel) -> RobotDescription:
-    """The model's links and joints as a description that assembles into the same model."""
+    """Return the model's links and joints as a description that assembles into it again."""
     links = []
     for link in model.links:
         inertial = None

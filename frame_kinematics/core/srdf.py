@@ -265,7 +265,7 @@ def _unique(names: Iterable[str], what: str) -> None:
 
 
 def _named(element: Element, kind: Type, required: Tuple[str, ...], optional: str = ''):
-    """An element made of its name, ``required`` attributes and an ``optional`` last one."""
+    """Read an element of a name, ``required`` attributes and an ``optional`` last one."""
     name = _name(element, 'name', None)
     where = f"{element.tag} '{excerpt(name)}'"
     values = [_name(element, attribute, where) for attribute in required]

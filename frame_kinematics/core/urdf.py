@@ -118,7 +118,7 @@ class RobotDescription:
 
 def _not_a_number(attribute: str, kind: str, text: str, where: str) -> URDFError:
     if '${' in text or '$(' in text:
-        return URDFError(f"this is a xacro document: expand it first (attribute "
+        return URDFError(f'this is a xacro document: expand it first (attribute '
                          f"'{attribute}' is the xacro expression '{excerpt(text)}')", where)
     return URDFError(f"attribute '{attribute}' is not {kind}: '{excerpt(text)}'", where)
 
