@@ -61,7 +61,7 @@ from .bridge import Bridge, BridgeOutput, PARAMETER_DEFAULTS, USER_FRAME_DEFAULT
 from .bridge.log import shorten
 from .bridge.parameters import split_frame_parameter, split_tool_parameter
 from .bridge.services import compute_ik, get_jacobian, get_relative_motion
-from .core.backend import describe, first_compile_note
+from .core.backend import describe, resolve
 from .core.errors import ConfigurationError, FrameKinematicsError
 from .ros.conversions import (fill_ik_response, fill_jacobian_response, fill_point,
                               fill_relative_motion_response, fill_vector,
@@ -122,10 +122,7 @@ class FrameKinematicsNode(Node):
                 self._declare(f'tools.{name}', None)
         params = {name: param.value
                   for name, param in self.get_parameters_by_prefix('').items()}
-        note = first_compile_note()
-        if note is not None:
-            self.get_logger().info(note)
-        self.bridge = Bridge.from_parameters(params, logger=self.get_logger())
+        self.bridge = Bridge.from_parameters(params, logger=self.get_logger(), backend=None)
         self._description_pub = self.create_publisher(String, 'robot_description', LATCHED_QOS)
         self._tf_pub = self.create_publisher(TFMessage, '/tf', 100)
         # Not tf2_ros's StaticTransformBroadcaster: it never replaces a child frame it has
@@ -150,10 +147,12 @@ class FrameKinematicsNode(Node):
         self._tf_writer = TFMessageWriter()
         self._tf_node, self._tf_thread = self._start_tf_path()
         model = self.bridge.model
+        target = resolve()
+        later = '' if target == 'numpy' else f', {describe(target)} once its kernels are ready'
         self.get_logger().info(
             f"robot '{model.name}' ({len(model.links)} links, {len(model.joint_names)} actuated "
             'joints): publishing /tf and /tf_static from joint_states; kinematics backend: '
-            f'{describe(model.backend)}')
+            f'{describe(model.backend)}{later}')
 
     def _declare(self, name: str, default: Any) -> None:
         """Declare a parameter with dynamic typing (the bridge checks each value's type)."""

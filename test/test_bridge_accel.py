@@ -67,9 +67,9 @@ def _bridges(monkeypatch, urdf, settings):
     """Build the same bridge on both backends: ``(numpy, numba)``."""
     pair = []
     for name in backend.BACKENDS:
-        monkeypatch.setenv('FRAME_KINEMATICS_BACKEND', name)
         bridge = Bridge(urdf, BridgeSettings(publish_frequency=0.0, **settings),
-                        logger=ListLogger())
+                        logger=ListLogger(), backend=name)
+        assert bridge.wait_compiled(900) == (name == 'numba')
         assert bridge.model.backend == name
         pair.append(bridge)
     return tuple(pair)

@@ -33,6 +33,7 @@ from typing import Any, Callable, List, Mapping, Optional, Tuple
 
 import numpy as np
 
+from .compiled import switch_to_compiled
 from .layout import baked_placements, stamped
 from .log import excerpt, name_list, shorten, ThrottledLog
 from .messages import BridgeOutput, JointStateInput, TransformOut
@@ -44,6 +45,7 @@ from .settings import BridgeSettings
 from .snapshot import MIMIC_TOLERANCE, Snapshot
 from .swap import prepare, SwapError
 from .throttle import Throttle
+from ..core.backend import resolve
 from ..core.checks import MAX_MAGNITUDE
 from ..core.errors import ConfigurationError, FrameKinematicsError
 from ..core.joints import JointType
@@ -63,12 +65,18 @@ class Bridge:
     :param settings: run-time settings.
     :param logger: where to log (``logging.Logger`` or an rclpy logger).
     :param clock: monotonic clock in seconds for warning throttling (injectable for tests).
-    :raises FrameKinematicsError: for a URDF or settings that cannot be used.
+    :param backend: the kinematics backend (``'numpy'``, ``'numba'``, ``'auto'``; None: the
+        environment decides, see :func:`~frame_kinematics.core.backend.resolve`). The bridge
+        always starts on numpy; with numba it moves to the compiled backend once its kernels
+        are ready (:mod:`~frame_kinematics.bridge.compiled`), between two messages.
+    :raises FrameKinematicsError: for a URDF, settings or a backend that cannot be used.
     """
 
     def __init__(self, urdf: str, settings: BridgeSettings = BridgeSettings(),
-                 logger=None, clock: Callable[[], float] = time.monotonic) -> None:
+                 logger=None, clock: Callable[[], float] = time.monotonic,
+                 backend: Optional[str] = 'numpy') -> None:
         self.logger = logger if logger is not None else logging.getLogger(__name__)
+        self._backend = resolve(backend)
         settings = settings.validated()
         core = ModelCore(parse_description(urdf), settings)
         self._lock = threading.Lock()
@@ -82,10 +90,13 @@ class Bridge:
         self._plans: Optional[PlanCache] = None
         self._publisher = Publisher()
         self._warned_missing = False
+        self._compiling: Optional[threading.Thread] = None
+        self._compile(core)
 
     @classmethod
     def from_parameters(cls, params: Mapping[str, Any], logger=None,
-                        clock: Callable[[], float] = time.monotonic) -> 'Bridge':
+                        clock: Callable[[], float] = time.monotonic,
+                        backend: Optional[str] = 'numpy') -> 'Bridge':
         """
         Build a bridge from the node's flat parameters (``robot_description`` included).
 
@@ -93,16 +104,59 @@ class Bridge:
             :mod:`frame_kinematics.bridge.parameters`).
         :param logger: where to log.
         :param clock: see :class:`Bridge`.
+        :param backend: see :class:`Bridge`.
         :raises FrameKinematicsError: for an unknown parameter, a bad value or an unusable
             robot description (one line naming the fault).
         """
         values = ParameterValues(params)
         settings, waiting = values.settings()
-        bridge = cls(values['robot_description'], settings, logger, clock)
+        bridge = cls(values['robot_description'], settings, logger, clock, backend)
         bridge._params = values
         for text in waiting:
             bridge.logger.warning(text)
         return bridge
+
+    def _compile(self, core: ModelCore) -> None:
+        """Start moving ``core``'s robot to the compiled backend, when that is the backend."""
+        if self._backend != 'numba':
+            return
+        self._compiling = threading.Thread(
+            target=switch_to_compiled, name='frame_kinematics_compiled', daemon=True,
+            args=(core.urdf_model.urdf, self._install_compiled, self.logger))
+        self._compiling.start()
+
+    def _install_compiled(self, model: RobotModel) -> None:
+        """
+        Put the compiled ``model`` in place of the numpy model of the same description.
+
+        The model core is rebuilt around it with the current settings and baked frames and
+        swapped in if nothing changed meanwhile; the joint values stay (same layout).
+        """
+        for _ in range(3):
+            current = self._core
+            if current.urdf_model.urdf != model.urdf or current.urdf_model.backend == 'numba':
+                return  # another robot was loaded meanwhile: its own switch follows
+            promoted = ModelCore(model, current.settings, current.baked)
+            if promoted.model is not model:
+                promoted.model.accelerator.tf  # the placed model's, loaded now
+            with self._lock:
+                if self._core is current:
+                    self._core = promoted
+                    self._sent_static = promoted.static
+                    self.logger.info('kinematics now on the compiled backend (numba)')
+                    return
+
+    def wait_compiled(self, timeout: Optional[float] = None) -> bool:
+        """
+        Wait until the move to the compiled backend has ended (for tests and tools).
+
+        :param timeout: seconds, or None to wait as long as it takes.
+        :return: whether the model is now on the compiled backend.
+        """
+        thread = self._compiling
+        if thread is not None:
+            thread.join(timeout)
+        return self.model.backend == 'numba'
 
     def _install_state(self, core: ModelCore, q: np.ndarray, received: np.ndarray) -> None:
         """Set the joint values (called under the lock, or before any other thread runs)."""
@@ -250,13 +304,14 @@ class Bridge:
             out.tf_static = stamped(core.static, now_ns)
             self.logger.info(f"robot '{model.name}' loaded: {len(model.links)} links, "
                              f'{len(model.joint_names)} actuated joints')
+            self._compile(core)
         return out
 
     # -- joint states: the /tf path ------------------------------------------------------------
     def _tf_caches(self, core: ModelCore) -> None:
         """Make the /tf path's own caches follow a new model core."""
         previous = self._tf_core
-        if previous is None or previous.model is not core.model:
+        if previous is None or previous.urdf_model.urdf != core.urdf_model.urdf:
             self._throttle.reset()
             self._warned_missing = False
         if previous is None or previous.index is not core.index or \

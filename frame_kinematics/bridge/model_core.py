@@ -36,13 +36,13 @@ from ..core.spatial import transform_from_xyz_rpy
 
 def parse_description(urdf: str) -> RobotModel:
     """
-    Load a robot description.
+    Load a robot description on the numpy backend (the bridge moves to a compiled one later).
 
     :raises FrameKinematicsError: for an empty or unusable URDF.
     """
     if not isinstance(urdf, str) or not urdf.strip():
         raise ConfigurationError('robot_description is empty')
-    return RobotModel.from_urdf_string(urdf)
+    return RobotModel.from_urdf_string(urdf, backend='numpy')
 
 
 def placed_model(model: RobotModel, settings: BridgeSettings) -> RobotModel:

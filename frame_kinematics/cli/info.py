@@ -89,7 +89,9 @@ def _info_tree(model: RobotModel, collision: str) -> str:
         inner = indent + ('    ' if last else '|   ')
         stack += [(j, inner, k == len(below) - 1) for k, j in enumerate(below)][::-1]
     lines.append(collision)
-    lines.append(f'kinematics backend: {describe(model.backend)}')
+    note = (" (the command line's default for single queries, answered sooner than compiled "
+            'kernels load; --backend numba for those)') if model.backend == 'numpy' else ''
+    lines.append(f'kinematics backend: {describe(model.backend)}{note}')
     return '\n'.join(lines)
 
 

@@ -253,6 +253,9 @@ def _model_options(parser: argparse.ArgumentParser, top: bool) -> None:
                             f'(default {robots.DEFAULT_ROBOT})')
     group.add_argument('--floating-base', action='store_true', default=default(False),
                        help="add a floating joint 'root_joint' from a 'world' link to the root")
+    group.add_argument('--backend', choices=('numpy', 'numba', 'auto'), default=default(None),
+                       help='kinematics backend (default: $FRAME_KINEMATICS_BACKEND, else numpy, '
+                            'and auto for ik --targets: numba when installed)')
     group = parser.add_argument_group('messages on stderr')
     group.add_argument('-q', '--quiet', action='store_true', default=default(False),
                        help='print nothing on stderr but errors: no progress, no warnings')

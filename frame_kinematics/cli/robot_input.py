@@ -27,7 +27,7 @@ from typing import Optional
 
 from .common import CommandLineError, LOG
 from .. import robots
-from ..core.backend import first_compile_note
+from ..core.backend import first_compile_note, resolve
 from ..core.errors import URDFError
 from ..core.model import RobotModel
 from ..core.urdf_source import decode_document, read_urdf_bytes, uses_xacro
@@ -38,29 +38,32 @@ _REASON_LENGTH = 300
 _FIND = re.compile(r'\$\(find\s+([^\s)]+)\s*\)')
 
 
-def load_model(urdf: Optional[str], robot: Optional[str], floating_base: bool) -> RobotModel:
+def load_model(urdf: Optional[str], robot: Optional[str], floating_base: bool,
+               backend: str = 'numpy') -> RobotModel:
     """
     Load the robot of ``--urdf`` or ``--robot`` (default: the bundled arm).
 
     :param urdf: a URDF or xacro file, or ``None``.
     :param robot: a bundled robot name, or ``None``.
     :param floating_base: add a floating joint from a ``world`` link.
+    :param backend: the kinematics backend, resolved (``'numpy'`` or ``'numba'``).
     :return: the model.
     :raises URDFError: for a file that cannot be read or a bad document, naming the file.
     :raises CommandLineError: for a xacro document that cannot be expanded.
     :raises MissingDependencyError: for a xacro document without the xacro package.
     """
-    note = first_compile_note()
+    note = first_compile_note(backend)
     if note is not None:
         LOG.warning(note)
     if urdf is None:
         return RobotModel.from_urdf_file(robots.path(robot or robots.DEFAULT_ROBOT),
-                                         floating_base=floating_base)
+                                         floating_base=floating_base, backend=backend)
     document = read_urdf_bytes(urdf)
     if urdf.lower().endswith('.xacro') or uses_xacro(document):
         document = expand_xacro(urdf, document)
     try:
-        return RobotModel.from_urdf_string(document, floating_base=floating_base)
+        return RobotModel.from_urdf_string(document, floating_base=floating_base,
+                                           backend=backend)
     except URDFError as exc:
         raise URDFError(f'{urdf}: {exc}') from None
 
@@ -116,7 +119,14 @@ def model_of(args) -> RobotModel:
     """
     Load the model a command's options (``--urdf``, ``--robot``, ``--floating-base``) name.
 
+    Its backend is ``--backend``, else the environment's, else numpy: a single query
+    answers sooner than the compiled kernels load; a batch of targets (``ik --targets``)
+    takes numba when it is installed.
+
     :param args: the parsed command line.
     :return: the model.
+    :raises BackendError: for numba asked for and not usable.
     """
-    return load_model(args.urdf, args.robot, args.floating_base)
+    batch = getattr(args, 'targets', None) is not None
+    backend = resolve(args.backend, default='auto' if batch else 'numpy')
+    return load_model(args.urdf, args.robot, args.floating_base, backend)

@@ -81,7 +81,7 @@ def numba_error() -> Optional[str]:
     return None
 
 
-def resolve(requested: Optional[str] = None) -> str:
+def resolve(requested: Optional[str] = None, default: str = AUTO) -> str:
     """
     Return the backend to use: ``'numpy'`` or ``'numba'``.
 
@@ -89,13 +89,14 @@ def resolve(requested: Optional[str] = None) -> str:
     when numba is installed but cannot be used on this platform.
 
     :param requested: ``'numpy'``, ``'numba'``, ``'auto'`` or None (then the environment
-        variable decides, and ``auto`` when it is unset or empty).
+        variable decides, and ``default`` when it is unset or empty).
+    :param default: what None means without the environment variable.
     :return: the backend's name.
     :raises BackendError: for an unknown name, or ``numba`` asked for and not usable.
     """
     source = 'backend'
     if requested is None:
-        requested = os.environ.get(ENVIRONMENT_VARIABLE, '') or AUTO
+        requested = os.environ.get(ENVIRONMENT_VARIABLE, '') or default
         source = ENVIRONMENT_VARIABLE
     if not isinstance(requested, str):
         raise BackendError(f'{source} must be a string, got {type(requested).__name__}')

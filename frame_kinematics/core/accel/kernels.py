@@ -91,10 +91,14 @@ def prepare(directory: Optional[str], notice: Callable[[str], None] = _LOG.warni
         kernel.disable_compile()
 
 
-def cached(directory: str) -> bool:
+def cached(directory: str, node: bool = False) -> bool:
     """
-    Whether ``directory`` holds the checked kernels of these sources (no compilation ahead).
+    Whether ``directory`` holds the kernels of these sources a model needs first.
 
     :param directory: the cache directory.
+    :param node: also those of a node: the ``/tf`` kernel and the solvers'.
     """
-    return all(cache.cached(directory, kernel) for kernel, _ in _checked())
+    needed = [kernel for kernel, _ in _checked()]
+    if node:
+        needed += [tf.transforms, ik.solve_serial, ik.solve_parallel, ik_one.solve_full]
+    return all(cache.cached(directory, kernel) for kernel in needed)

@@ -1,0 +1,113 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+The compiled backend for the ``/tf`` path, made ready off it.
+
+The bridge publishes from its first joint_states on the numpy backend, as
+robot_state_publisher does; when numba is the backend, :func:`switch_to_compiled` gets the same
+robot on the compiled one meanwhile, in a thread of the bridge: a child process loads or
+compiles every kernel into the disk cache (so that the compiler never holds this process's
+interpreter), then the model is built here from that cache. The kernels do not depend on the
+robot (its tables are data), so the child warms them on the bundled arm.
+"""
+
+import subprocess
+import sys
+import tempfile
+import threading
+from typing import Callable
+
+from ..core import backend
+from ..core.errors import FrameKinematicsError
+from ..core.model import RobotModel
+
+#: How long the child process may take to compile every kernel on an empty cache (s).
+COMPILE_TIMEOUT = 1800.0
+
+#: What the child runs: the kernels the node uses (/tf first, then the solvers').
+_WARM = ('import sys\n'
+         'from frame_kinematics import robots\n'
+         'from frame_kinematics.core import RobotModel\n'
+         "model = RobotModel.from_urdf_file(robots.path(), backend='numba')\n"
+         'model.accelerator.tf\n'
+         "print('tf', flush=True)\n"
+         'model.accelerator.threads\n'
+         "print('ik', flush=True)\n")
+
+
+def switch_to_compiled(urdf: str, install: Callable[[RobotModel], None], logger) -> None:
+    """
+    Build ``urdf``'s model on the numba backend without compiling here, and hand it over.
+
+    Runs in a thread of the bridge. The child process's kernels for the solvers are compiled
+    after the ``/tf`` kernel, once ``install`` has been called.
+
+    :param urdf: the robot description (already parsed once, on numpy).
+    :param install: takes the model, its checked and ``/tf`` kernels loaded.
+    :param logger: where to say what happens (``info``/``warning``); when the compiled backend
+        cannot be made ready, the reason is logged and ``install`` is not called.
+    """
+    from ..core.accel import cache, kernels  # numba: imported only when it is the backend
+    directory = backend.cache_directory()
+    if not cache.writable(directory):
+        logger.warning(f"the compiled kernels cannot be cached in '{directory}': /tf stays on "
+                       f'numpy (set {backend.CACHE_VARIABLE} to a writable directory)')
+        return
+    if kernels.cached(directory, node=True):
+        _install(urdf, install, logger)
+        return
+    logger.info(f'compiling the numba kernels in the background, once (kernel cache '
+                f'{directory}): /tf is published on numpy meanwhile')
+    errors = tempfile.TemporaryFile(mode='w+')
+    try:
+        child = subprocess.Popen([sys.executable, '-c', _WARM], stdin=subprocess.DEVNULL,
+                                 stdout=subprocess.PIPE, stderr=errors, text=True)
+    except OSError as error:
+        errors.close()
+        logger.warning(f'cannot start the kernel compilation ({error}): /tf stays on numpy')
+        return
+    deadline = threading.Timer(COMPILE_TIMEOUT, child.kill)
+    deadline.start()
+    try:
+        if child.stdout.readline().strip() != 'tf':
+            child.wait()
+            errors.seek(0)
+            logger.warning('the kernel compilation failed: /tf stays on numpy '
+                           f'({_last_line(errors.read())})')
+            return
+        _install(urdf, install, logger)
+        child.wait()  # the solvers' kernels, compiled after the /tf one
+    finally:
+        deadline.cancel()
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+        child.stdout.close()
+        errors.close()
+
+
+def _install(urdf: str, install: Callable[[RobotModel], None], logger) -> None:
+    """Build the compiled model from the disk cache and hand it over."""
+    try:
+        model = RobotModel.from_urdf_string(urdf, backend='numba')
+        model.accelerator.tf  # loaded now, not on a message
+    except FrameKinematicsError as error:
+        logger.warning(f'the compiled backend is not ready ({error}): /tf stays on numpy')
+        return
+    install(model)
+
+
+def _last_line(text: str) -> str:
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    return lines[-1][:200] if lines else 'no message'
