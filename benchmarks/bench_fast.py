@@ -32,8 +32,16 @@ The compiled backend (numba) against the numpy one and the compiled peers, in on
   again with a busy-loop process on every other core.
 * ``batch``: ``solve_batch`` of 10,000 targets on the iiwa (7 DOF), targets/s and success;
   ``--busy`` runs it again with the other cores busy.
-* ``cli``: ``frame-kinematics fk`` as a subprocess: numpy backend, numba with an empty
-  kernel cache (cold), numba with the cache filled (warm).
+* ``cli``: ``frame-kinematics fk`` as a subprocess: numpy (the command line's default for a
+  single query), ``--backend numba`` with an empty kernel cache (cold) and with the cache
+  filled (warm).
+* ``start``: a new process that builds a model and evaluates FK and a Jacobian: CPU seconds
+  with numba on an empty kernel cache (the first use on a machine), on a filled cache, with
+  numpy, and Pinocchio's ``buildModelFromUrdf`` + FK for scale; then, in this process, a
+  further model's build (the cost of every later model) against Pinocchio's.
+* ``convenience``: the one-call paths users try first, per arm: ``model.inverse_kinematics``
+  (one call per target, 5 ms budget) against a reused :class:`~frame_kinematics.core.ik.IKSolver`
+  and roboticstoolbox's ``ik_LM`` on the same targets and seeds, medians.
 
 Usage::
 
@@ -328,22 +336,22 @@ def part_cli(repeat):
     """Wall time of ``frame-kinematics fk`` as a subprocess, per backend and cache state."""
     command = [sys.executable, '-m', 'frame_kinematics', 'fk', 'shoulder_pan_joint=0.5',
                '--links', 'tool0']
+    compiled = command + ['--backend', 'numba']
 
-    def wall(env):
+    def wall(env, args=command):
         start = time.perf_counter()
-        subprocess.run(command, check=True, env=env, stdout=subprocess.DEVNULL,
+        subprocess.run(args, check=True, env=env, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL)
         return time.perf_counter() - start
 
-    base = dict(os.environ)
-    rows = []
+    base = {k: v for k, v in os.environ.items() if k != 'FRAME_KINEMATICS_BACKEND'}
+    rows = [('numpy (the default)', min(wall(base) for _ in range(repeat)))]
     with tempfile.TemporaryDirectory() as cache:
-        numba_env = dict(base, FRAME_KINEMATICS_BACKEND='numba', NUMBA_CACHE_DIR=cache)
-        rows.append(('numba, empty kernel cache (first run ever)', wall(numba_env)))
-        rows.append(('numba, kernels cached (every later run)',
-                     min(wall(numba_env) for _ in range(repeat))))
-    rows.append(('numpy', min(wall(dict(base, FRAME_KINEMATICS_BACKEND='numpy'))
-                              for _ in range(repeat))))
+        numba_env = dict(base, FRAME_KINEMATICS_CACHE_DIR=cache)
+        rows.append(('--backend numba, empty kernel cache (first run ever)',
+                     wall(numba_env, compiled)))
+        rows.append(('--backend numba, kernels cached (every later run)',
+                     min(wall(numba_env, compiled) for _ in range(repeat))))
     start = time.perf_counter()
     subprocess.run([sys.executable, '-c', 'import numpy'], check=True)
     floor = time.perf_counter() - start
@@ -355,11 +363,110 @@ def part_cli(repeat):
         print(f'| {name} | {seconds:.3f} |')
 
 
+_START = """
+import resource, sys, time
+start = time.process_time()
+import numpy as np
+if sys.argv[1] == 'pinocchio':
+    import pinocchio as pin
+    model = pin.buildModelFromUrdf(sys.argv[2])
+    data = model.createData()
+    pin.framesForwardKinematics(model, data, pin.neutral(model))
+else:
+    from frame_kinematics.core import RobotModel
+    model = RobotModel.from_urdf_file(sys.argv[2], backend=sys.argv[1])
+    q = model.neutral_configuration()
+    model.forward_kinematics(q)
+    model.jacobian(q, model.link_names[-1])
+print(time.process_time() - start)
+"""
+
+
+def part_start(repeat):
+    """CPU time of a new process's first model and FK, per backend and cache state."""
+    import pinocchio as pin
+    path = robots.example_robot_data('panda_description/urdf/panda.urdf')
+
+    def cpu(backend, env):
+        done = subprocess.run([sys.executable, '-c', _START, backend, path], check=True,
+                              env=env, capture_output=True, text=True)
+        return float(done.stdout.split()[-1])
+
+    base = dict(os.environ)
+    rows = []
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(base, FRAME_KINEMATICS_CACHE_DIR=cache)
+        rows.append(('numba, empty kernel cache (first use on a machine)', cpu('numba', env)))
+        rows.append(('numba, kernels cached', min(cpu('numba', env) for _ in range(repeat))))
+    rows.append(('numpy', min(cpu('numpy', base) for _ in range(repeat))))
+    rows.append(('Pinocchio (buildModelFromUrdf + FK)',
+                 min(cpu('pinocchio', base) for _ in range(repeat))))
+    print('\nA new process: import, first Panda model, FK and a Jacobian (CPU s, best of '
+          f'{repeat})\n')
+    print('| backend | CPU (s) |')
+    print('|---|---:|')
+    for name, seconds in rows:
+        print(f'| {name} | {seconds:.2f} |')
+    with open(path, encoding='utf-8') as handle:
+        text = handle.read()
+    RobotModel.from_urdf_string(text, backend='numba')
+    times = {'numba': _best(lambda: RobotModel.from_urdf_string(text, backend='numba'), 20),
+             'numpy': _best(lambda: RobotModel.from_urdf_string(text, backend='numpy'), 20),
+             'Pinocchio': _best(lambda: pin.buildModelFromXML(text), 20)}
+    print('\nEvery later model of the process (Panda, from the URDF text, ms)\n')
+    print('| backend | ms | / Pinocchio |')
+    print('|---|---:|---:|')
+    for name, us in times.items():
+        print(f"| {name} | {us / 1e3:.2f} | {us / times['Pinocchio']:.1f}x |")
+
+
+def part_convenience(count):
+    """One-call IK against a reused solver and ik_LM, medians on the same targets."""
+    rows = []
+    for label, path, tip in robot_cases():
+        if label not in ('UR5', 'Panda', 'KUKA iiwa'):
+            continue
+        for backend in ('numba', 'numpy'):
+            model = RobotModel.from_urdf_file(path, backend=backend)
+            evaluator = ik.IKSolver(model, tip).evaluator()
+            rng = np.random.default_rng(7)
+            goals = random_configurations(model, evaluator, rng, count)
+            seeds = random_configurations(model, evaluator, rng, count)
+            targets = np.array(model.forward_kinematics(goals).transform(tip))
+            solver = ik.IKSolver(model, tip)
+            model.inverse_kinematics(tip, targets[0], seed=seeds[0], time_budget=BUDGET)
+            solver.solve(targets[0], seed=seeds[0], time_budget=BUDGET)
+            one_call, reused = np.empty(count), np.empty(count)
+            for i in range(count):
+                start = time.perf_counter()
+                model.inverse_kinematics(tip, targets[i], seed=seeds[i], time_budget=BUDGET,
+                                         rng=np.random.default_rng(i))
+                one_call[i] = time.perf_counter() - start
+                start = time.perf_counter()
+                solver.solve(targets[i], seed=seeds[i], time_budget=BUDGET,
+                             rng=np.random.default_rng(i))
+                reused[i] = time.perf_counter() - start
+            row = [label, backend, 1e3 * np.median(one_call), 1e3 * np.median(reused)]
+            try:
+                times, _ = ik_rtb(path, model, evaluator, tip, targets, seeds)
+                row.append(f'{1e3 * np.median(times):.3f}')
+            except ImportError:
+                row.append('n/a')
+            rows.append(row)
+    print(f'\nOne-call IK (model.inverse_kinematics), {count} targets per robot, wall time of '
+          'the call, medians\n')
+    print('| robot | backend | one call (ms) | reused IKSolver (ms) | one call / reused | '
+          'ik_LM (ms) |')
+    print('|---|---|---:|---:|---:|---:|')
+    for label, backend, one, again, rtb in rows:
+        print(f'| {label} | {backend} | {one:.3f} | {again:.3f} | {one / again:.2f}x | {rtb} |')
+
+
 def main(argv=None):
     steady_malloc.ensure()
     parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
-    parser.add_argument('--parts', nargs='+', default=['fk', 'ik', 'batch', 'cli'],
-                        choices=['fk', 'ik', 'batch', 'cli'])
+    parts = ['fk', 'start', 'convenience', 'ik', 'batch', 'cli']
+    parser.add_argument('--parts', nargs='+', default=parts, choices=parts)
     parser.add_argument('--targets', type=int, default=1000, help='IK targets per robot')
     parser.add_argument('--batch', type=int, default=10000, help='targets of the batch')
     parser.add_argument('--busy', action='store_true',
@@ -371,6 +478,10 @@ def main(argv=None):
           f', {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}')
     if 'fk' in args.parts:
         part_fk()
+    if 'start' in args.parts:
+        part_start(args.repeat)
+    if 'convenience' in args.parts:
+        part_convenience(min(args.targets, 200))
     if 'ik' in args.parts:
         part_ik(args.targets, False)
         if args.busy:

@@ -321,7 +321,7 @@ class RobotModel:
         :return: ``(4, 4)`` or ``(B, 4, 4)``.
         """
         if self.accelerator is not None:
-            pose = self.accelerator.checked_pose(q, self.link_index(link))
+            pose = self.accelerator._pose(q, self.link_index(link))
             if pose is not None:  # one compiled call checked q and walked the link's path
                 return pose
         return self.forward_kinematics(q).transform(link).copy()
@@ -356,7 +356,7 @@ class RobotModel:
                 index = self._link_index[link]
             except (KeyError, TypeError):
                 index = self.link_index(link)  # which raises the error
-            jac = self.accelerator.checked_jacobian(q, index, at, ref)
+            jac = self.accelerator._jacobian(q, index, at, self.accelerator.code(ref))
             if jac is not None:  # one compiled call checked q and computed the Jacobian
                 return jac
         return self.forward_kinematics(q).jacobian(link, point, expressed_in)

@@ -45,9 +45,8 @@ _CODES = {ExpressedIn.LOCAL: twists.LOCAL, ExpressedIn.WORLD: twists.WORLD,
 
 
 def _is_vector(q) -> bool:
-    """Whether ``q`` is a C-contiguous float64 vector, the one array the checked kernels take."""
-    return (type(q) is np.ndarray and q.dtype is _FLOAT and q.ndim == 1
-            and q.flags.c_contiguous)
+    """Whether ``q`` is a float64 vector, the one kind of array the checked kernels take."""
+    return type(q) is np.ndarray and q.dtype is _FLOAT and q.ndim == 1
 
 
 def _require(array, shape: Tuple[int, ...], name: str, writable: bool = False) -> None:
@@ -70,9 +69,13 @@ class Accelerator:
 
     Poses of a batch are computed configurations first, ``(B, n_links, 4, 4)``, and handed
     out as the ``(n_links, B, 4, 4)`` view the state uses. A single configuration that is
-    a C-contiguous float64 vector is checked by the compiled kernel itself
-    (:meth:`checked_poses`, :meth:`checked_jacobian`): one call does the checks and the
-    kinematics.
+    a float64 vector is checked by the compiled kernel itself (:meth:`checked_poses`,
+    :meth:`checked_jacobian`): one call does the checks and the kinematics.
+
+    Every public method checks its other arguments in Python. The model, its states and
+    workspaces call the private ``_pose``, ``_jacobian`` and ``_poses_into`` with arguments
+    they have checked already (a link index they looked up, a point they validated, arrays
+    they allocated), so that a call is not checked twice.
     """
 
     def __init__(self, model: 'RobotModel', cache_directory: Optional[str]) -> None:
@@ -117,10 +120,10 @@ class Accelerator:
     @staticmethod
     def takes(q) -> bool:
         """
-        Whether ``q`` is a C-contiguous float64 vector, which the checked kernels take.
+        Whether ``q`` is a float64 vector, which the checked kernels take.
 
-        Writable or not; they check its size and values themselves. Any other array goes
-        through the Python checks, which copy it.
+        Of any layout, writable or not; they check its size and values themselves. Any other
+        array goes through the Python checks, which copy it.
         """
         return _is_vector(q)
 
@@ -163,7 +166,12 @@ class Accelerator:
         """
         _require(q_out, self._q_shape, 'q_out', writable=True)
         _require(world, self._poses_shape, 'world', writable=True)
-        return _is_vector(q) and poses.poses_checked(self._table, q, q_out, world)
+        return self._poses_into(q, q_out, world)
+
+    def _poses_into(self, q, q_out: np.ndarray, world: np.ndarray) -> bool:
+        """:meth:`checked_poses_into` into arrays of the right kind (a workspace's own)."""
+        return type(q) is np.ndarray and q.dtype is _FLOAT and q.ndim == 1 and \
+            poses.poses_checked(self._table, q, q_out, world)
 
     def checked_pose(self, q, link: int) -> Optional[np.ndarray]:
         """
@@ -176,7 +184,10 @@ class Accelerator:
         :return: a new ``root_T_link`` ``(4, 4)``, or None as :meth:`checked_poses`.
         :raises UnknownFrameError: for a link index out of range.
         """
-        index = self._link(link)
+        return self._pose(q, self._link(link))
+
+    def _pose(self, q, index: int) -> Optional[np.ndarray]:
+        """:meth:`checked_pose` of a link index in range."""
         if not _is_vector(q):
             return None
         out = np.empty((4, 4))
@@ -199,15 +210,23 @@ class Accelerator:
         :raises UnknownFrameError: for a link index out of range.
         :raises ConfigurationError: for a point or a reference of another kind.
         """
-        index = self._link(link)
-        at = self._point(point)
-        code = self._code(ref)
-        if not _is_vector(q):
+        return self._jacobian(q, self._link(link), self._point(point), self._code(ref))
+
+    def _jacobian(self, q, index: int, point: Optional[np.ndarray], code: int
+                  ) -> Optional[np.ndarray]:
+        """:meth:`checked_jacobian` of a link index in range, a point ``(3,)`` or None."""
+        if not (type(q) is np.ndarray and q.dtype is _FLOAT and q.ndim == 1):
             return None
         out = np.zeros(self._jacobian_shape)
-        if jacobian.jacobian_checked(self._table, q, index, at, code, out):
+        if jacobian.jacobian_checked(self._table, q, index,
+                                     self._origin if point is None else point, code, out):
             return out
         return None
+
+    @staticmethod
+    def code(ref: ExpressedIn) -> int:
+        """Return the kernels' code of ``ref``, an :class:`ExpressedIn`."""
+        return _CODES[ref]
 
     def _point(self, point) -> np.ndarray:
         if point is None:

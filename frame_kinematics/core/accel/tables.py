@@ -112,14 +112,15 @@ def checked_signature(signature: Callable[[types.Type], types.Type]) -> types.Ty
     """
     Return the one signature of a checked kernel (:func:`configuration_ok`).
 
-    Its configuration is a C-contiguous float64 vector, read-only in the signature so that
-    writable and read-only arrays both take it; the caller converts any other array
-    first and checks every other argument (:class:`~frame_kinematics.core.accel.Accelerator`).
+    Its configuration is any float64 vector (layout ``A``, read-only in the signature), so that
+    contiguous or strided, writable or read-only arrays all take it; the caller converts any
+    other array first and checks every other argument
+    (:class:`~frame_kinematics.core.accel.Accelerator`).
     Compiled once (:func:`~.kernels.prepare`), it is never compiled again while a robot runs.
 
     :param signature: builds the signature from the configuration's type.
     """
-    return signature(types.Array(types.float64, 1, 'C', readonly=True))
+    return signature(types.Array(types.float64, 1, 'A', readonly=True))
 
 
 def plane_bases(kernel: 'JointKernel') -> np.ndarray:

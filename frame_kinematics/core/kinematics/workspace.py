@@ -71,7 +71,7 @@ class KinematicsWorkspace:
             the configuration it had.
         """
         accel = self._accel
-        if accel is not None and accel.checked_poses_into(q, self._q, self._poses):
+        if accel is not None and accel._poses_into(q, self._q, self._poses):
             return self.poses  # one compiled call checked q and wrote both arrays
         state = KinematicsState(self.model, q)
         if state.batch_shape:
