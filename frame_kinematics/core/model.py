@@ -356,7 +356,7 @@ class RobotModel:
                 index = self._link_index[link]
             except (KeyError, TypeError):
                 index = self.link_index(link)  # which raises the error
-            jac = self.accelerator._jacobian(q, index, at, self.accelerator.code(ref))
+            jac = self.accelerator._jacobian(q, index, at, ref)
             if jac is not None:  # one compiled call checked q and computed the Jacobian
                 return jac
         return self.forward_kinematics(q).jacobian(link, point, expressed_in)

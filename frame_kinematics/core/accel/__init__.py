@@ -149,9 +149,11 @@ class Accelerator:
             <frame_kinematics.core.model.RobotModel.check_configuration>` (which then says
             why).
         """
+        if not (type(q) is np.ndarray and q.dtype is _FLOAT and q.ndim == 1):
+            return None
         q_copy = np.empty(self._q_shape)
         world = np.empty(self._poses_shape)
-        if _is_vector(q) and poses.poses_checked(self._table, q, q_copy, world):
+        if poses.poses_checked(self._table, q, q_copy, world):
             return q_copy, world
         return None
 
@@ -210,23 +212,20 @@ class Accelerator:
         :raises UnknownFrameError: for a link index out of range.
         :raises ConfigurationError: for a point or a reference of another kind.
         """
-        return self._jacobian(q, self._link(link), self._point(point), self._code(ref))
+        self._code(ref)  # refuses anything but an ExpressedIn
+        return self._jacobian(q, self._link(link), self._point(point), ref)
 
-    def _jacobian(self, q, index: int, point: Optional[np.ndarray], code: int
+    def _jacobian(self, q, index: int, point: Optional[np.ndarray], ref: ExpressedIn
                   ) -> Optional[np.ndarray]:
         """:meth:`checked_jacobian` of a link index in range, a point ``(3,)`` or None."""
         if not (type(q) is np.ndarray and q.dtype is _FLOAT and q.ndim == 1):
             return None
         out = np.zeros(self._jacobian_shape)
         if jacobian.jacobian_checked(self._table, q, index,
-                                     self._origin if point is None else point, code, out):
+                                     self._origin if point is None else point, _CODES[ref],
+                                     out):
             return out
         return None
-
-    @staticmethod
-    def code(ref: ExpressedIn) -> int:
-        """Return the kernels' code of ``ref``, an :class:`ExpressedIn`."""
-        return _CODES[ref]
 
     def _point(self, point) -> np.ndarray:
         if point is None:
