@@ -36,7 +36,7 @@ from typing import List, Optional, Sequence, Tuple
 import numpy as np
 
 from .core.configuration import interpolate
-from .core.errors import ConfigurationError, FrameKinematicsError
+from .core.errors import ConfigurationError, FrameKinematicsError, name_list
 from .core.joints import JointType
 from .core.model import RobotModel
 from .picture_text import place_labels, reserve_title
@@ -138,10 +138,7 @@ def _changed_joints(model: RobotModel, q: np.ndarray) -> str:
                zip(model.configuration_names, q, neutral) if abs(value - zero) > 1e-12]
     if not changed:
         return 'neutral configuration'
-    shown = changed[:8]
-    if len(changed) > 8:
-        shown.append(f'... (+{len(changed) - 8} more)')
-    return ', '.join(shown)
+    return name_list(changed)
 
 
 class _Scene:

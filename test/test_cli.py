@@ -27,7 +27,7 @@ import sys
 
 from conftest import bundled, erd_urdf, link_xml, moveit_resource, random_configuration, urdf
 from frame_kinematics import cli
-from frame_kinematics.core import ExpressedIn, RobotModel
+from frame_kinematics.core import backend, ExpressedIn, RobotModel
 from frame_kinematics.core.spatial import quaternion_from_rotation, rpy_from_rotation
 import numpy as np
 import pytest
@@ -243,7 +243,10 @@ def test_console_script_and_info_tree():
     assert 'prismatic' in mimic[0] and 'mimic 1 * left_finger_joint + 0' in mimic[0]
     assert '[0, 0.04] m' in mimic[0] and mimic[0].endswith('-> right_finger_link [0.05 kg]')
     assert any(line.endswith('-> tool0 [no inertial]') for line in lines)
-    assert lines[-1].startswith(f'kinematics backend: {model.backend} ')
+    expected = backend.resolve(None, default='numpy')  # the command line's default
+    assert lines[-1].startswith(f'kinematics backend: {expected} ')
+    if expected == 'numpy':
+        assert "the command line's default for single queries" in lines[-1]
     # every joint appears once, every link is named once
     for joint in model.joints:
         assert sum(f' {joint.name} (' in line for line in lines) == 1

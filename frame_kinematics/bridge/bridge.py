@@ -35,7 +35,7 @@ import numpy as np
 
 from .compiled import switch_to_compiled
 from .layout import baked_placements, stamped
-from .log import excerpt, name_list, shorten, ThrottledLog
+from .log import shorten, ThrottledLog
 from .messages import BridgeOutput, JointStateInput, TransformOut
 from .model_core import ModelCore, parse_description
 from .names import PlanCache
@@ -47,7 +47,7 @@ from .swap import prepare, SwapError
 from .throttle import Throttle
 from ..core.backend import resolve
 from ..core.checks import MAX_MAGNITUDE
-from ..core.errors import ConfigurationError, FrameKinematicsError
+from ..core.errors import ConfigurationError, FrameKinematicsError, name_list, quote
 from ..core.joints import JointType
 from ..core.model import RobotModel
 
@@ -339,16 +339,16 @@ class Bridge:
         if len(positions) != len(names):
             return self._reject('length', f'ignored a joint_states message with {len(names)} '
                                 f'names and {len(positions)} positions '
-                                f'(joints {name_list(names[:5])})')
+                                f'(joints {name_list(names)})')
         if len(velocities) and len(velocities) != len(names):
             return self._reject('length', f'ignored a joint_states message with {len(names)} '
                                 f'names and {len(velocities)} velocities '
-                                f'(joints {name_list(names[:5])})')
+                                f'(joints {name_list(names)})')
         usable = np.abs(positions) <= MAX_MAGNITUDE  # False for NaN
         if len(velocities):
             usable &= np.abs(velocities) <= MAX_MAGNITUDE
         if not usable.all():
-            bad = [names[i] for i in np.flatnonzero(~usable)[:10].tolist()]
+            bad = [names[i] for i in np.flatnonzero(~usable).tolist()]
             return self._reject('nan', 'ignored a joint_states message with NaN, inf or a '
                                 f'magnitude above {MAX_MAGNITUDE:g} for {name_list(bad)}')
         for _ in range(3):
@@ -443,7 +443,7 @@ class Bridge:
             master, multiplier, offset = joint.mimic
             expected = multiplier * q[model.joint(master).idx_q] + offset
             if abs(expected - value) > MIMIC_TOLERANCE:
-                self._log.warning('mimic', f'joint_states gives {excerpt(value)} for mimic '
+                self._log.warning('mimic', f'joint_states gives {quote(value)} for mimic '
                                   f"joint '{name}', which follows '{master}' ({expected:.6g}): "
                                   'the value from the master is used')
 

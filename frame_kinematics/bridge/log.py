@@ -12,41 +12,16 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 """
-Log lines of the bridge: short excerpts of values, and warnings throttled per key.
+Log lines of the bridge: lines cut to a length, and warnings throttled per key.
 
-A value quoted in a log line or a refusal is cut to :data:`EXCERPT_LENGTH` characters, so a
-20 MB parameter or message never reaches the log whole.
+Values are quoted by the rule of the whole package
+(:func:`~frame_kinematics.core.errors.quote`, :func:`~frame_kinematics.core.errors.name_list`).
 """
 
 import time
-from typing import Any, Callable, Dict, Iterable
+from typing import Callable, Dict
 
-#: Longest quote of a value in a message (characters of its ``repr``).
-EXCERPT_LENGTH = 60
-#: Most names listed in one log line.
-NAMES_SHOWN = 8
-
-
-def excerpt(value: Any, limit: int = EXCERPT_LENGTH) -> str:
-    """
-    Quote a value for a message: its ``repr``, cut to ``limit`` characters.
-
-    :param value: anything.
-    :param limit: most characters kept.
-    :return: the quote, with the total length when it was cut.
-    """
-    if isinstance(value, (str, bytes)) and len(value) > 4 * limit:
-        text = repr(value[:limit])
-        size = len(value)
-    else:
-        try:
-            text = repr(value)
-        except Exception:  # a foreign object whose repr fails is still refused politely
-            text = f'<{type(value).__name__}>'
-        size = len(text)
-    if len(text) <= limit:
-        return text
-    return f'{text[:limit]}... ({size} characters)'
+from ..core.errors import excerpt, EXCERPT_LENGTH
 
 
 def shorten(text: str, limit: int = 4 * EXCERPT_LENGTH) -> str:
@@ -56,27 +31,7 @@ def shorten(text: str, limit: int = 4 * EXCERPT_LENGTH) -> str:
     :param text: the line.
     :param limit: most characters kept.
     """
-    if len(text) <= limit:
-        return text
-    return f'{text[:limit]}... ({len(text)} characters)'
-
-
-def name_list(names: Iterable[Any], limit: int = NAMES_SHOWN) -> str:
-    """
-    Join names for a message, each quoted briefly, at most ``limit`` of them.
-
-    :param names: the names.
-    :param limit: most names shown.
-    :return: ``a, b, c`` or ``a, b, ... (12 in all)``.
-    """
-    shown = []
-    count = 0
-    for count, name in enumerate(names, 1):
-        if count <= limit:
-            shown.append(name if isinstance(name, str) and len(name) <= EXCERPT_LENGTH
-                         else excerpt(name))
-    text = ', '.join(shown)
-    return text if count <= limit else f'{text}, ... ({count} in all)'
+    return excerpt(text, limit)
 
 
 class ThrottledLog:

@@ -26,8 +26,8 @@ from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
-from .log import NAMES_SHOWN
 from .tf_math import JointTransforms
+from ..core.errors import NAMES_SHOWN
 from ..core.joints import JointType
 from ..core.model import RobotModel
 

@@ -31,9 +31,9 @@ from dataclasses import fields
 from types import MappingProxyType
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
-from .log import excerpt
 from .settings import (BridgeSettings, check_bool, check_string, check_vector, CHECKS,
                        OFFSET_LIMIT, SettingError, ToolSetting, USER_FRAME_LIMIT, UserFrame)
+from ..core.errors import quote
 
 #: Parameter name -> :class:`BridgeSettings` attribute.
 SETTING_OF: Dict[str, str] = {
@@ -94,14 +94,14 @@ def _names(value: Any, what: str) -> Tuple[str, ...]:
     if isinstance(value, (str, bytes)) or not hasattr(value, '__iter__') or \
             not hasattr(value, '__len__') or len(value) > USER_FRAME_LIMIT + 1:
         raise ParameterError(f'{what} must be a list of at most {USER_FRAME_LIMIT} frame '
-                             f'names, got {excerpt(value)}')
+                             f'names, got {quote(value)}')
     names = []
     for item in value:
         if item == '':
             continue
         names.append(check_string(item, f'{what} entry', empty=False))
     if len(set(names)) != len(names):
-        raise ParameterError(f'{what} must not repeat a name, got {excerpt(list(value))}')
+        raise ParameterError(f'{what} must not repeat a name, got {quote(list(value))}')
     return tuple(names)
 
 
@@ -164,13 +164,13 @@ def check_parameter(name: Any, value: Any) -> Any:
         robot_state_publisher), or a value of the wrong type or out of range, naming it.
     """
     if not isinstance(name, str) or len(name) > 2 * 256:
-        raise ParameterError(f'parameter {excerpt(name)} cannot be set because it was not '
+        raise ParameterError(f'parameter {quote(name)} cannot be set because it was not '
                              'declared')
     try:
         if name == 'robot_description':
             if not isinstance(value, str):
                 raise ParameterError(f'robot_description must be a string (URDF), got '
-                                     f'{excerpt(value)}')
+                                     f'{quote(value)}')
             return value
         if name == 'user_frames.names':
             return _names(value, name)
@@ -189,7 +189,7 @@ def check_parameter(name: Any, value: Any) -> Any:
         raise
     except SettingError as exc:
         raise ParameterError(str(exc)) from None
-    raise ParameterError(f"parameter '{excerpt(name)[1:-1]}' cannot be set because it was not "
+    raise ParameterError(f"parameter '{quote(name)[1:-1]}' cannot be set because it was not "
                          'declared')
 
 

@@ -28,13 +28,14 @@ from typing import Callable, Optional, Tuple
 
 import numpy as np
 
-from .log import excerpt, name_list, shorten
+from .log import shorten
 from .service_types import (IKRequest, IKResponse, JacobianRequest, JacobianResponse,
                             JointValues, LockedJointIn, MatrixOut, MAX_TIMEOUT,
                             RelativeMotionRequest, RelativeMotionResponse,
                             RelativeTransformationIn)
 from .snapshot import Snapshot
-from ..core.errors import ConfigurationError, FrameKinematicsError, ReferenceFrameError
+from ..core.errors import (ConfigurationError, FrameKinematicsError, name_list, quote,
+                           ReferenceFrameError)
 from ..core.frames import FrameKind
 from ..core.kinematics import ExpressedIn
 from ..core.relative_motion import RelativeMotion
@@ -75,7 +76,7 @@ def get_jacobian(snapshot: Snapshot, request: JacobianRequest) -> JacobianRespon
         if not math.isfinite(measure):
             raise RequestError('the manipulability is not finite at this configuration')
     except (FrameKinematicsError, ValueError, TypeError) as exc:
-        return JacobianResponse(False, shorten(f'jacobian of {excerpt(request.link)}: {exc}'))
+        return JacobianResponse(False, shorten(f'jacobian of {quote(request.link)}: {exc}'))
     described = link if frame == link else f'{frame} (on link {link})'
     return JacobianResponse(True, f'jacobian of {described} expressed in {expressed_in.value}'
                             + (' (singular)' if singular else ''),
@@ -183,7 +184,7 @@ def compute_ik(snapshot: Snapshot, request: IKRequest, arrival: Optional[float] 
         options['time_budget'] = budget
         result = model.inverse_kinematics(tip, root_T_target, **options)
     except (FrameKinematicsError, ValueError, TypeError) as exc:
-        return IKResponse(False, shorten(f'inverse kinematics of {excerpt(request.tip_link)}: '
+        return IKResponse(False, shorten(f'inverse kinematics of {quote(request.tip_link)}: '
                                          f'{exc}'))
     q = np.asarray(result.q, dtype=float).reshape(-1)
     position_error = float(result.position_error)
@@ -202,7 +203,7 @@ def compute_ik(snapshot: Snapshot, request: IKRequest, arrival: Optional[float] 
 
 def _text(value, what: str) -> str:
     if not isinstance(value, str):
-        raise RequestError(f'{what} must be a string, got {excerpt(value)}')
+        raise RequestError(f'{what} must be a string, got {quote(value)}')
     return value
 
 
@@ -214,7 +215,7 @@ def _number(value, what: str, high: float) -> float:
     if not (math.isfinite(number) and 0 <= number <= high):
         bound = '' if math.isinf(high) else f' and <= {high:g}'
         raise RequestError(f'{what} must be a finite number >= 0{bound} (0: default), got '
-                           f'{excerpt(value)}')
+                           f'{quote(value)}')
     return number
 
 
@@ -224,7 +225,7 @@ def _vector(values, size: int, what: str) -> np.ndarray:
     except (TypeError, ValueError, OverflowError):
         arr = np.empty(0)
     if arr.shape != (size,) or not np.all(np.isfinite(arr)):
-        raise RequestError(f'{what} must be {size} finite numbers, got {excerpt(values)}')
+        raise RequestError(f'{what} must be {size} finite numbers, got {quote(values)}')
     return arr
 
 

@@ -27,8 +27,7 @@ from typing import Any, Callable, Dict, Sequence, Tuple
 
 import numpy as np
 
-from .log import excerpt
-from ..core.errors import ConfigurationError
+from ..core.errors import ConfigurationError, quote
 from ..core.frames import COM_ORIENTATION_MODES
 from ..core.placement import tool_link_name
 from ..core.spatial import unit_quaternion
@@ -72,7 +71,7 @@ def check_bool(value: Any, what: str) -> bool:
     """
     if isinstance(value, bool):
         return value
-    raise SettingError(f'{what} must be true or false, got {excerpt(value)}')
+    raise SettingError(f'{what} must be true or false, got {quote(value)}')
 
 
 def check_number(value: Any, what: str, low: float, high: float) -> float:
@@ -88,7 +87,7 @@ def check_number(value: Any, what: str, low: float, high: float) -> float:
             number = math.inf
         if math.isfinite(number) and low <= number <= high:
             return number
-    raise SettingError(f'{what} must be a number from {low:g} to {high:g}, got {excerpt(value)}')
+    raise SettingError(f'{what} must be a number from {low:g} to {high:g}, got {quote(value)}')
 
 
 def check_vector(value: Any, what: str, size: int, limit: float = math.inf
@@ -111,7 +110,7 @@ def check_vector(value: Any, what: str, size: int, limit: float = math.inf
             return tuple(out)
     bound = '' if math.isinf(limit) else f' of magnitude at most {limit:g}'
     raise SettingError(f'{what} must be a list of {size} finite numbers{bound}, got '
-                       f'{excerpt(value)}')
+                       f'{quote(value)}')
 
 
 def check_string(value: Any, what: str, limit: int = NAME_LIMIT, empty: bool = True) -> str:
@@ -124,7 +123,7 @@ def check_string(value: Any, what: str, limit: int = NAME_LIMIT, empty: bool = T
         return value
     need = 'a string' if empty else 'a non-empty string'
     raise SettingError(f'{what} must be {need} of at most {limit} characters, got '
-                       f'{excerpt(value)}')
+                       f'{quote(value)}')
 
 
 def check_choice(value: Any, what: str, choices: Tuple[str, ...]) -> str:
@@ -135,7 +134,7 @@ def check_choice(value: Any, what: str, choices: Tuple[str, ...]) -> str:
     """
     if isinstance(value, str) and value in choices:
         return value
-    raise SettingError(f"{what} must be one of {', '.join(choices)}, got {excerpt(value)}")
+    raise SettingError(f"{what} must be one of {', '.join(choices)}, got {quote(value)}")
 
 
 def check_quaternion(value: Any, what: str) -> Tuple[float, float, float, float]:
@@ -190,11 +189,11 @@ def _validated_items(value: Any, what: str, kind: type, limit: int) -> Tuple[Any
     """Check a list of settings items (``UserFrame``, ``ToolSetting``), each validated."""
     if not _is_sequence(value) or len(value) > limit:
         raise SettingError(f'{what} must be a list of at most {limit} {kind.__name__}, '
-                           f'got {excerpt(value)}')
+                           f'got {quote(value)}')
     items = []
     for item in value:
         if not isinstance(item, kind):
-            raise SettingError(f'{what} must hold {kind.__name__} items, got {excerpt(item)}')
+            raise SettingError(f'{what} must hold {kind.__name__} items, got {quote(item)}')
         items.append(item.validated())
     return tuple(items)
 

@@ -24,9 +24,8 @@ from typing import Sequence, Tuple
 
 import numpy as np
 
-from .log import excerpt, name_list
 from .model_core import ModelCore
-from ..core.errors import ConfigurationError, UnknownFrameError
+from ..core.errors import ConfigurationError, name_list, quote, UnknownFrameError
 from ..core.frames import FrameKind, FrameTree
 from ..core.model import RobotModel
 
@@ -134,7 +133,7 @@ class Snapshot:
             expected = multiplier * q[model.joint(master).idx_q] + offset
             if abs(expected - values[position]) > MIMIC_TOLERANCE:
                 raise ConfigurationError(
-                    f'joint state gives {excerpt(float(values[position]))} for mimic joint '
+                    f'joint state gives {quote(float(values[position]))} for mimic joint '
                     f"'{name}', which follows '{master}' ({expected:.6g})")
         missing = []
         for name in dict.fromkeys(needed):

@@ -29,7 +29,7 @@ import numpy as np
 from .common import CommandLineError, LOG
 from ..core import configuration as cfg
 from ..core.checks import MAX_MAGNITUDE
-from ..core.errors import ConfigurationError, UnknownFrameError
+from ..core.errors import ConfigurationError, name_list, UnknownFrameError
 from ..core.model import RobotModel
 
 #: Largest disagreement accepted between a mimic joint's value and its master's.
@@ -235,9 +235,8 @@ def _configuration_list(model: RobotModel, values: list, path: str) -> np.ndarra
                                f'configuration, a list of {model.nq} numbers or a mapping '
                                '(for many targets use ik --targets)')
     if len(values) != model.nq:
-        shown = ', '.join(names[:8]) + (', ...' if len(names) > 8 else '')
         raise CommandLineError(f'{path}: a configuration of {model.name} has {model.nq} '
-                               f'values ({shown}), got {len(values)}')
+                               f'values ({name_list(names)}), got {len(values)}')
     return np.array([number(v, f'{path}[{i}]') for i, v in enumerate(values)])
 
 
@@ -315,8 +314,7 @@ def default_link(model: RobotModel, link: Optional[str]) -> str:
     if model.has_link('tool0'):
         return 'tool0'
     raise CommandLineError(f"robot '{model.name}' has no link 'tool0': choose one with --link "
-                           f"(links: {', '.join(model.link_names[:12])}"
-                           f"{', ...' if len(model.links) > 12 else ''})")
+                           f'(links: {name_list(model.link_names)})')
 
 
 def velocity_vector(model: RobotModel, values: Dict[str, object],

@@ -24,7 +24,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from .errors import ConfigurationError
+from .errors import ConfigurationError, name_list
 
 #: Largest magnitude of every number the kinematics uses (URDF values, configurations,
 #: velocities, points): lengths (m), angles (rad), joint
@@ -92,8 +92,7 @@ def check_finite(arr: np.ndarray, name: str, entries: Optional[Sequence[str]] = 
         bad = ~(np.abs(arr) <= bound)
     if np.any(bad):
         columns = np.unique(np.nonzero(bad)[-1]) if arr.ndim else np.zeros(1, dtype=int)
-        shown = [entries[i] for i in columns[:6]] if entries else columns[:6].tolist()
-        where = ', '.join(str(s) for s in shown) + (', ...' if len(columns) > 6 else '')
+        where = name_list([entries[i] for i in columns] if entries else columns.tolist())
         raise ConfigurationError(f'{name} has NaN or inf or a magnitude above {bound:g} for '
                                  f'{where if entries else "entries " + where}')
     return arr

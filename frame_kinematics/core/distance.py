@@ -34,7 +34,7 @@ from typing import Tuple, Union
 import numpy as np
 
 from .checks import as_float_array, check_count, check_finite, check_vector
-from .errors import ConfigurationError
+from .errors import ConfigurationError, name_list
 from .joints.layout import wrap_angle
 
 __all__ = ['coordinate_kinds', 'coordinate_min_distance_to_rectangle',
@@ -219,9 +219,9 @@ def _rectangle(model, lower, upper) -> Tuple[np.ndarray, np.ndarray]:
     lower = check_vector(lower, model.nq, 'rectangle lower', model.configuration_names)
     upper = check_vector(upper, model.nq, 'rectangle upper', model.configuration_names)
     if np.any(lower > upper):
-        bad = np.unique(np.nonzero(lower > upper)[-1])[:6]
+        bad = np.unique(np.nonzero(lower > upper)[-1])
         raise ConfigurationError('rectangle lower is above upper for '
-                                 + ', '.join(model.configuration_names[i] for i in bad))
+                                 + name_list(model.configuration_names[i] for i in bad))
     return lower, upper
 
 

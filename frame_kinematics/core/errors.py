@@ -19,23 +19,64 @@ The subclasses carry the context of the failure (frame, joint or link names) as 
 and name it in their message.
 """
 
-from typing import Iterable, Optional
+from typing import Any, Iterable, Optional
 
 
-#: Longest excerpt of a bad input that an error message quotes, in characters.
-EXCERPT_LENGTH = 40
+#: Longest quote of an input in a message, in characters: a 20 MB value never reaches a
+#: message or a log line whole.
+EXCERPT_LENGTH = 60
+#: Most names a message lists.
+NAMES_SHOWN = 8
 
 
-def excerpt(text: str) -> str:
+def excerpt(text: str, limit: int = EXCERPT_LENGTH) -> str:
     """
-    Shorten a piece of bad input for an error message.
+    Shorten a piece of text for a message (the one rule every message of the package follows).
 
     :param text: the input at fault (an attribute value, a name).
-    :return: ``text`` itself up to :data:`EXCERPT_LENGTH` characters, else its start and ``...``.
+    :param limit: most characters kept.
+    :return: ``text`` itself up to ``limit`` characters, else its start, ``...`` and its
+        length.
     """
-    if len(text) <= EXCERPT_LENGTH:
+    if len(text) <= limit:
         return text
-    return text[:EXCERPT_LENGTH] + '...'
+    return f'{text[:limit]}... ({len(text)} characters)'
+
+
+def quote(value: Any, limit: int = EXCERPT_LENGTH) -> str:
+    """
+    Quote any value for a message: its ``repr``, shortened as :func:`excerpt` does.
+
+    :param value: anything (a huge string is cut before its ``repr`` is taken).
+    :param limit: most characters kept.
+    :return: the quote.
+    """
+    if isinstance(value, (str, bytes)) and len(value) > 4 * limit:
+        text = repr(value[:limit])
+        return f'{text[:limit]}... ({len(value)} characters)'
+    try:
+        text = repr(value)
+    except Exception:  # a foreign object whose repr fails is still refused politely
+        text = f'<{type(value).__name__}>'
+    return excerpt(text, limit)
+
+
+def name_list(names: Iterable[Any], limit: int = NAMES_SHOWN) -> str:
+    """
+    Join names for a message, each quoted briefly, at most ``limit`` of them.
+
+    :param names: the names.
+    :param limit: most names shown.
+    :return: ``a, b, c`` or ``a, b, ... (12 in all)``.
+    """
+    shown = []
+    count = 0
+    for count, name in enumerate(names, 1):
+        if count <= limit:
+            shown.append(name if isinstance(name, str) and len(name) <= EXCERPT_LENGTH
+                         else quote(name))
+    text = ', '.join(shown)
+    return text if count <= limit else f'{text}, ... ({count} in all)'
 
 
 class FrameKinematicsError(Exception):
@@ -81,10 +122,7 @@ class UnknownFrameError(FrameKinematicsError, LookupError):
         self.name = name
         self.available = sorted(available)
         self.kind = kind
-        shown = ', '.join(self.available[:12])
-        if len(self.available) > 12:
-            shown += f', ... ({len(self.available)} in all)'
-        super().__init__(f"unknown {kind} '{name}' (known: {shown})")
+        super().__init__(f"unknown {kind} '{name}' (known: {name_list(self.available)})")
 
     def __str__(self) -> str:
         return str(self.args[0])
