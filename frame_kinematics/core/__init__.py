@@ -35,7 +35,8 @@ Conventions (used everywhere in this package)
 
 from . import configuration, ik, velocity
 from .errors import (BackendError, ConfigurationError, FrameKinematicsError, ReferenceFrameError,
-                     UnknownFrameError, UnknownReferenceFrameError, URDFError)
+                     UnknownFrameError, UnknownOptionError, UnknownReferenceFrameError,
+                     URDFError)
 from .frames import FrameKind, FrameTree, ReferenceFrame
 from .ik import ChainEvaluator, IKBatchResult, IKResult, IKSolver, solve_batch
 from .kinematics import ExpressedIn, KinematicsState, KinematicsWorkspace
@@ -81,6 +82,7 @@ __all__ = [
     'SpatialMotion',
     'solve_batch',
     'UnknownFrameError',
+    'UnknownOptionError',
     'UnknownReferenceFrameError',
     'URDFError',
     'velocity',
