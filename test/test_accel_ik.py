@@ -424,3 +424,25 @@ def test_compiled_answers_do_not_depend_on_the_solvers_earlier_calls():
                                                           time_budget=60.0))
         assert found.success
         assert_verified(model, tip, target, found, position_only=True)
+
+
+@pytest.mark.parametrize('name, tip', [('ur5', 'tool0'), ('panda', 'panda_link8'),
+                                       ('iiwa', 'lbr_iiwa_link_7')])
+def test_without_restarts_both_backends_take_the_same_steps(name, tip):
+    """One LM schedule (``ik.schedule``): one seed, no restart, the same iterates."""
+    pytest.importorskip('numba')
+    compiled = _compiled(real_robot_path(name))
+    reference = RobotModel.from_urdf_file(real_robot_path(name), backend='numpy')
+    rng = np.random.default_rng(52)
+    goals = random_configuration(reference, rng, 12)
+    seeds = random_configuration(reference, rng, 12)
+    seeds[::2] = goals[::2] + rng.uniform(-0.3, 0.3, goals[::2].shape)
+    targets = reference.forward_kinematics(goals).transform(tip)
+    reasons = set()
+    for target, seed in zip(targets, seeds):
+        a, b = [ik.solve(m, tip, target, seed=cfg.clip(reference, seed), restarts=0,
+                         max_iterations=200, time_budget=60.0) for m in (reference, compiled)]
+        assert (a.iterations, a.reason, a.restarts) == (b.iterations, b.reason, b.restarts)
+        np.testing.assert_allclose(a.q, b.q, rtol=0.0, atol=1e-9)
+        reasons.add(a.reason)
+    assert reasons == {'converged', 'max_restarts'}

@@ -19,13 +19,11 @@ kernel (:class:`~frame_kinematics.core.ik.chain.ChainEvaluator`): pose residual,
 ``LOCAL_WORLD_ALIGNED`` tip Jacobians, damped least squares (Cholesky), steps clipped to the
 limits (joints at a limit that a step pushes further taken out and the step solved again),
 damping up or down as a step is rejected or accepted, random restarts when the cost stalls or
-the damping explodes, the best configuration kept; the schedule's constants are those of
-:mod:`frame_kinematics.core.ik.schedule`. Unlike the numpy engine, the damping of a step also
-grows with the cost (``ERROR_DAMPING``) and a restart starts more damped (``RESTART_DAMPING``):
-on the TRAC-IK protocol's random seeds this takes about 20 % fewer iterations. One seed
-advances at a time (the numpy engine's parallel seeds amortise numpy's call overhead, which
-compiled code does not have). The deadline is checked at every iteration. The pieces of an
-iteration (residual, Jacobian, damped step) are in :mod:`.lm`.
+the damping explodes, the best configuration kept: the schedule, its constants and rules, of
+:mod:`frame_kinematics.core.ik.schedule`. One seed advances at a time (the numpy engine's
+parallel seeds amortise numpy's call overhead, which compiled code does not have). The deadline
+is checked at every iteration. The pieces of an iteration (residual, Jacobian, damped step) are
+in :mod:`.lm`.
 
 Supported problems (``CompiledChain.supports``): per-tip weights equal on the three position
 axes and on the three rotation axes, any active joints (floating and planar joints integrate
@@ -42,8 +40,8 @@ from .lm import damped_step, residual, tip_jacobian
 from .poses import load, poses_into, product, store
 from .runtime import monotonic, uniform
 from ..ik.schedule import (CLAMP_AFTER, DAMPING_DECREASE, DAMPING_INCREASE, DAMPING_MAX,
-                           DAMPING_MIN, ERROR_DAMPING, RESTART_DAMPING, STALL_ITERATIONS,
-                           STALL_PROGRESS)
+                           DAMPING_MIN, ERROR_DAMPING, RESTART_DAMPING, RESTART_DAMPING_CAP,
+                           STALL_ITERATIONS, STALL_PROGRESS)
 
 #: Stop reasons, in the order of :data:`REASONS`.
 CONVERGED, MAX_ITERATIONS, MAX_RESTARTS, TIME_BUDGET = 0, 1, 2, 3
@@ -135,7 +133,7 @@ def solve_into(table, node_parent, tip_parent, tip_constant, columns, bounds, se
     tip_jacobian(world[0], tips[0], columns, above, weight, jac)
     best_cost = np.inf
     lam = damping
-    restart_lam = min(damping * RESTART_DAMPING, max(damping, 1.0))
+    restart_lam = min(damping * RESTART_DAMPING, max(damping, RESTART_DAMPING_CAP))
     stall = 0
     iterations = 0
     restarts = 0
@@ -154,13 +152,13 @@ def solve_into(table, node_parent, tip_parent, tip_constant, columns, bounds, se
         if monotonic(clock_id, clock) >= deadline:
             reason = TIME_BUDGET
             break
+        restart = stall >= STALL_ITERATIONS or lam > DAMPING_MAX
+        if restart and 0 <= max_restarts <= restarts:
+            reason = MAX_RESTARTS
+            break
         iterations += 1
         nxt = 1 - cur
-        restart = stall >= STALL_ITERATIONS or lam > DAMPING_MAX
         if restart:
-            if 0 <= max_restarts <= restarts:
-                reason = MAX_RESTARTS
-                break
             if cost < best_cost:
                 best_cost = cost
                 best_q[:] = q[cur]

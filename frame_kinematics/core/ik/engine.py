@@ -20,7 +20,8 @@ cost is accepted and the damping lowered, otherwise the damping is raised; a slo
 stalls or whose damping explodes is restarted from a random configuration. A target retires
 as soon as one of its slots meets both tolerances, or at the iteration, restart or time
 limit, with the best configuration seen. When few slots are left in flight the remaining
-targets get more parallel seeds.
+targets get more parallel seeds. The damping, stall and restart rules and their constants are
+those of :mod:`.schedule`, which the compiled engine reads too.
 """
 
 import time
@@ -32,7 +33,8 @@ from .chain import ChainEvaluator
 from .residual import PoseResidual
 from .sampler import Sampler
 from .schedule import (CLAMP_AFTER, DAMPING_DECREASE, DAMPING_INCREASE, DAMPING_MAX, DAMPING_MIN,
-                       STALL_ITERATIONS, STALL_PROGRESS)
+                       ERROR_DAMPING, RESTART_DAMPING, RESTART_DAMPING_CAP, STALL_ITERATIONS,
+                       STALL_PROGRESS)
 from ..joints import wrap_angle
 
 #: When a batch has at most this many seeds left in flight ...
@@ -204,8 +206,9 @@ class Engine:
                 out.finish(ids, 'max_iterations', iteration)
                 break
             if limited:
+                wanted = (stall >= STALL_ITERATIONS) | (lam > DAMPING_MAX)
                 exhausted = (out.restarts[ids] >= self.max_restarts) & \
-                    (stall.reshape(-1, k) >= STALL_ITERATIONS).all(axis=1)
+                    wanted.reshape(-1, k).all(axis=1)
                 if retire is not None:
                     exhausted &= ~retire
                 if exhausted.any():
@@ -240,7 +243,8 @@ class Engine:
                 out.finish(ids, 'time_budget', iteration)
                 break
             iteration += 1
-            candidate = self._move(q, self._step(q, poses, metrics[:, :m], rotate, lam,
+            damped = lam + ERROR_DAMPING * metrics[:, -1]
+            candidate = self._move(q, self._step(q, poses, metrics[:, :m], rotate, damped,
                                                  iteration > CLAMP_AFTER))
             restart = (stall >= STALL_ITERATIONS) | (lam > DAMPING_MAX)
             any_restart = restart.any()
@@ -263,7 +267,9 @@ class Engine:
             lam = lam * np.where(accept, DAMPING_DECREASE, DAMPING_INCREASE)
             np.maximum(lam, DAMPING_MIN, out=lam)
             if any_restart:
-                lam[restart] = initial_lam[restart]
+                start = initial_lam[restart]
+                lam[restart] = np.minimum(RESTART_DAMPING * start,
+                                          np.maximum(start, RESTART_DAMPING_CAP))
             if not accept.all():
                 # Rejected steps keep their previous state (copied into the fresh arrays).
                 kept = np.nonzero(~accept)[0]

@@ -16,11 +16,21 @@ The Levenberg-Marquardt schedule of inverse kinematics: the constants both engin
 
 The numpy engine (:mod:`.engine`) and the compiled one
 (:mod:`frame_kinematics.core.accel.ik`) take their damping schedule, stall and restart rules
-from here; neither re-types them. A step that lowers a seed's cost is accepted and the
-damping multiplied by :data:`DAMPING_DECREASE`, otherwise by :data:`DAMPING_INCREASE`, never
-below :data:`DAMPING_MIN`; a seed whose cost decreased by less than :data:`STALL_PROGRESS`
-for :data:`STALL_ITERATIONS` iterations in a row, or whose damping exceeds
-:data:`DAMPING_MAX`, is restarted from a random configuration.
+from here; neither re-types them, and both apply the same rules, so that with one seed and
+no restart they take the same steps (up to rounding):
+
+* a step solves ``(J J^T + d I) y = e`` (or ``(J^T J + d I)``, whichever is smaller) with
+  ``d = lam + ERROR_DAMPING * cost``, the cost being the squared weighted residual;
+* from iteration ``CLAMP_AFTER + 1`` on, joints at a limit that the step pushes further are
+  taken out and the step solved again (one-dof joints only);
+* a step that lowers the cost is accepted and ``lam`` multiplied by
+  :data:`DAMPING_DECREASE`, otherwise by :data:`DAMPING_INCREASE`, never below
+  :data:`DAMPING_MIN` (nor is the initial damping);
+* a seed whose cost decreased by less than :data:`STALL_PROGRESS` for
+  :data:`STALL_ITERATIONS` iterations in a row, or whose ``lam`` exceeds :data:`DAMPING_MAX`,
+  is restarted from a random configuration, with ``lam = min(RESTART_DAMPING * initial,
+  max(initial, RESTART_DAMPING_CAP))``; with no restart left it stops (``max_restarts``)
+  before that iteration is counted.
 """
 
 #: Factor applied to the damping after an accepted step.
@@ -38,9 +48,11 @@ STALL_ITERATIONS = 3
 #: From this iteration on, a step that pushes joints beyond their limits is solved again
 #: without them (it costs a second solve; the first iterations rarely need it).
 CLAMP_AFTER = 5
-#: The compiled engine only: damping added per unit of cost (squared residual norm), so that
-#: steps far from the target are damped and steps near it are Gauss-Newton steps.
+#: Damping added per unit of cost (squared residual norm) to a step's damping, so that steps
+#: far from the target are damped and steps near it are Gauss-Newton steps.
 ERROR_DAMPING = 0.01
-#: The compiled engine only: a restart (a random configuration, far from the target) starts
-#: with this many times the initial damping (at most 1, or the initial damping if larger).
+#: A restart (a random configuration, far from the target) starts with this many times the
+#: initial damping ...
 RESTART_DAMPING = 30.0
+#: ... but at most this, or the initial damping if that is larger.
+RESTART_DAMPING_CAP = 1.0
