@@ -446,3 +446,20 @@ def test_without_restarts_both_backends_take_the_same_steps(name, tip):
         np.testing.assert_allclose(a.q, b.q, rtol=0.0, atol=1e-9)
         reasons.add(a.reason)
     assert reasons == {'converged', 'max_restarts'}
+
+
+def test_a_compiled_solution_at_the_edge_of_the_accepted_magnitudes_is_accepted():
+    pytest.importorskip('numba')
+    model = all_joint_types_model(backend='numba')
+    rng = np.random.default_rng(53)
+    for axis in range(3):
+        for sign in (-1.0, 1.0):
+            seed = random_configuration(model, rng)
+            seed[axis] = sign * 1e16
+            target = np.eye(4)
+            target[axis, 3] = sign * 1e16
+            for tolerance in (1e-5, np.float64(1e-5)):   # the single and the general path
+                result = ik.solve(model, 'tip', target, seed=seed, position_only=True,
+                                  max_iterations=30, time_budget=60.0,
+                                  position_tolerance=tolerance)
+                assert_verified(model, 'tip', target, result, position_only=True)

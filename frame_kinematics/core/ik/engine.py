@@ -267,9 +267,9 @@ class Engine:
             lam = lam * np.where(accept, DAMPING_DECREASE, DAMPING_INCREASE)
             np.maximum(lam, DAMPING_MIN, out=lam)
             if any_restart:
-                start = initial_lam[restart]
-                lam[restart] = np.minimum(RESTART_DAMPING * start,
-                                          np.maximum(start, RESTART_DAMPING_CAP))
+                initial = initial_lam[restart]
+                lam[restart] = np.minimum(RESTART_DAMPING * initial,
+                                          np.maximum(initial, RESTART_DAMPING_CAP))
             if not accept.all():
                 # Rejected steps keep their previous state (copied into the fresh arrays).
                 kept = np.nonzero(~accept)[0]

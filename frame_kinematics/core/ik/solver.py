@@ -192,6 +192,7 @@ class IKSolver:
         :param targets: ``(B, 4, 4)`` for one tip, ``(B, n_tips, 4, 4)`` for several.
         :param options: the keyword options of :meth:`solve`; ``seed`` may be ``(B, nq)``.
         :return: the per-target results.
+        :raises UnknownOptionError: for an unknown option (also a ``TypeError``).
         """
         start = time.perf_counter()
         check_option_names(options, 'IKSolver.solve_batch')
@@ -333,4 +334,3 @@ class IKSolver:
                                       reference, self.tips[0])
         root_T_reference = self.model.forward_kinematics(q_seed).transform(reference)
         return root_T_reference[..., None, :, :] @ targets
-
