@@ -134,6 +134,27 @@ def far_continuous_seed_case(backend):
     return model, tip, active, seed, model.forward_kinematics(goals).transform(tip)
 
 
+def assert_edge_solutions_accepted(model, seed_rng, tolerances=(1e-5,)):
+    """
+    Solve for targets 1e16 m away along each axis, the floating base seeded there too.
+
+    Every solution must be one the model accepts (entries within ``MAX_MAGNITUDE``) and true
+    when reported a success. ``tolerances`` are the position tolerances tried (a
+    ``numpy.float64`` one takes the compiled backend's general path).
+    """
+    for axis in range(3):
+        for sign in (-1.0, 1.0):
+            seed = random_configuration(model, seed_rng)
+            seed[axis] = sign * 1e16
+            target = np.eye(4)
+            target[axis, 3] = sign * 1e16
+            for tolerance in tolerances:
+                result = ik.solve(model, 'tip', target, seed=seed, position_only=True,
+                                  max_iterations=30, time_budget=60.0,
+                                  position_tolerance=tolerance)
+                assert_verified(model, 'tip', target, result, position_only=True)
+
+
 def far_base_case(backend):
     """
     Solo12 on a floating base, a seed with the base 1e16 m away, and ordinary targets.

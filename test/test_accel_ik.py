@@ -20,8 +20,8 @@ per-axis weights, rest postures, options that are not plain numbers, bad input) 
 general path. Skipped when numba is not installed.
 """
 
-from conftest import all_joint_types_model, assert_verified, far_base_case, \
-    far_continuous_seed_case, random_configuration, real_robot_path, rest_pulls
+from conftest import all_joint_types_model, assert_edge_solutions_accepted, assert_verified, \
+    far_base_case, far_continuous_seed_case, random_configuration, real_robot_path, rest_pulls
 from frame_kinematics import robots
 from frame_kinematics.core import configuration as cfg
 from frame_kinematics.core import ConfigurationError, ik, RobotModel
@@ -450,16 +450,5 @@ def test_without_restarts_both_backends_take_the_same_steps(name, tip):
 
 def test_a_compiled_solution_at_the_edge_of_the_accepted_magnitudes_is_accepted():
     pytest.importorskip('numba')
-    model = all_joint_types_model(backend='numba')
-    rng = np.random.default_rng(53)
-    for axis in range(3):
-        for sign in (-1.0, 1.0):
-            seed = random_configuration(model, rng)
-            seed[axis] = sign * 1e16
-            target = np.eye(4)
-            target[axis, 3] = sign * 1e16
-            for tolerance in (1e-5, np.float64(1e-5)):   # the single and the general path
-                result = ik.solve(model, 'tip', target, seed=seed, position_only=True,
-                                  max_iterations=30, time_budget=60.0,
-                                  position_tolerance=tolerance)
-                assert_verified(model, 'tip', target, result, position_only=True)
+    assert_edge_solutions_accepted(all_joint_types_model(backend='numba'),
+                                   np.random.default_rng(53), (1e-5, np.float64(1e-5)))

@@ -17,8 +17,9 @@ import gc
 import threading
 import weakref
 
-from conftest import all_joint_types_model, assert_verified, bundled, far_base_case, joint_xml, \
-    link_xml, random_configuration, real_robot_path, REAL_ROBOTS, rest_pulls, urdf
+from conftest import all_joint_types_model, assert_edge_solutions_accepted, assert_verified, \
+    bundled, far_base_case, joint_xml, link_xml, random_configuration, real_robot_path, \
+    REAL_ROBOTS, rest_pulls, urdf
 from frame_kinematics.core import configuration as cfg
 from frame_kinematics.core import ConfigurationError, ReferenceFrameError, RobotModel, \
     UnknownFrameError
@@ -678,17 +679,8 @@ def test_answers_do_not_depend_on_the_solvers_earlier_calls():
 
 
 def test_a_solution_at_the_edge_of_the_accepted_magnitudes_is_accepted():
-    model = all_joint_types_model(backend='numpy')
-    rng = np.random.default_rng(19)
-    for axis in range(3):
-        for sign in (-1.0, 1.0):
-            seed = random_configuration(model, rng)
-            seed[axis] = sign * 1e16
-            target = np.eye(4)
-            target[axis, 3] = sign * 1e16
-            result = ik.solve(model, 'tip', target, seed=seed, position_only=True,
-                              max_iterations=30, time_budget=60.0)
-            assert_verified(model, 'tip', target, result, position_only=True)
+    assert_edge_solutions_accepted(all_joint_types_model(backend='numpy'),
+                                   np.random.default_rng(19))
 
 
 def test_a_singular_damped_system_never_escapes_as_numpys_error():
