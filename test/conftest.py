@@ -20,6 +20,7 @@ from frame_kinematics import robots
 from frame_kinematics.core import configuration as cfg
 from frame_kinematics.core import ik, RobotModel
 from frame_kinematics.core.joints import JointType
+from frame_kinematics.core.spatial import log_so3
 import numpy as np
 import pytest
 
@@ -104,6 +105,85 @@ def rest_pulls(model, tip, goals, rest, time_budget):
         free.append(cfg.distance(model, plain.q, rest))
         biased.append(cfg.distance(model, pulled.q, rest))
     return free, biased
+
+
+def assert_verified(model, tip, root_T_target, result, tolerance=1e-5, position_only=False):
+    """
+    Check an IK result the way a user would: its ``q`` is accepted, and a success is true.
+
+    :param tolerance: the position and orientation tolerances the solve was given.
+    :param position_only: whether the solve ignored the orientation.
+    """
+    q = model.check_configuration(result.q)
+    assert np.all(cfg.is_valid(model, q, tolerance=1e-12))
+    if result.success:
+        root_T_tip = model.forward_kinematics(q).transform(tip)
+        error = np.linalg.norm(root_T_tip[:3, 3] - root_T_target[:3, 3])
+        assert error < tolerance, (error, result.position_error)
+        turn = np.linalg.norm(log_so3(root_T_tip[:3, :3].T @ root_T_target[:3, :3]))
+        assert position_only or turn < tolerance, (turn, result.orientation_error)
+
+
+def far_continuous_seed_case(backend):
+    """
+    PR2's right arm with ``r_forearm_roll_joint`` seeded 1e16 rad away, and targets near it.
+
+    :return: ``(model, tip, active, seed, targets)``: the targets are reached from the seed by
+        small moves of the other joints (the roll itself can only move by steps of 2 rad).
+    """
+    model = RobotModel.from_urdf_file(erd_urdf('pr2_description/urdf/pr2.urdf'),
+                                      backend=backend)
+    active = [f'r_{name}_joint' for name in ('shoulder_pan', 'shoulder_lift', 'upper_arm_roll',
+                                             'elbow_flex', 'forearm_roll', 'wrist_flex',
+                                             'wrist_roll')]
+    seed = model.neutral_configuration()
+    seed[model.joint('r_elbow_flex_joint').idx_q] = -1.0
+    seed[model.joint('r_wrist_flex_joint').idx_q] = -0.5
+    seed[model.joint('r_forearm_roll_joint').idx_q] = -1e16 + 2.0 * 12345
+    rng = np.random.default_rng(17)
+    moved = [model.joint(name).idx_q for name in active if name != 'r_forearm_roll_joint']
+    goals = np.stack([seed] * 8)
+    goals[:, moved] += rng.uniform(-0.05, 0.05, (8, len(moved)))
+    tip = 'r_gripper_palm_link'
+    return model, tip, active, seed, model.forward_kinematics(goals).transform(tip)
+
+
+def assert_edge_solutions_accepted(model, seed_rng, tolerances=(1e-5,)):
+    """
+    Solve for targets 1e16 m away along each axis, the floating base seeded there too.
+
+    Every solution must be one the model accepts (entries within ``MAX_MAGNITUDE``) and true
+    when reported a success. ``tolerances`` are the position tolerances tried (a
+    ``numpy.float64`` one takes the compiled backend's general path).
+    """
+    for axis in range(3):
+        for sign in (-1.0, 1.0):
+            seed = random_configuration(model, seed_rng)
+            seed[axis] = sign * 1e16
+            target = np.eye(4)
+            target[axis, 3] = sign * 1e16
+            for tolerance in tolerances:
+                result = ik.solve(model, 'tip', target, seed=seed, position_only=True,
+                                  max_iterations=30, time_budget=60.0,
+                                  position_tolerance=tolerance)
+                assert_verified(model, 'tip', target, result, position_only=True)
+
+
+def far_base_case(backend):
+    """
+    Solo12 on a floating base, a seed with the base 1e16 m away, and ordinary targets.
+
+    :return: ``(model, tip, far_seed, targets)``.
+    """
+    model = RobotModel.from_urdf_file(real_robot_path('solo12'), floating_base=True,
+                                      backend=backend)
+    far_seed = model.neutral_configuration()
+    far_seed[0] = 1e16
+    rng = np.random.default_rng(18)
+    goals = random_configuration(model, rng, 6)
+    goals[:, :3] = rng.normal(size=(6, 3))
+    tip = 'FL_FOOT'
+    return model, tip, far_seed, model.forward_kinematics(goals).transform(tip)
 
 
 def urdf(body, name='inline'):

@@ -20,7 +20,8 @@ per-axis weights, rest postures, options that are not plain numbers, bad input) 
 general path. Skipped when numba is not installed.
 """
 
-from conftest import all_joint_types_model, random_configuration, real_robot_path, rest_pulls
+from conftest import all_joint_types_model, assert_edge_solutions_accepted, assert_verified, \
+    far_base_case, far_continuous_seed_case, random_configuration, real_robot_path, rest_pulls
 from frame_kinematics import robots
 from frame_kinematics.core import configuration as cfg
 from frame_kinematics.core import ConfigurationError, ik, RobotModel
@@ -397,3 +398,57 @@ def test_single_solves_from_several_threads_equal_the_same_solves_in_turn():
         thread.join()
     for mine, theirs in zip(found, expected):
         assert all(np.array_equal(a, b) for a, b in zip(mine, theirs))
+
+
+# -- a success is one the library verifies ------------------------------------------------------
+def test_a_continuous_joint_seeded_far_away_is_wrapped_before_the_compiled_solve():
+    pytest.importorskip('numba')
+    model, tip, active, seed, targets = far_continuous_seed_case('numba')
+    solver = ik.IKSolver(model, tip, active)
+    for target in targets:
+        for result in (solver.solve(target, seed=seed, restarts=0, time_budget=60.0),
+                       solver.solve(target, seed=seed, restarts=0, time_budget=60.0,
+                                    position_tolerance=np.float64(1e-5))):
+            assert result.success
+            assert_verified(model, tip, target, result)
+
+
+def test_compiled_answers_do_not_depend_on_the_solvers_earlier_calls():
+    pytest.importorskip('numba')
+    model, tip, far_seed, targets = far_base_case('numba')
+    used = ik.IKSolver(model, tip)
+    used.solve(targets[0], seed=far_seed, position_only=True, max_iterations=3)
+    for target in targets:
+        found = used.solve(target, position_only=True, time_budget=60.0)
+        _assert_same(found, ik.IKSolver(model, tip).solve(target, position_only=True,
+                                                          time_budget=60.0))
+        assert found.success
+        assert_verified(model, tip, target, found, position_only=True)
+
+
+@pytest.mark.parametrize('name, tip', [('ur5', 'tool0'), ('panda', 'panda_link8'),
+                                       ('iiwa', 'lbr_iiwa_link_7')])
+def test_without_restarts_both_backends_take_the_same_steps(name, tip):
+    """One LM schedule (``ik.schedule``): one seed, no restart, the same iterates."""
+    pytest.importorskip('numba')
+    compiled = _compiled(real_robot_path(name))
+    reference = RobotModel.from_urdf_file(real_robot_path(name), backend='numpy')
+    rng = np.random.default_rng(52)
+    goals = random_configuration(reference, rng, 12)
+    seeds = random_configuration(reference, rng, 12)
+    seeds[::2] = goals[::2] + rng.uniform(-0.3, 0.3, goals[::2].shape)
+    targets = reference.forward_kinematics(goals).transform(tip)
+    reasons = set()
+    for target, seed in zip(targets, seeds):
+        a, b = [ik.solve(m, tip, target, seed=cfg.clip(reference, seed), restarts=0,
+                         max_iterations=200, time_budget=60.0) for m in (reference, compiled)]
+        assert (a.iterations, a.reason, a.restarts) == (b.iterations, b.reason, b.restarts)
+        np.testing.assert_allclose(a.q, b.q, rtol=0.0, atol=1e-9)
+        reasons.add(a.reason)
+    assert reasons == {'converged', 'max_restarts'}
+
+
+def test_a_compiled_solution_at_the_edge_of_the_accepted_magnitudes_is_accepted():
+    pytest.importorskip('numba')
+    assert_edge_solutions_accepted(all_joint_types_model(backend='numba'),
+                                   np.random.default_rng(53), (1e-5, np.float64(1e-5)))

@@ -127,6 +127,19 @@ def test_frame_errors_name_the_frames(tree):
     assert (err.value.frame_a, err.value.frame_b) == ('tool0', 'dock')
 
 
+def test_a_frame_given_as_anything_but_a_name_gets_the_librarys_error(tree):
+    for bad in (['tool0'], {'tool0': 1}, b'tool0', None, 3):
+        with pytest.raises(ReferenceFrameError, match=type(bad).__name__):
+            tree.frame(bad)
+        with pytest.raises(ReferenceFrameError, match=type(bad).__name__):
+            tree.transform('base_link', bad)
+        assert bad not in tree
+        with pytest.raises(ReferenceFrameError, match='must be a string'):
+            tree.add_frame(bad, 'base_link', np.eye(4))
+        with pytest.raises(ReferenceFrameError, match='must be a string'):
+            tree.add_root_frame(bad)
+
+
 def test_com_frame_orientation_modes():
     model = bundled('fk_quadruped', floating_base=True)
     q = model.neutral_configuration()

@@ -17,8 +17,9 @@ import gc
 import threading
 import weakref
 
-from conftest import all_joint_types_model, bundled, joint_xml, link_xml, random_configuration, \
-    real_robot_path, REAL_ROBOTS, rest_pulls, urdf
+from conftest import all_joint_types_model, assert_edge_solutions_accepted, assert_verified, \
+    bundled, far_base_case, joint_xml, link_xml, random_configuration, real_robot_path, \
+    REAL_ROBOTS, rest_pulls, urdf
 from frame_kinematics.core import configuration as cfg
 from frame_kinematics.core import ConfigurationError, ReferenceFrameError, RobotModel, \
     UnknownFrameError
@@ -655,3 +656,131 @@ def test_random_restarts_keep_unbounded_entries_and_draw_unit_quaternions():
         np.testing.assert_allclose(np.linalg.norm(draws[:, iq + 3:iq + 7], axis=-1), 1.0,
                                    rtol=0.0, atol=1e-15)
     assert np.all(layout.is_valid(draws, 0.0))
+
+
+# -- a success is one the library verifies, whatever came before ---------------------------------
+def _same(a, b):
+    assert np.array_equal(a.q, b.q)
+    assert (a.success, a.reason, a.iterations, a.restarts, a.position_error,
+            a.orientation_error) == (b.success, b.reason, b.iterations, b.restarts,
+                                     b.position_error, b.orientation_error)
+
+
+def test_answers_do_not_depend_on_the_solvers_earlier_calls():
+    model, tip, far_seed, targets = far_base_case('numpy')
+    used = ik.IKSolver(model, tip)
+    used.solve(targets[0], seed=far_seed, position_only=True, max_iterations=3)
+    for target in targets:
+        found = used.solve(target, position_only=True, max_iterations=300, time_budget=60.0)
+        _same(found, ik.IKSolver(model, tip).solve(target, position_only=True,
+                                                   max_iterations=300, time_budget=60.0))
+        assert found.success
+        assert_verified(model, tip, target, found, position_only=True)
+
+
+def test_a_solution_at_the_edge_of_the_accepted_magnitudes_is_accepted():
+    assert_edge_solutions_accepted(all_joint_types_model(backend='numpy'),
+                                   np.random.default_rng(19))
+
+
+def test_a_singular_damped_system_never_escapes_as_numpys_error():
+    model = all_joint_types_model(backend='numpy')
+    rng = np.random.default_rng(20)
+    for damping, weight in [(5e-324, 1e16), (1e-300, 1e8), (1e-3, 1e8)] * 4:
+        targets = np.tile(np.eye(4), (2, 1, 1))
+        targets[:, :3, 3] = rng.uniform(-1.0, 1.0, (2, 3)) * 10.0 ** rng.integers(3, 16)
+        seed = random_configuration(model, rng)
+        result = ik.solve(model, ['tip', 'plane'], targets, seed=seed, damping=damping,
+                          orientation_weight=weight, restarts=0, max_iterations=20,
+                          time_budget=60.0)
+        assert not result.success
+        model.check_configuration(result.q)
+
+
+@pytest.mark.parametrize('call', ['ik.solve', 'ik.solve_batch', 'IKSolver.solve',
+                                  'IKSolver.solve_batch', 'RobotModel.inverse_kinematics'])
+def test_an_unknown_option_names_the_call_and_the_option(call):
+    model = bundled(backend='numpy')
+    target = np.eye(4)[None] if 'batch' in call else np.eye(4)
+    solver = ik.IKSolver(model, 'tool0')
+    run = {'ik.solve': lambda **o: ik.solve(model, 'tool0', target, **o),
+           'ik.solve_batch': lambda **o: ik.solve_batch(model, 'tool0', target, **o),
+           'IKSolver.solve': lambda **o: solver.solve(target, **o),
+           'IKSolver.solve_batch': lambda **o: solver.solve_batch(target, **o),
+           'RobotModel.inverse_kinematics': lambda **o: model.inverse_kinematics(
+               'tool0', target, **o)}[call]
+    with pytest.raises(TypeError, match=r"^%s\(\) got an unknown option 'sed'" % call) as info:
+        run(sed=1)
+    assert isinstance(info.value, ConfigurationError) and 'read_options' not in str(info.value)
+
+
+def test_set_up_does_not_count_against_the_time_budget(monkeypatch):
+    import time
+    from frame_kinematics.core.ik import chain
+    model = bundled(backend='numpy')
+    clock = [0.0]
+
+    def now():
+        clock[0] += 1e-6
+        return clock[0]
+
+    original = chain.ChainEvaluator.from_selection.__func__
+
+    def slow(cls, *args):
+        clock[0] += 100.0   # a set-up far longer than the budget
+        return original(cls, *args)
+
+    monkeypatch.setattr(time, 'perf_counter', now)
+    monkeypatch.setattr(chain.ChainEvaluator, 'from_selection', classmethod(slow))
+    goal = random_configuration(model, np.random.default_rng(21))
+    target = model.forward_kinematics(goal).transform('tool0')
+    for solve in (lambda: model.inverse_kinematics('tool0', target, time_budget=50.0),
+                  lambda: ik.IKSolver(model, 'tool0').solve(target, time_budget=50.0),
+                  lambda: ik.solve_batch(model, 'tool0', target[None], time_budget=50.0)[0]):
+        result = solve()
+        assert result.success and result.reason == 'converged'
+
+
+def test_the_one_call_functions_reuse_one_solver_per_model_and_tips(monkeypatch):
+    from frame_kinematics.core.ik import chain
+    model = bundled(backend='numpy')
+    builds = []
+    original = chain.ChainEvaluator.from_selection.__func__
+
+    def counted(cls, *args):
+        builds.append(1)
+        return original(cls, *args)
+
+    monkeypatch.setattr(chain.ChainEvaluator, 'from_selection', classmethod(counted))
+    rng = np.random.default_rng(22)
+    targets = model.forward_kinematics(random_configuration(model, rng, 5)).transform('tool0')
+    fresh = [ik.IKSolver(model, 'tool0').solve(t, time_budget=60.0) for t in targets]
+    builds.clear()
+    for t, expected in zip(targets, fresh):
+        _same(model.inverse_kinematics('tool0', t, time_budget=60.0), expected)
+        _same(ik.solve(model, ['tool0'], t, time_budget=60.0), expected)
+    assert len(builds) == 1
+    # another tip list or active joint list is another solver; the cache stays bounded
+    for k in range(1, 6):
+        ik.solve(model, 'tool0', targets[0], active_joints=ARM_JOINTS[:k], max_iterations=1)
+    assert len(builds) == 6
+    for k in range(1, 2 * ik.calls.CACHE_SIZE):
+        ik.solve(model, 'tool0', targets[0], active_joints=ARM_JOINTS[k % 6:], max_iterations=1,
+                 seed=np.full(model.nq, 0.01 * k))
+    assert len(ik.calls.solvers_of(model)) == ik.calls.CACHE_SIZE
+
+
+def test_solving_never_imports_numpy_ma_while_the_budget_runs():
+    import subprocess
+    import sys
+    code = ('import sys\n'
+            'from frame_kinematics.core import RobotModel, ik\n'
+            'from frame_kinematics import robots\n'
+            'import numpy as np\n'
+            "model = RobotModel.from_urdf_file(robots.path('fk_arm'), backend='numpy')\n"
+            "ik.solve(model, ['tool0', 'left_finger_link'], np.stack([np.eye(4)] * 2),\n"
+            '         max_iterations=2)\n'
+            "print('numpy.ma' in sys.modules)\n")
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == 'False'

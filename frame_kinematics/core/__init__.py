@@ -36,7 +36,8 @@ Conventions (used everywhere in this package)
 from . import configuration, distance, ik, placement, srdf, velocity
 from .collision import CollisionFlags
 from .errors import (BackendError, ConfigurationError, FrameKinematicsError, ReferenceFrameError,
-                     SRDFError, UnknownFrameError, UnknownReferenceFrameError, URDFError)
+                     SRDFError, UnknownFrameError, UnknownOptionError,
+                     UnknownReferenceFrameError, URDFError)
 from .frames import FrameKind, FrameTree, ReferenceFrame
 from .ik import ChainEvaluator, IKBatchResult, IKResult, IKSolver, solve_batch
 from .kinematics import ExpressedIn, KinematicsState, KinematicsWorkspace
@@ -89,6 +90,7 @@ __all__ = [
     'srdf',
     'SRDFError',
     'UnknownFrameError',
+    'UnknownOptionError',
     'UnknownReferenceFrameError',
     'URDFError',
     'velocity',

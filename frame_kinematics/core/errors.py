@@ -155,6 +155,14 @@ class ConfigurationError(FrameKinematicsError, ValueError):
     """
 
 
+class UnknownOptionError(ConfigurationError, TypeError):
+    """
+    A keyword option that a call does not take.
+
+    Also a ``TypeError``, as Python's own error for an unexpected keyword argument is.
+    """
+
+
 class BackendError(FrameKinematicsError, ValueError):
     """A kinematics backend that is unknown or not installed (see :mod:`.backend`)."""
 

@@ -223,19 +223,23 @@ class FrameTree:
         :param name: frame name.
         :return: the frame.
         :raises UnknownReferenceFrameError: if there is no such frame.
+        :raises ReferenceFrameError: if ``name`` is neither a string nor a frame of this tree.
         """
         if isinstance(name, ReferenceFrame):
             if name.tree is not self or self._frames.get(name.name) is not name:
                 raise ReferenceFrameError(f"frame '{name.name}' does not belong to this tree",
                                           name.name)
             return name
+        if not isinstance(name, str):
+            raise ReferenceFrameError(f'a frame is given by its name or as a ReferenceFrame, '
+                                      f'got {type(name).__name__}')
         try:
             return self._frames[name]
         except KeyError:
             raise UnknownReferenceFrameError(name, self._frames) from None
 
     def __contains__(self, name: str) -> bool:
-        return name in self._frames
+        return isinstance(name, str) and name in self._frames
 
     def add_frame(self, name: str, parent, parent_T_frame: np.ndarray,
                   baked: bool = False) -> ReferenceFrame:
@@ -248,7 +252,7 @@ class FrameTree:
         :param baked: place the frame once in the parent's root from the current state; it then
             no longer follows ``parent`` (seed 001's baked frames).
         :return: the new frame.
-        :raises ReferenceFrameError: if the name is taken.
+        :raises ReferenceFrameError: if the name is taken, empty or not a string.
         :raises UnknownFrameError: if the parent does not exist.
         :raises ConfigurationError: if the offset is not a rigid transform.
         """
@@ -257,8 +261,7 @@ class FrameTree:
         if offset.shape != (4, 4):
             raise ReferenceFrameError(f"offset of frame '{name}' must be one 4x4 transform",
                                       name)
-        if not name or name in self._frames:
-            raise ReferenceFrameError(f"a frame named '{name}' already exists", name)
+        self._check_new_name(name)
         if baked:
             root_T_parent = parent_frame.root_T_frame
             if root_T_parent.shape != (4, 4):
@@ -272,16 +275,21 @@ class FrameTree:
         self._frames[name] = frame
         return frame
 
+    def _check_new_name(self, name) -> None:
+        if not isinstance(name, str):
+            raise ReferenceFrameError(f'a frame name must be a string, got {type(name).__name__}')
+        if not name or name in self._frames:
+            raise ReferenceFrameError(f"a frame named '{name}' already exists", name)
+
     def add_root_frame(self, name: str) -> ReferenceFrame:
         """
         Add a frame that starts a tree of its own, unrelated to the world.
 
         :param name: new, unique frame name.
         :return: the new root frame.
-        :raises ReferenceFrameError: if the name is taken.
+        :raises ReferenceFrameError: if the name is taken, empty or not a string.
         """
-        if not name or name in self._frames:
-            raise ReferenceFrameError(f"a frame named '{name}' already exists", name)
+        self._check_new_name(name)
         frame = ReferenceFrame(self, name, FrameKind.ROOT, None)
         self._frames[name] = frame
         return frame
@@ -326,7 +334,7 @@ class FrameTree:
         return inverse(frame_a.root_T_frame) @ frame_b.root_T_frame
 
     def _lookup(self, name, other) -> ReferenceFrame:
-        if isinstance(name, ReferenceFrame) or name in self._frames:
+        if not isinstance(name, str) or name in self._frames:
             return self.frame(name)
         raise UnknownReferenceFrameError(
             name, self._frames, other.name if isinstance(other, ReferenceFrame) else other)

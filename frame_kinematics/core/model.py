@@ -376,11 +376,11 @@ class RobotModel:
 
         :param tip: the tip link (or a list of tips).
         :param target: ``root_T_target`` (4x4), or a list/batch of them.
-        :param options: solver options (seed, tolerances, budget, ...).
+        :param options: solver options (active_joints, seed, tolerances, budget, ...).
         :return: an IK result.
         """
-        from .ik import solve
-        return solve(self, tip, target, **options)
+        from .ik.calls import one_call
+        return one_call('RobotModel.inverse_kinematics', self, tip, target, None, options)
 
     def __repr__(self) -> str:
         return (f"RobotModel('{self.name}', {len(self.links)} links, {len(self.joints)} joints, "

@@ -18,14 +18,12 @@ The same iteration as :mod:`frame_kinematics.core.ik.engine` on the chain evalua
 kernel (:class:`~frame_kinematics.core.ik.chain.ChainEvaluator`): pose residual, stacked
 ``LOCAL_WORLD_ALIGNED`` tip Jacobians, damped least squares (Cholesky), steps clipped to the
 limits (joints at a limit that a step pushes further taken out and the step solved again),
-damping up or down as a step is rejected or accepted, random restarts when the cost stalls
-or the damping explodes, the best configuration kept. Unlike the numpy engine, the damping
-of a step also grows with the cost (:data:`ERROR_DAMPING`) and a restart starts more damped
-(:data:`RESTART_DAMPING`): on the TRAC-IK protocol's random seeds this takes about 20 %
-fewer iterations. One seed advances at a time (the
-numpy engine's parallel seeds amortise numpy's call overhead, which compiled code does not
-have). The deadline is checked at every iteration. The pieces of an iteration (residual,
-Jacobian, damped step) are in :mod:`.lm`.
+damping up or down as a step is rejected or accepted, random restarts when the cost stalls or
+the damping explodes, the best configuration kept: the schedule, its constants and rules, of
+:mod:`frame_kinematics.core.ik.schedule`. One seed advances at a time (the numpy engine's
+parallel seeds amortise numpy's call overhead, which compiled code does not have). The deadline
+is checked at every iteration. The pieces of an iteration (residual, Jacobian, damped step) are
+in :mod:`.lm`.
 
 Supported problems (``CompiledChain.supports``): per-tip weights equal on the three position
 axes and on the three rotation axes, any active joints (floating and planar joints integrate
@@ -41,14 +39,10 @@ from .integrate import integrate, normalize
 from .lm import damped_step, residual, tip_jacobian
 from .poses import load, poses_into, product, store
 from .runtime import monotonic, uniform
+from ..ik.schedule import (CLAMP_AFTER, DAMPING_DECREASE, DAMPING_INCREASE, DAMPING_MAX,
+                           DAMPING_MIN, ERROR_DAMPING, RESTART_DAMPING, RESTART_DAMPING_CAP,
+                           STALL_ITERATIONS, STALL_PROGRESS)
 
-
-#: Damping added per unit of cost (squared residual norm): steps far from the target are
-#: damped, steps near it are Gauss-Newton steps.
-ERROR_DAMPING = 0.01
-#: A restart (a random configuration, far from the target) starts with this many times the
-#: initial damping (at most 1, or the initial damping if larger).
-RESTART_DAMPING = 30.0
 #: Stop reasons, in the order of :data:`REASONS`.
 CONVERGED, MAX_ITERATIONS, MAX_RESTARTS, TIME_BUDGET = 0, 1, 2, 3
 REASONS = ('converged', 'max_iterations', 'max_restarts', 'time_budget')
@@ -80,7 +74,7 @@ def solve_into(table, node_parent, tip_parent, tip_constant, columns, bounds, se
     :param node_parent: ``(n_nodes,)`` the node above every node (-1: the root).
     :param columns: its ``(column_row, column_v, column_multiplier, column_twist)``.
     :param bounds: ``(lower, upper, sample_lower, sample_width, bounded, continuous, *steps,
-        weight, rest)``: the limits, the restart draws
+        weight, rest)``: the limits (within ``MAX_MAGNITUDE``), the restart draws
         (:class:`~frame_kinematics.core.ik.sampler.Sampler`), which entries are continuous
         angles, the six index arrays of :func:`~.integrate.integrate`, the per-tip
         ``(linear, angular)`` weights and the reduced rest posture (empty: none; one-dof
@@ -89,7 +83,7 @@ def solve_into(table, node_parent, tip_parent, tip_constant, columns, bounds, se
         stops at ``deadline`` or ``time_slice`` seconds after it starts, whichever comes
         first.
     :param target: ``(n_tips, 4, 4)`` ``root_T_target``.
-    :param seed: the reduced seed ``(n,)``.
+    :param seed: the reduced seed ``(n,)``, its continuous angles in ``[-pi, pi]``.
     :param state: the uint64 generator state ``(1,)`` of this solve.
     :param limits: ``(max_iterations, max_restarts)`` of this solve (-1: no restart limit).
     :param deadline: clock value at which to stop.
@@ -139,7 +133,7 @@ def solve_into(table, node_parent, tip_parent, tip_constant, columns, bounds, se
     tip_jacobian(world[0], tips[0], columns, above, weight, jac)
     best_cost = np.inf
     lam = damping
-    restart_lam = min(damping * RESTART_DAMPING, max(damping, 1.0))
+    restart_lam = min(damping * RESTART_DAMPING, max(damping, RESTART_DAMPING_CAP))
     stall = 0
     iterations = 0
     restarts = 0
@@ -158,13 +152,13 @@ def solve_into(table, node_parent, tip_parent, tip_constant, columns, bounds, se
         if monotonic(clock_id, clock) >= deadline:
             reason = TIME_BUDGET
             break
+        restart = stall >= STALL_ITERATIONS or lam > DAMPING_MAX
+        if restart and 0 <= max_restarts <= restarts:
+            reason = MAX_RESTARTS
+            break
         iterations += 1
         nxt = 1 - cur
-        restart = stall >= 3 or lam > 1e2
         if restart:
-            if 0 <= max_restarts <= restarts:
-                reason = MAX_RESTARTS
-                break
             if cost < best_cost:
                 best_cost = cost
                 best_q[:] = q[cur]
@@ -183,7 +177,7 @@ def solve_into(table, node_parent, tip_parent, tip_constant, columns, bounds, se
                     bias[j] = rest_gain * d
             damped = lam + ERROR_DAMPING * cost
             damped_step(jac, e[cur], damped, gram, rhs, dq, bias, with_rest)
-            if iterations > 5 and simple:
+            if iterations > CLAMP_AFTER and simple:
                 blocked = False
                 for j in range(n):
                     free[j] = not ((q[cur, j] <= lower[j] and dq[j] < 0) or
@@ -205,17 +199,21 @@ def solve_into(table, node_parent, tip_parent, tip_constant, columns, bounds, se
                 integrate(q[cur], dq, steps, q[nxt])
                 for j in range(nq):
                     q[nxt, j] = min(max(q[nxt, j], lower[j]), upper[j])
+            # every iterate is the configuration returned: continuous angles in [-pi, pi)
+            for j in range(nq):
+                if continuous[j]:
+                    q[nxt, j] = np.mod(q[nxt, j] + np.pi, 2.0 * np.pi) - np.pi
         _chain(table, tip_parent, tip_constant, q[nxt], world[nxt], tips[nxt])
         cost_c = residual(tips[nxt], target, weight, e[nxt], err[nxt, 0], err[nxt, 1])
         accept = restart or cost_c < cost
-        if restart or cost_c < 0.75 * cost:
+        if restart or cost_c < (1.0 - STALL_PROGRESS) * cost:
             stall = 0
         else:
             stall += 1
         if restart:
             lam = restart_lam
         else:
-            lam = max(lam * (0.3 if accept else 10.0), 1e-10)
+            lam = max(lam * (DAMPING_DECREASE if accept else DAMPING_INCREASE), DAMPING_MIN)
         if accept:
             cur = nxt
             cost = cost_c

@@ -37,7 +37,7 @@ import numba
 import numpy as np
 
 from . import ik, ik_one, tables
-from ..ik.engine import DAMPING_MIN
+from ..ik.schedule import DAMPING_MIN
 from ..ik.sampler import Sampler
 from ..joints import ConfigurationLayout, frozen, JointKernel, JointType
 from ..topology import Topology
@@ -93,18 +93,21 @@ class CompiledChain:
         steps = (layout.one_q, layout.one_v, indices(layout.floating, 0),
                  indices(layout.floating, 1), indices(layout.planar, 0),
                  indices(layout.planar, 1))
-        self.limits = (layout.lower, layout.upper, frozen(sampler.lower), frozen(sampler.width),
-                       frozen(sampler.bounded), frozen(continuous)) + steps
+        selection = evaluator.selection
+        self.limits = (selection.lower, selection.upper, frozen(sampler.lower),
+                       frozen(sampler.width), frozen(sampler.bounded), frozen(continuous)) + steps
         self.simple = evaluator.layout.simple
         model = evaluator.model
         self._threads = model.accelerator.threads
         self._tables = (self._table, self.node_parent, self.tip_parent, self.tip_constant,
                         self.columns)
-        self._layout = (evaluator.q_index, frozen(evaluator.q_index[evaluator.layout.wrap_q]))
+        self._q_index = evaluator.q_index
         lower, upper = model.layout.lower.copy(), model.layout.upper.copy()
         for iq, _, _ in model.layout.floating:
             # quaternions are normalised, not checked against limits
             lower[iq + 3:iq + 7], upper[iq + 3:iq + 7] = -np.inf, np.inf
+        # a continuous angle beyond these is wrapped first, by the general path
+        lower[model.layout.wrap_q], upper[model.layout.wrap_q] = -np.pi, np.pi
         self._seed_limits = (frozen(lower), frozen(upper))
         self._no_rest = frozen(np.zeros(0))
 
@@ -184,8 +187,9 @@ class CompiledChain:
 
         :param targets: ``(n_tips, 4, 4)`` float64, C-contiguous.
         :param q: ``(nq,)`` float64 full seed (validated by ``check_configuration``).
-        :return: True when the targets are rigid and the seed is within the limits (else the
-            general path raises or projects the seed).
+        :return: True when the targets are rigid and the seed is within the limits, its
+            continuous angles in ``[-pi, pi]`` (else the general path raises, projects the seed
+            or wraps its angles).
         """
         return ik_one.usable(targets, q, *self._seed_limits)
 
@@ -197,7 +201,8 @@ class CompiledChain:
 
         :param prepared: the call's options (:func:`prepare`).
         :param targets: ``(n_tips, 4, 4)`` ``root_T_target``, C-contiguous.
-        :param q: ``(nq,)`` the seed, overwritten by the solution (continuous joints wrapped).
+        :param q: ``(nq,)`` the seed, overwritten by the solution (continuous angles in
+            ``[-pi, pi)``: the configuration its errors were evaluated at).
         :param state: ``(1,)`` uint64 state of the restarts' generator (advanced).
         :param deadline: ``time.perf_counter()`` value at which to stop.
         :return: whether it converged, the stop reason (see :data:`.ik.REASONS`), the
@@ -206,8 +211,7 @@ class CompiledChain:
         err = np.empty((2, len(targets)))
         reason, iterations, restarts = ik_one.solve_full(
             *self._tables, self.limits + (prepared.weight, self._no_rest), prepared.settings,
-            self._layout,
-            targets, q, state, prepared.limits, _clock_deadline(deadline), err)
+            self._q_index, targets, q, state, prepared.limits, _clock_deadline(deadline), err)
         return reason == ik.CONVERGED, ik.REASONS[reason], iterations, restarts, err
 
     def _round(self, settings, weight, rest, targets, q, states, limits, deadline, err,
@@ -312,8 +316,8 @@ def warm_up() -> bool:
     call(ik.solve_serial)
     target, q = np.array(eye), np.zeros(1)
     ik_one.usable(target, q, frozen([-1.0]), one)
-    ik_one.solve_full(nodes, root, first, eye, columns, bounds, settings, (first, none), target,
-                      q, np.ones(1, dtype=np.uint64), frozen(np.ones(2, dtype=np.int64)), 0.0,
+    ik_one.solve_full(nodes, root, first, eye, columns, bounds, settings, first, target, q,
+                      np.ones(1, dtype=np.uint64), frozen(np.ones(2, dtype=np.int64)), 0.0,
                       np.empty((2, 1)))
     try:
         call(ik.solve_parallel)

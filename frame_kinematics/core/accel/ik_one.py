@@ -21,8 +21,8 @@ backend: :func:`usable` checks a target and a full seed (the numpy checks of
 :data:`~frame_kinematics.core.checks.MAX_MAGNITUDE`, a rigid transform to 1e-6, the seed
 within the limits); when they fail, the solver takes its general path, which raises the
 library's error (or projects the seed, with its warning). :func:`solve_full` reduces the full
-seed, runs :func:`~.ik.solve_into` and writes the solution back into the full configuration,
-continuous joints wrapped to ``[-pi, pi)``.
+seed, runs :func:`~.ik.solve_into` and writes the solution (the configuration its errors were
+evaluated at, continuous angles in ``[-pi, pi)``) back into the full configuration.
 """
 
 import numba
@@ -70,18 +70,16 @@ def usable(target, q, lower, upper):
 
 @numba.njit(error_model='numpy', nogil=True)
 def solve_full(table, node_parent, tip_parent, tip_constant, columns, bounds, settings,
-               layout, target, q, state, limits, deadline, err):
+               q_index, target, q, state, limits, deadline, err):
     """
     Solve one target from the full configuration ``q``, which becomes the solution.
 
-    :param layout: ``(q_index, wrap)``: the full-``q`` index of every reduced entry, and the
-        full-``q`` indices of the continuous ones.
+    :param q_index: the full-``q`` index of every reduced entry.
     :param q: ``(nq,)`` the seed (checked by :func:`usable`), overwritten by the solution.
     :param err: ``(2, n_tips)`` the solution's position and orientation errors.
     :return: ``(reason, iterations, restarts)`` of :func:`~.ik.solve_into` (the other
         parameters are its own).
     """
-    q_index, wrap = layout
     n = len(q_index)
     seed = np.empty(n)
     for j in range(n):
@@ -92,6 +90,4 @@ def solve_full(table, node_parent, tip_parent, tip_constant, columns, bounds, se
         state, limits, deadline, found, err)
     for j in range(n):
         q[q_index[j]] = found[j]
-    for i in wrap:
-        q[i] = np.mod(q[i] + np.pi, 2.0 * np.pi) - np.pi
     return reason, iterations, restarts

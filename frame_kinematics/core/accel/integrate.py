@@ -18,7 +18,7 @@ The formulas of :meth:`ConfigurationLayout.integrate
 <frame_kinematics.core.joints.ConfigurationLayout.integrate>`: one-dof coordinates add, a
 floating joint follows its local twist on SE(3) (``start @ exp_se3(v)``, the quaternion
 renormalised, ``w >= 0``), a planar joint its local twist on SE(2); continuous angles are not
-wrapped (the solver wraps its solutions). The layout is given as
+wrapped here (the solve wraps every iterate). The layout is given as
 ``steps = (one_q, one_v, floating_q, floating_v, planar_q, planar_v)``, the ``q`` and ``v``
 indices of each kind of joint.
 """

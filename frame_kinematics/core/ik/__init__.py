@@ -32,22 +32,30 @@ the same for thousands of targets at once (one seed each), dropping solved targe
 batch as it goes; when few targets are left, each gets more parallel seeds, and a target
 still unsolved after a few iterations gets more again.
 
-Every iterate is projected onto the joint limits, so every returned configuration respects
-them. Errors: position error is ``|root_p_target - root_p_tip|``, orientation error is the
-angle of ``root_R_tip^T root_R_target``.
+Every iterate is projected onto the joint limits (and within the magnitude the model accepts),
+with its continuous angles in ``[-pi, pi)``: the configuration returned is the one whose errors
+are reported, so a success is one that forward kinematics of the returned ``q`` confirms. A
+seed's continuous angle outside ``[-pi, pi)`` is wrapped before the solve, keeping its sine and
+cosine. The chains depend on the held joints' values only, so a solver's answers never depend
+on its earlier calls. Errors: position error is ``|root_p_target - root_p_tip|``, orientation
+error is the angle of ``root_R_tip^T root_R_target``.
 
 Modules: :mod:`.result` (what a call returns), :mod:`.selection` (which joints move the tips),
 :mod:`.chain` (the reduced chain evaluator), :mod:`.residual` (the pose residual),
-:mod:`.sampler` (random restarts), :mod:`.engine` (the LM loop), :mod:`.options` (validated
-options, targets and seeds), :mod:`.solver` (the solver object and the one-call functions).
-No module keeps state: caching lives in the :class:`IKSolver` a caller owns.
+:mod:`.sampler` (random restarts), :mod:`.schedule` (the LM constants both engines read),
+:mod:`.engine` (the LM loop), :mod:`.options` (validated options, targets and seeds),
+:mod:`.bounded` (the solvers' small caches), :mod:`.solver` (the solver object), :mod:`.calls`
+(the one-call functions). No module keeps state: caching lives in the :class:`IKSolver` a
+caller owns, and in the solvers the one-call functions keep per model
+(:func:`.calls.solvers_of`).
 """
 
+from .calls import solve, solve_batch
 from .chain import ChainEvaluator
 from .options import MAX_PARALLEL_SEEDS, MAX_TIME_BUDGET
 from .result import IKBatchResult, IKResult
 from .selection import JointSelection
-from .solver import IKSolver, solve, solve_batch
+from .solver import IKSolver
 
 __all__ = ['ChainEvaluator', 'IKBatchResult', 'IKResult', 'IKSolver', 'JointSelection',
            'MAX_PARALLEL_SEEDS', 'MAX_TIME_BUDGET', 'solve', 'solve_batch']

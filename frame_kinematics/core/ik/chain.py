@@ -30,8 +30,7 @@ import numpy as np
 from .selection import JointSelection, Tips
 from ..errors import ConfigurationError
 from ..joints import frozen, JointKernel
-from ..kinematics.forward import link_poses
-from ..spatial import cross, inverse
+from ..spatial import cross
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import RobotModel
@@ -114,7 +113,7 @@ class ChainEvaluator:
         self.nq = selection.nq
         self.nv = selection.nv
         self.q_fixed = frozen(q)
-        poses = link_poses(model, q)[0]
+        local = model.kernel.local_transforms(q)
         nodes = selection.nodes
         self.n_nodes = len(nodes)
         parent_body = model.topology.parent
@@ -126,16 +125,24 @@ class ChainEvaluator:
                 body = int(parent_body[body])
             return node_of_body.get(body, -1)
 
+        # top_T_body of an ancestor top: the local transforms between them, multiplied (never
+        # through the root: a far root_T_top, 1e16 m away, would cancel the offsets).
+        def relative(top: int, body: int) -> np.ndarray:
+            top_T_body = np.eye(4)
+            while body != top:
+                top_T_body = local[body] @ top_T_body
+                body = int(parent_body[body])
+            return top_T_body
+
         parents = [node_above(int(parent_body[b])) for b in body_of_node]
         tip_parents = [node_above(b) for b in selection.tip_bodies]
-        # Body 0, the root, has the identity pose: the frame above a chain without a node.
-        above = np.array([body_of_node[p] if p >= 0 else 0 for p in parents + tip_parents],
-                         dtype=np.int64)
-        frames = poses[np.concatenate([parent_body[body_of_node], selection.tip_bodies])
-                       .astype(np.int64)]
-        frames[:self.n_nodes] = frames[:self.n_nodes] @ np.array(
+        # Body 0, the root, is the frame above a chain without a node.
+        above = [body_of_node[p] if p >= 0 else 0 for p in parents + tip_parents]
+        ends = [int(parent_body[b]) for b in body_of_node] + list(selection.tip_bodies)
+        constants = np.array([relative(top, end) for top, end in zip(above, ends)]
+                             ).reshape(-1, 4, 4)
+        constants[:self.n_nodes] = constants[:self.n_nodes] @ np.array(
             [n[0].parent_T_joint for n in nodes]).reshape(-1, 4, 4)
-        constants = inverse(poses[above]) @ frames
         self.kernel = JointKernel([n[0].type for n in nodes],
                                   np.array([n[0].axis for n in nodes]).reshape(-1, 3),
                                   constants[:self.n_nodes], [n[1] for n in nodes],
@@ -170,7 +177,7 @@ class ChainEvaluator:
                 parent = self._parent[parent]
             chosen = np.nonzero(ancestors[kernel.column_row])[0]
             v = kernel.column_v[chosen]
-            plain = len(np.unique(v)) == len(v) and bool(np.all(
+            plain = len(set(v.tolist())) == len(v) and bool(np.all(
                 kernel.column_multiplier[chosen] == 1.0))
             tip_columns.append((None if len(chosen) == n_cols else frozen(chosen), plain))
         self._tip_columns = tuple(tip_columns)

@@ -20,7 +20,8 @@ cost is accepted and the damping lowered, otherwise the damping is raised; a slo
 stalls or whose damping explodes is restarted from a random configuration. A target retires
 as soon as one of its slots meets both tolerances, or at the iteration, restart or time
 limit, with the best configuration seen. When few slots are left in flight the remaining
-targets get more parallel seeds.
+targets get more parallel seeds. The damping, stall and restart rules and their constants are
+those of :mod:`.schedule`, which the compiled engine reads too.
 """
 
 import time
@@ -31,19 +32,10 @@ import numpy as np
 from .chain import ChainEvaluator
 from .residual import PoseResidual
 from .sampler import Sampler
-
-#: Factor applied to the damping after an accepted step.
-DAMPING_DECREASE = 0.3
-#: Factor applied to the damping after a rejected step.
-DAMPING_INCREASE = 10.0
-#: Smallest damping used.
-DAMPING_MIN = 1e-10
-#: A seed whose damping exceeds this is stuck in a local minimum and is restarted.
-DAMPING_MAX = 1e2
-#: A seed whose cost has decreased by less than this fraction ...
-STALL_PROGRESS = 0.25
-#: ... this many iterations in a row is restarted.
-STALL_ITERATIONS = 3
+from .schedule import (CLAMP_AFTER, DAMPING_DECREASE, DAMPING_INCREASE, DAMPING_MAX, DAMPING_MIN,
+                       ERROR_DAMPING, RESTART_DAMPING, RESTART_DAMPING_CAP, STALL_ITERATIONS,
+                       STALL_PROGRESS)
+from ..joints import wrap_angle
 
 #: When a batch has at most this many seeds left in flight ...
 WIDEN_SLOTS = 256
@@ -51,10 +43,6 @@ WIDEN_SLOTS = 256
 WIDEN_SEEDS = 16
 #: ... twice as many from the first of these iterations on, three times from the second.
 WIDEN_AT = (8, 16)
-
-#: From this iteration on, a step that pushes joints beyond their limits is solved again
-#: without them (it costs a second solve; the first iterations rarely need it).
-CLAMP_AFTER = 5
 
 
 class Engine:
@@ -83,11 +71,11 @@ class Engine:
         self.k = parallel_seeds
         self.max_iterations = max_iterations
         self.max_restarts = max_restarts
-        self.damping = damping
+        self.damping = max(damping, DAMPING_MIN)
         self.rest = rest
         self.rest_gain = rest_gain
-        table = evaluator.layout
-        self.lower, self.upper = table.lower, table.upper
+        self.lower, self.upper = evaluator.selection.lower, evaluator.selection.upper
+        self._wrap = evaluator.layout.wrap_q if evaluator.layout.simple else ()
         self._eyes = {}
 
     def _eye(self, size: int) -> np.ndarray:
@@ -129,17 +117,22 @@ class Engine:
             if self.rest is not None:
                 bias = self.rest_gain * self.ev.layout.difference(q, self.rest)
                 rhs = np.stack([residual, (jac @ bias[..., None])[..., 0]], axis=-1)
-                sol = jac_t @ np.linalg.solve(gram, rhs)
+                sol = jac_t @ _linear_solve(gram, rhs)
                 return sol[..., 0] + bias - sol[..., 1]
-            return (jac_t @ np.linalg.solve(gram, residual[..., None]))[..., 0]
+            return (jac_t @ _linear_solve(gram, residual[..., None]))[..., 0]
         gram = jac_t @ jac
         gram += lam[:, None, None] * self._eye(n)
-        return np.linalg.solve(gram, (jac_t @ residual[..., None]))[..., 0]
+        return _linear_solve(gram, (jac_t @ residual[..., None]))[..., 0]
 
     def _move(self, q, dq):
         moved = q + dq if self.ev.layout.simple else self.ev.layout.integrate(q, dq)
         np.maximum(moved, self.lower, out=moved)
-        return np.minimum(moved, self.upper, out=moved)
+        np.minimum(moved, self.upper, out=moved)
+        if len(self._wrap):
+            # every iterate is the configuration returned: continuous angles in [-pi, pi)
+            # (integrate wraps them already)
+            moved[:, self._wrap] = wrap_angle(moved[:, self._wrap])
+        return moved
 
     def _widen(self, k, k_new, ids, out, q, slot_seed, slot_targets, poses, metrics, rotate,
                lam, initial_lam, stall):
@@ -213,8 +206,9 @@ class Engine:
                 out.finish(ids, 'max_iterations', iteration)
                 break
             if limited:
+                wanted = (stall >= STALL_ITERATIONS) | (lam > DAMPING_MAX)
                 exhausted = (out.restarts[ids] >= self.max_restarts) & \
-                    (stall.reshape(-1, k) >= STALL_ITERATIONS).all(axis=1)
+                    wanted.reshape(-1, k).all(axis=1)
                 if retire is not None:
                     exhausted &= ~retire
                 if exhausted.any():
@@ -249,7 +243,8 @@ class Engine:
                 out.finish(ids, 'time_budget', iteration)
                 break
             iteration += 1
-            candidate = self._move(q, self._step(q, poses, metrics[:, :m], rotate, lam,
+            damped = lam + ERROR_DAMPING * metrics[:, -1]
+            candidate = self._move(q, self._step(q, poses, metrics[:, :m], rotate, damped,
                                                  iteration > CLAMP_AFTER))
             restart = (stall >= STALL_ITERATIONS) | (lam > DAMPING_MAX)
             any_restart = restart.any()
@@ -272,7 +267,9 @@ class Engine:
             lam = lam * np.where(accept, DAMPING_DECREASE, DAMPING_INCREASE)
             np.maximum(lam, DAMPING_MIN, out=lam)
             if any_restart:
-                lam[restart] = initial_lam[restart]
+                initial = initial_lam[restart]
+                lam[restart] = np.minimum(RESTART_DAMPING * initial,
+                                          np.maximum(initial, RESTART_DAMPING_CAP))
             if not accept.all():
                 # Rejected steps keep their previous state (copied into the fresh arrays).
                 kept = np.nonzero(~accept)[0]
@@ -282,6 +279,28 @@ class Engine:
                 if rotate is not None:
                     rotate_c[:, kept] = rotate[:, kept]
             q, poses, metrics, rotate = candidate, poses_c, metrics_c, rotate_c
+        return out
+
+
+def _linear_solve(gram: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+    """
+    Solve a stack of damped normal equations ``gram x = rhs``.
+
+    A damping lost against huge entries (far targets, huge weights) can leave a system
+    exactly singular: then every system of the stack is solved in the least-squares sense,
+    one at a time, and one that is not finite takes no step.
+
+    :param gram: ``(N, k, k)``.
+    :param rhs: ``(N, k, r)``.
+    :return: ``(N, k, r)``.
+    """
+    try:
+        return np.linalg.solve(gram, rhs)
+    except np.linalg.LinAlgError:
+        out = np.zeros(rhs.shape)
+        for i in range(len(gram)):
+            if np.isfinite(gram[i]).all() and np.isfinite(rhs[i]).all():
+                out[i] = np.linalg.lstsq(gram[i], rhs[i], rcond=None)[0]
         return out
 
 

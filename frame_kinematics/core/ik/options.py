@@ -27,7 +27,7 @@ from typing import Optional, Tuple, TYPE_CHECKING
 import numpy as np
 
 from ..checks import as_float_array, check_count, check_finite, MAX_MAGNITUDE
-from ..errors import ConfigurationError
+from ..errors import ConfigurationError, excerpt, UnknownOptionError
 from ..joints import ConfigurationLayout
 from ..spatial import check_transform
 
@@ -47,6 +47,27 @@ MAX_COUNT = 10 ** 9
 TIME_BUDGET = 0.02
 #: ... plus this much per target in a batch (s).
 TIME_BUDGET_PER_TARGET = 0.001
+
+
+#: The keyword options of a solve (see :meth:`IKSolver.solve <.solver.IKSolver.solve>`).
+OPTIONS = ('seed', 'reference_frame', 'position_only', 'orientation_weight', 'weights',
+           'position_tolerance', 'orientation_tolerance', 'max_iterations', 'time_budget',
+           'restarts', 'parallel_seeds', 'rng', 'rest_posture', 'rest_gain', 'damping')
+_OPTION_SET = frozenset(OPTIONS)
+
+
+def check_option_names(options: dict, call: str) -> None:
+    """
+    Refuse a keyword option that a solve does not take, naming the user's call.
+
+    :param options: the call's keyword options.
+    :param call: the function the user called, e.g. ``'IKSolver.solve'``.
+    :raises UnknownOptionError: for an unknown option (also a ``TypeError``).
+    """
+    for name in options:
+        if name not in _OPTION_SET:
+            raise UnknownOptionError(f"{call}() got an unknown option '{excerpt(name)}' "
+                                     f"(options: {', '.join(OPTIONS)})")
 
 
 #: The options that usually change from call to call (a solver keeps the others validated,
@@ -163,7 +184,7 @@ def read_options(model: 'RobotModel', n_tips: int, batch: bool, n_targets: int, 
                  rng: Optional[np.random.Generator] = None, rest_posture=None,
                  rest_gain: float = 0.1, damping: float = 1e-3) -> Options:
     """
-    Validate the keyword options of a call (an unknown keyword raises ``TypeError``).
+    Validate the keyword options of a call (:func:`check_option_names` has checked the names).
 
     :param model: the robot model.
     :param n_tips: number of tips.
@@ -263,7 +284,11 @@ def default_seed(layout: ConfigurationLayout) -> np.ndarray:
 
 def seeds(model: 'RobotModel', seed, batch: bool, n_targets: int) -> np.ndarray:
     """
-    Validate the seed(s) and project them onto the limits (with a warning).
+    Validate the seed(s), project them onto the limits (with a warning), wrap continuous angles.
+
+    A continuous angle outside ``[-pi, pi)`` is replaced by the angle in ``[-pi, pi]`` with
+    the same sine and cosine, before any step (a step from ``-1e16`` would be lost, and
+    ``angle + pi`` there is already a radian off).
 
     :param model: the robot model.
     :param seed: None, ``(nq,)``, or in a batch ``(B, nq)``.
@@ -289,4 +314,10 @@ def seeds(model: 'RobotModel', seed, batch: bool, n_targets: int) -> np.ndarray:
         names = [model.configuration_names[i] for i in np.nonzero(outside)[0]]
         _LOG.warning('seed is outside the joint limits of %s: projected onto them', names)
         q = np.clip(q, layout.lower, layout.upper)
+    wrap = layout.wrap_q
+    if len(wrap):
+        angle = q[..., wrap]
+        far = (angle < -np.pi) | (angle >= np.pi)
+        if far.any():
+            q[..., wrap] = np.where(far, np.arctan2(np.sin(angle), np.cos(angle)), angle)
     return q

@@ -27,6 +27,7 @@ from typing import List, Optional, Sequence, Tuple, TYPE_CHECKING, Union
 
 import numpy as np
 
+from ..checks import MAX_MAGNITUDE
 from ..errors import ConfigurationError, excerpt
 from ..joints import ConfigurationLayout, frozen
 
@@ -76,6 +77,9 @@ class JointSelection:
     :ivar nodes: ``(joint, reduced q, reduced v, multiplier, offset)`` of every joint on the
         paths that moves with an active joint (itself, or a mimic of one), in model order.
     :ivar held_q_index: indices in ``q`` of the held coordinates that move the tips.
+    :ivar lower: ``(nq,)`` lower bounds of the reduced entries while solving: the limits, and
+        no entry below ``-MAX_MAGNITUDE`` (every iterate is a configuration the model accepts).
+    :ivar upper: ``(nq,)`` the upper bounds, likewise.
     """
 
     def __init__(self, model: 'RobotModel', tip: Tips,
@@ -93,7 +97,7 @@ class JointSelection:
         self.model = model
         self.tips = as_tips(tip)
         self.tip_bodies = tuple(model.link_index(name) for name in self.tips)
-        bodies = np.unique(np.concatenate([model.topology.path(b) for b in self.tip_bodies]))
+        bodies = sorted({int(b) for tip in self.tip_bodies for b in model.topology.path(tip)})
         on_path = [model.joints[b - 1] for b in bodies[1:]]
         moving = {j.name for j in on_path if j.is_actuated}
         moving.update(j.mimic[0] for j in on_path if j.mimic is not None)
@@ -107,6 +111,8 @@ class JointSelection:
                                        dtype=np.int64))
         self.nq = self.layout.nq
         self.nv = self.layout.nv
+        self.lower = frozen(np.maximum(self.layout.lower, -MAX_MAGNITUDE))
+        self.upper = frozen(np.minimum(self.layout.upper, MAX_MAGNITUDE))
         self._split(model, on_path)
 
     def _chosen(self, model: 'RobotModel', moving: set,

@@ -21,26 +21,25 @@ of its single-target calls (:func:`~.options.options_key`), in small caches of i
 Nothing else is kept: every call validates and copies its targets and seeds, and evaluates a
 reference frame at its own seed. The evaluators and residuals never change once built and each call
 has its own scratch, so one solver may be used from several threads at once (the caches are
-guarded by a lock). :func:`solve` and :func:`solve_batch` build a solver for one call.
+guarded by a lock). The one-call functions (:mod:`.calls`) keep solvers per model.
 """
 
-from collections import OrderedDict
-import threading
 import time
 from typing import Optional, Sequence, Tuple, TYPE_CHECKING, Union
 
 import numpy as np
 
+from .bounded import BoundedCache
 from .chain import ChainEvaluator
 from .engine import Engine
-from .options import (default_seed, MAX_TIME_BUDGET, number, Options, options_key, PER_CALL,
-                      read_options, read_targets)
+from .options import (check_option_names, default_seed, MAX_TIME_BUDGET, number, Options,
+                      options_key, PER_CALL, read_options, read_targets)
 from .residual import PoseResidual
 from .result import IKBatchResult, IKResult
 from .selection import JointSelection, Tips
 from ..checks import as_float_array, check_count
 from ..errors import ConfigurationError, FrameKinematicsError, ReferenceFrameError
-from ..joints import frozen, wrap_angle
+from ..joints import frozen
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import RobotModel
@@ -76,10 +75,10 @@ class IKSolver:
         if self.selection.nv == 0:
             why = f": robot '{model.name}' has no joint to move" if model.nv == 0 else ''
             raise ConfigurationError(f'no active joint moves tips {list(self.tips)[:4]}{why}')
-        self._cache: 'OrderedDict[bytes, ChainEvaluator]' = OrderedDict()
-        self._residuals: 'OrderedDict[tuple, PoseResidual]' = OrderedDict()
-        self._plans: 'OrderedDict[tuple, tuple]' = OrderedDict()
-        self._lock = threading.Lock()
+        self._cache = BoundedCache(self._cache_size)
+        self._residuals = BoundedCache(self._cache_size)
+        self._plans = BoundedCache(self._cache_size)
+        self._neutral = frozen(model.neutral_configuration())
         self._one = None
         if model.accelerator is not None:
             # what a single-target call without a seed or a generator starts from
@@ -112,33 +111,22 @@ class IKSolver:
         return self._evaluator(q)
 
     def _evaluator(self, q: np.ndarray) -> ChainEvaluator:
-        key = q[self.selection.held_q_index].tobytes()
-        with self._lock:
-            found = self._cache.get(key)
-            if found is not None:
-                self._cache.move_to_end(key)
-                return found
-        built = ChainEvaluator.from_selection(self.selection, q)
-        with self._lock:
-            evaluator = self._cache.setdefault(key, built)
-            while len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
-        return evaluator
+        held = self.selection.held_q_index
+        values = q[held]
+
+        def build() -> ChainEvaluator:
+            # from the held values alone: what an earlier call's seed held does not matter
+            q_fixed = self._neutral.copy()
+            q_fixed[held] = values
+            return ChainEvaluator.from_selection(self.selection, q_fixed)
+
+        return self._cache.get(values.tobytes(), build)
 
     def _residual(self, weights: np.ndarray, position_tolerance: float,
                   orientation_tolerance: float) -> PoseResidual:
-        key = (weights.tobytes(), position_tolerance, orientation_tolerance)
-        with self._lock:
-            found = self._residuals.get(key)
-            if found is not None:
-                self._residuals.move_to_end(key)
-                return found
-        built = PoseResidual(weights, position_tolerance, orientation_tolerance)
-        with self._lock:
-            residual = self._residuals.setdefault(key, built)
-            while len(self._residuals) > self._cache_size:
-                self._residuals.popitem(last=False)
-        return residual
+        return self._residuals.get(
+            (weights.tobytes(), position_tolerance, orientation_tolerance),
+            lambda: PoseResidual(weights, position_tolerance, orientation_tolerance))
 
     def solve(self, target, **options) -> Union[IKResult, IKBatchResult]:
         """
@@ -169,9 +157,10 @@ class IKSolver:
         * ``max_iterations``: iteration limit per target (default 1000, at most 1e9). With the
           compiled backend a target gets ``max_iterations * parallel_seeds`` single-seed
           steps (the same work), and ``iterations`` counts those steps.
-        * ``time_budget``: wall-time limit in seconds, counted from the start of the call
-          (validation included): default 0.02 s, for a batch ``0.02 + 0.001 B``; between 0
-          and :data:`~.options.MAX_TIME_BUDGET` (3600 s).
+        * ``time_budget``: wall-time limit of the solve in seconds, counted once the inputs
+          are validated and the solver is set up (building a chain, the first time, does not
+          count): default 0.02 s, for a batch ``0.02 + 0.001 B``; between 0 and
+          :data:`~.options.MAX_TIME_BUDGET` (3600 s).
         * ``restarts``: maximum number of random seeds tried (default: unlimited within the
           budget; 0 runs a purely local solve from ``seed``).
         * ``parallel_seeds``: seeds advanced together per target (default 16; 1 in a batch,
@@ -190,9 +179,11 @@ class IKSolver:
         :raises ConfigurationError: for an invalid target (shape, NaN, non-orthonormal
             rotation), seed or option value.
         :raises ReferenceFrameError: if the reference frame is moved by the active joints.
-        :raises TypeError: for an unknown option.
+        :raises UnknownOptionError: for an unknown option (also a ``TypeError``).
         """
-        return self._solve(time.perf_counter(), target, options)
+        start = time.perf_counter()
+        check_option_names(options, 'IKSolver.solve')
+        return self._solve(start, target, options)
 
     def solve_batch(self, targets, **options) -> IKBatchResult:
         """
@@ -201,11 +192,14 @@ class IKSolver:
         :param targets: ``(B, 4, 4)`` for one tip, ``(B, n_tips, 4, 4)`` for several.
         :param options: the keyword options of :meth:`solve`; ``seed`` may be ``(B, nq)``.
         :return: the per-target results.
+        :raises UnknownOptionError: for an unknown option (also a ``TypeError``).
         """
-        return self._run(time.perf_counter(), targets, True, options)
+        start = time.perf_counter()
+        check_option_names(options, 'IKSolver.solve_batch')
+        return self._run(start, targets, True, options)
 
     def _solve(self, start: float, target, options: dict) -> Union[IKResult, IKBatchResult]:
-        """:meth:`solve` with a time budget counted from ``start`` (and :func:`solve`)."""
+        """:meth:`solve` of a call that started at ``start`` (its option names checked)."""
         if self._one is not None:
             result = self._solve_one(start, target, options)
             if result is not None:
@@ -215,9 +209,10 @@ class IKSolver:
     def _run(self, start: float, target, batch: Optional[bool], options: dict
              ) -> Union[IKResult, IKBatchResult]:
         """
-        Solve with a time budget counted from ``start``: the general path of every call.
+        The general path of every call (its option names checked).
 
-        :param start: ``time.perf_counter()`` at the start of the call.
+        :param start: ``time.perf_counter()`` at the start of the call (``elapsed`` counts
+            from there, the time budget from the end of the set-up).
         :param target: the target(s).
         :param batch: True for a batch, None to decide from the target's shape.
         :param options: the keyword options of :meth:`solve`.
@@ -243,20 +238,17 @@ class IKSolver:
         problem = self._residual(opts.weights, opts.position_tolerance,
                                  opts.orientation_tolerance)
         compiled = evaluator.compiled
+        deadline = time.perf_counter() + opts.time_budget
         if compiled is not None and compiled.supports(problem, rest):
             out = compiled.run(evaluator.reduce(q), targets, problem, opts.rng,
-                               opts.max_iterations, opts.restarts, opts.damping,
-                               start + opts.time_budget, opts.parallel_seeds, rest,
-                               opts.rest_gain)
+                               opts.max_iterations, opts.restarts, opts.damping, deadline,
+                               opts.parallel_seeds, rest, opts.rest_gain)
         else:
             out = Engine(evaluator, problem, opts.rng, opts.parallel_seeds,
                          opts.max_iterations, opts.restarts, opts.damping, rest,
-                         opts.rest_gain).run(evaluator.reduce(q), targets,
-                                             start + opts.time_budget)
+                         opts.rest_gain).run(evaluator.reduce(q), targets, deadline)
+        # the engines return the configurations they evaluated (continuous angles wrapped)
         q[:, evaluator.q_index] = out.q
-        wrap = evaluator.q_index[evaluator.layout.wrap_q]
-        if len(wrap):
-            q[:, wrap] = wrap_angle(q[:, wrap])
         result = IKBatchResult(q, out.success, out.pos.max(axis=1), out.ori.max(axis=1),
                                out.iterations, out.restarts, tuple(out.reasons),
                                time.perf_counter() - start, out.pos, out.ori)
@@ -274,15 +266,14 @@ class IKSolver:
         key = options_key(options)
         if key is None:
             return None
-        with self._lock:
-            found = self._plans.get(key)
-            if found is not None:
-                self._plans.move_to_end(key)
-                return found
+        return self._plans.get(key, lambda: self._build_plan(options))
+
+    def _build_plan(self, options: dict) -> Optional[Tuple[Options, PoseResidual, object]]:
+        """:meth:`_plan` when its options are not in the cache yet."""
         try:
             opts = read_options(self.model, len(self.tips), False, 1,
                                 **{k: v for k, v in options.items() if k not in PER_CALL})
-        except (FrameKinematicsError, TypeError):
+        except FrameKinematicsError:
             return None
         if opts.reference_frame is not None:
             return None
@@ -291,13 +282,8 @@ class IKSolver:
         if not problem.isotropic:
             return None
         from ..accel.ik_engine import prepare
-        built = (opts, problem, prepare(problem, opts.max_iterations, opts.restarts,
-                                        opts.damping, opts.parallel_seeds))
-        with self._lock:
-            plan = self._plans.setdefault(key, built)
-            while len(self._plans) > self._cache_size:
-                self._plans.popitem(last=False)
-        return plan
+        return (opts, problem, prepare(problem, opts.max_iterations, opts.restarts,
+                                       opts.damping, opts.parallel_seeds))
 
     def _solve_one(self, start: float, target, options: dict) -> Optional[IKResult]:
         """
@@ -335,7 +321,7 @@ class IKSolver:
             return None
         state = neutral_state.copy() if rng is None else rng.bit_generator.random_raw(1)
         success, reason, iterations, restarts, err = compiled.solve_one(
-            prepared, targets, q, state, start + budget)
+            prepared, targets, q, state, time.perf_counter() + budget)
         pos, ori = err
         return IKResult(q, success, max(pos.tolist()), max(ori.tolist()), iterations, restarts,
                         reason, time.perf_counter() - start, pos, ori)
@@ -348,41 +334,3 @@ class IKSolver:
                                       reference, self.tips[0])
         root_T_reference = self.model.forward_kinematics(q_seed).transform(reference)
         return root_T_reference[..., None, :, :] @ targets
-
-
-def solve(model: 'RobotModel', tip: Tips, target, *,
-          active_joints: Optional[Sequence[str]] = None, **options
-          ) -> Union[IKResult, IKBatchResult]:
-    """
-    Inverse position kinematics of one or several tips (a solver built for this call).
-
-    :param model: the robot model.
-    :param tip: the tip link, or a list of tip links (each with its own target).
-    :param target: the target pose(s), see :meth:`IKSolver.solve`.
-    :param active_joints: joints allowed to move (default: every joint moving the tips);
-        the others stay at the seed's values.
-    :param options: the keyword options of :meth:`IKSolver.solve`.
-    :return: an :class:`IKResult` (or :class:`IKBatchResult` for a batch).
-    :raises UnknownFrameError: for an unknown tip, reference frame or joint.
-    :raises ConfigurationError: for invalid input or when no active joint moves the tips.
-    :raises ReferenceFrameError: if the reference frame is moved by the active joints.
-    """
-    start = time.perf_counter()
-    return IKSolver(model, tip, active_joints)._solve(start, target, options)
-
-
-def solve_batch(model: 'RobotModel', tip: Tips, targets, *,
-                active_joints: Optional[Sequence[str]] = None, **options) -> IKBatchResult:
-    """
-    Solve many targets in one vectorised call (see :meth:`IKSolver.solve` for the options).
-
-    :param model: the robot model.
-    :param tip: the tip link, or a list of tip links.
-    :param targets: ``(B, 4, 4)`` for one tip, ``(B, n_tips, 4, 4)`` for several.
-    :param active_joints: joints allowed to move (default: every joint moving the tips).
-    :param options: the keyword options of :meth:`IKSolver.solve`; ``seed`` may be
-        ``(B, nq)``.
-    :return: the per-target results.
-    """
-    start = time.perf_counter()
-    return IKSolver(model, tip, active_joints)._run(start, targets, True, options)
