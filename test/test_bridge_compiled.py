@@ -43,8 +43,7 @@ def _messages(bridge, count, seed=5):
             for k in range(count)]
 
 
-def test_the_bridge_starts_on_numpy_and_moves_to_numba_between_two_messages(tmp_path,
-                                                                             monkeypatch):
+def test_the_bridge_starts_on_numpy_and_moves_to_numba_between_two_messages():
     settings = BridgeSettings(publish_frequency=0.0)
     reference = Bridge(_urdf(), settings, logger=ListLogger())
     log = ListLogger()

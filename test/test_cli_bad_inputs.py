@@ -221,7 +221,7 @@ def test_info_on_a_long_chain(tmp_path):
     assert proc.returncode == 0, proc.stderr[-300:]
     lines = proc.stdout.splitlines()
     assert lines[0].startswith('robot chain: 1500 links, 1499 joints')
-    assert lines[-2].endswith('j1499 (revolute, axis 0 0 1, [-2, 2] rad, vmax 1 rad/s, '
+    assert lines[-3].endswith('j1499 (revolute, axis 0 0 1, [-2, 2] rad, vmax 1 rad/s, '
                               'effort 1 N m) -> l1499 [no inertial]')
 
 

@@ -24,6 +24,7 @@ from frame_kinematics.core import configuration as cfg
 from frame_kinematics.core import ConfigurationError, ReferenceFrameError, RobotModel, \
     UnknownFrameError
 from frame_kinematics.core import ik
+from frame_kinematics.core.model import IK_SOLVERS_KEPT
 from frame_kinematics.core.spatial import exp_so3, log_so3
 from frame_kinematics.core.velocity import stacked_jacobian
 import numpy as np
@@ -764,10 +765,10 @@ def test_the_one_call_functions_reuse_one_solver_per_model_and_tips(monkeypatch)
     for k in range(1, 6):
         ik.solve(model, 'tool0', targets[0], active_joints=ARM_JOINTS[:k], max_iterations=1)
     assert len(builds) == 6
-    for k in range(1, 2 * ik.calls.CACHE_SIZE):
+    for k in range(1, 2 * IK_SOLVERS_KEPT):
         ik.solve(model, 'tool0', targets[0], active_joints=ARM_JOINTS[k % 6:], max_iterations=1,
                  seed=np.full(model.nq, 0.01 * k))
-    assert len(ik.calls.solvers_of(model)) == ik.calls.CACHE_SIZE
+    assert len(model.ik_solvers) == IK_SOLVERS_KEPT
 
 
 def test_solving_never_imports_numpy_ma_while_the_budget_runs():

@@ -22,6 +22,7 @@ import tracemalloc
 from conftest import joint_xml, link_xml, urdf
 from frame_kinematics.core import RobotModel, URDFError
 from frame_kinematics.core import urdf_source as urdf_module
+from frame_kinematics.core.errors import EXCERPT_LENGTH
 from frame_kinematics.core.urdf import parse_urdf
 from frame_kinematics.core.urdf_source import MAX_DOCUMENT_BYTES
 import pytest
@@ -124,25 +125,32 @@ def test_long_attribute_is_refused_before_it_is_split():
         tracemalloc.stop()
     message = str(error.value)
     assert message == ("joint 'j': attribute 'origin xyz' needs 3 numbers, got "
-                       f"'{numbers[:40]}...'")
+                       f"'{_cut(numbers)}'")
     # The document, its UTF-8 copy and expat's buffers; splitting it would take ~18 times it.
     assert peak < 8 * len(text)
 
 
+def _cut(text):
+    """Quote ``text`` as every message of the package does (one rule)."""
+    return f'{text[:EXCERPT_LENGTH]}... ({len(text)} characters)'
+
+
 @pytest.mark.parametrize('body, message', [
-    (link_xml('x' * 1_000_000), f"<link> name '{'x' * 40}...' is longer than 256 characters"),
+    (link_xml('x' * 1_000_000),
+     f"<link> name '{_cut('x' * 1_000_000)}' is longer than 256 characters"),
     (link_xml('a') + link_xml('b') + joint_xml('j' * 300, 'fixed', 'a', 'b'),
-     f"<joint> name '{'j' * 40}...' is longer than 256"),
+     f"<joint> name '{_cut('j' * 300)}' is longer than 256"),
     (link_xml('a') + joint_xml('j', 'fixed', 'a', 'b' * 300),
-     f"joint 'j': child link '{'b' * 40}...' is longer"),
+     f"joint 'j': child link '{_cut('b' * 300)}' is longer"),
     (link_xml('a') + link_xml('b') + joint_xml('j', 'revolute', 'a', 'b',
                                                extra=f'<mimic joint="{"m" * 300}"/>'),
-     f"joint 'j': mimic joint '{'m' * 40}...' is longer"),
+     f"joint 'j': mimic joint '{_cut('m' * 300)}' is longer"),
     (link_xml('a') + link_xml('b') + joint_xml('j', 'hinge' * 100, 'a', 'b'),
-     f"joint 'j': unknown joint type '{('hinge' * 8)}...'"),
+     f"joint 'j': unknown joint type '{_cut('hinge' * 100)}'"),
     (link_xml('a') + link_xml('b') + joint_xml('j', 'revolute', 'a', 'b', rpy='0 0 ' + '9' * 500),
-     f"attribute 'origin rpy' must be finite, got '0 0 {'9' * 36}...'"),
-    (link_xml('a', '1' * 500 + 'x'), f"attribute 'value' is not a number: '{'1' * 40}...'"),
+     f"attribute 'origin rpy' must be finite, got '{_cut('0 0 ' + '9' * 500)}'"),
+    (link_xml('a', '1' * 500 + 'x'),
+     f"attribute 'value' is not a number: '{_cut('1' * 500 + 'x')}'"),
 ])
 def test_messages_quote_a_short_excerpt(body, message):
     with pytest.raises(URDFError) as error:
@@ -152,7 +160,8 @@ def test_messages_quote_a_short_excerpt(body, message):
 
 
 def test_long_robot_name_is_refused():
-    with pytest.raises(URDFError, match=r"<robot> name 'rrrr.*\.\.\.' is longer than 256"):
+    with pytest.raises(URDFError, match=r"<robot> name 'rrrr.*\.\.\. \(257 characters\)' is "
+                       'longer than 256'):
         RobotModel.from_urdf_string(urdf(link_xml('a'), name='r' * 257))
     assert RobotModel.from_urdf_string(urdf(link_xml('a'), name='r' * 256)).name == 'r' * 256
 

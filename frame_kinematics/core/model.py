@@ -34,6 +34,7 @@ import numpy as np
 
 from .assembly import add_floating_root, assemble, Joint, Link
 from .backend import cache_directory, resolve
+from .bounded import BoundedCache
 from .checks import check_point, check_vector
 from .errors import ConfigurationError, UnknownFrameError
 from .joints import ConfigurationLayout, entry_names, frozen, JointKernel, JointType
@@ -42,7 +43,10 @@ from .topology import Topology
 from .urdf import load_urdf, RobotDescription
 from .urdf_source import read_urdf_file
 
-__all__ = ['Joint', 'Link', 'RobotModel']
+__all__ = ['IK_SOLVERS_KEPT', 'Joint', 'Link', 'RobotModel']
+
+#: Solvers the one-call inverse kinematics keeps per model (tips and active joints).
+IK_SOLVERS_KEPT = 8
 
 
 class RobotModel:
@@ -60,6 +64,10 @@ class RobotModel:
     :ivar link_inertias: ``(n_links, 3, 3)`` rotational inertias about the centers of mass.
     :ivar backend: ``'numpy'`` or ``'numba'``, what evaluates its kinematics
         (:mod:`~frame_kinematics.core.backend`).
+    :ivar ik_solvers: the solvers the one-call inverse kinematics reuses
+        (:func:`~frame_kinematics.core.ik.calls.solver_for`), at most :data:`IK_SOLVERS_KEPT`,
+        the least recently used dropped: a thread-safe cache of objects built from the
+        model's data, which itself never changes.
     :ivar accelerator: the compiled backend's checked face bound to this model
         (:class:`~frame_kinematics.core.accel.Accelerator`, numba), or None (numpy).
     """
@@ -105,6 +113,7 @@ class RobotModel:
             (entry_names(j.name, j.type.q_entries) for j in self.actuated_joints), ())
         self.velocity_names: Tuple[str, ...] = sum(
             (entry_names(j.name, j.type.v_entries) for j in self.actuated_joints), ())
+        self.ik_solvers = BoundedCache(IK_SOLVERS_KEPT)
         self.accelerator = None
         if self.backend == 'numba':
             from .accel import Accelerator

@@ -27,6 +27,7 @@ their first call.
 """
 
 import operator
+from types import MappingProxyType
 from typing import Optional, Tuple, TYPE_CHECKING
 
 import numpy as np
@@ -40,8 +41,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..model import RobotModel
 
 _FLOAT = np.dtype(np.float64)
-_CODES = {ExpressedIn.LOCAL: twists.LOCAL, ExpressedIn.WORLD: twists.WORLD,
-          ExpressedIn.LOCAL_WORLD_ALIGNED: twists.LOCAL_WORLD_ALIGNED}
+_CODES = MappingProxyType({ExpressedIn.LOCAL: twists.LOCAL, ExpressedIn.WORLD: twists.WORLD,
+                          ExpressedIn.LOCAL_WORLD_ALIGNED: twists.LOCAL_WORLD_ALIGNED})
 
 
 def _is_vector(q) -> bool:
@@ -252,6 +253,8 @@ class Accelerator:
             C-contiguous.
         :raises ConfigurationError: for an array of another kind.
         """
+        if isinstance(q, np.ndarray) and q.dtype == _FLOAT:
+            q = np.ascontiguousarray(q)  # a validated batch may be in Fortran order
         if isinstance(q, np.ndarray) and q.ndim == 2:
             _require(q, (len(q),) + self._q_shape, 'q')
             return self._batch_first(poses.poses_batch(self._table, q)), None

@@ -37,8 +37,8 @@ import numba
 import numpy as np
 
 from . import ik, ik_one, tables
-from ..ik.schedule import DAMPING_MIN
 from ..ik.sampler import Sampler
+from ..ik.schedule import DAMPING_MIN
 from ..joints import ConfigurationLayout, frozen, JointKernel, JointType
 from ..topology import Topology
 

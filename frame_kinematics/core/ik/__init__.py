@@ -44,10 +44,9 @@ Modules: :mod:`.result` (what a call returns), :mod:`.selection` (which joints m
 :mod:`.chain` (the reduced chain evaluator), :mod:`.residual` (the pose residual),
 :mod:`.sampler` (random restarts), :mod:`.schedule` (the LM constants both engines read),
 :mod:`.engine` (the LM loop), :mod:`.options` (validated options, targets and seeds),
-:mod:`.bounded` (the solvers' small caches), :mod:`.solver` (the solver object), :mod:`.calls`
-(the one-call functions). No module keeps state: caching lives in the :class:`IKSolver` a
-caller owns, and in the solvers the one-call functions keep per model
-(:func:`.calls.solvers_of`).
+:mod:`.solver` (the solver object), :mod:`.calls` (the one-call functions). No module keeps
+state: caching lives in the :class:`IKSolver` a caller owns, and in the solvers the one-call
+functions keep per model (:func:`.calls.solver_for`).
 """
 
 from .calls import solve, solve_batch

@@ -15,19 +15,15 @@
 The one-call functions :func:`solve` and :func:`solve_batch`, and the solvers they reuse.
 
 A call of :func:`solve` (or ``RobotModel.inverse_kinematics``) takes its
-:class:`~.solver.IKSolver` from the model's :class:`SolverCache`, by tips and active joints,
-so that the chains are built once and not at every call. A solver's answers do not depend on
-its earlier calls, so a reused solver answers as a new one would.
-
-The cache belongs to one model: :func:`solvers_of` creates it at the model's first one-call
-solve and returns that same object for the model's life (no module-level state; the model's
-data never changes, the cache only holds solvers built from it).
+:class:`~.solver.IKSolver` from the model's bounded cache
+(:attr:`~frame_kinematics.core.model.RobotModel.ik_solvers`), by tips and active joints, so
+that the chains are built once and not at every call (:func:`solver_for`). A solver's answers
+do not depend on its earlier calls, so a reused solver answers as a new one would.
 """
 
 import time
 from typing import Optional, Sequence, Tuple, TYPE_CHECKING, Union
 
-from .bounded import BoundedCache
 from .options import check_option_names
 from .result import IKBatchResult, IKResult
 from .selection import Tips
@@ -37,41 +33,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..model import RobotModel
 
 #: Solvers kept per model (one per set of tips and active joints), least recently used out.
-CACHE_SIZE = 8
-_SLOT = '_ik_solvers'
-
-
-class SolverCache:
-    """A bounded, thread-safe set of one model's solvers, by tips and active joints."""
-
-    def __init__(self, size: int = CACHE_SIZE) -> None:
-        """
-        Start empty.
-
-        :param size: solvers kept at most.
-        """
-        self._solvers = BoundedCache(size)
-
-    def __len__(self) -> int:
-        """Return the number of solvers kept."""
-        return len(self._solvers)
-
-    def solver(self, model: 'RobotModel', tip: Tips,
-               active_joints: Optional[Sequence[str]]) -> IKSolver:
-        """
-        Return the solver of some tips and active joints (built and kept the first time).
-
-        :param model: the model the cache belongs to.
-        :param tip: a tip link or a list of them.
-        :param active_joints: the active joints (None: every joint moving the tips).
-        :return: the solver.
-        :raises FrameKinematicsError: as :class:`~.solver.IKSolver` does for bad tips or joints
-            (nothing is kept then).
-        """
-        key = _key(tip, active_joints)
-        if key is None:
-            return IKSolver(model, tip, active_joints)
-        return self._solvers.get(key, lambda: IKSolver(model, tip, active_joints))
 
 
 def _key(tip, active_joints) -> Optional[Tuple]:
@@ -87,19 +48,23 @@ def _key(tip, active_joints) -> Optional[Tuple]:
     return tuple(tips), tuple(active_joints)
 
 
-def solvers_of(model: 'RobotModel') -> SolverCache:
+def solver_for(model: 'RobotModel', tip: Tips, active_joints: Optional[Sequence[str]]
+               ) -> IKSolver:
     """
-    Return the solver cache of a model (the same object for the model's life).
+    Return the model's solver of some tips and active joints (built and kept the first time).
 
-    :param model: the model.
-    :return: its cache, created at the first call.
+    :param model: the model (its :attr:`~frame_kinematics.core.model.RobotModel.ik_solvers`
+        keeps the solver).
+    :param tip: a tip link or a list of them.
+    :param active_joints: the active joints (None: every joint moving the tips).
+    :return: the solver.
+    :raises FrameKinematicsError: as :class:`~.solver.IKSolver` does for bad tips or joints
+        (nothing is kept then).
     """
-    slots = vars(model)
-    cache = slots.get(_SLOT)
-    if cache is None:
-        # dict.setdefault is atomic: two threads get the same cache
-        cache = slots.setdefault(_SLOT, SolverCache())
-    return cache
+    key = _key(tip, active_joints)
+    if key is None:
+        return IKSolver(model, tip, active_joints)
+    return model.ik_solvers.get(key, lambda: IKSolver(model, tip, active_joints))
 
 
 def one_call(call: str, model: 'RobotModel', tip: Tips, target, batch: Optional[bool],
@@ -119,7 +84,7 @@ def one_call(call: str, model: 'RobotModel', tip: Tips, target, batch: Optional[
     options = dict(options)
     active_joints = options.pop('active_joints', None)
     check_option_names(options, call)
-    solver = solvers_of(model).solver(model, tip, active_joints)
+    solver = solver_for(model, tip, active_joints)
     if batch:
         return solver._run(start, target, True, options)
     return solver._solve(start, target, options)
@@ -132,7 +97,7 @@ def solve(model: 'RobotModel', tip: Tips, target, *,
     Inverse position kinematics of one or several tips.
 
     The solver of the tips and active joints is built at the first call and reused by the
-    next ones (see :class:`SolverCache`); its answers are those of a new solver.
+    next ones (see :func:`solver_for`); its answers are those of a new solver.
 
     :param model: the robot model.
     :param tip: the tip link, or a list of tip links (each with its own target).

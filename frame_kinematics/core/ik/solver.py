@@ -29,7 +29,6 @@ from typing import Optional, Sequence, Tuple, TYPE_CHECKING, Union
 
 import numpy as np
 
-from .bounded import BoundedCache
 from .chain import ChainEvaluator
 from .engine import Engine
 from .options import (check_option_names, default_seed, MAX_TIME_BUDGET, number, Options,
@@ -37,6 +36,7 @@ from .options import (check_option_names, default_seed, MAX_TIME_BUDGET, number,
 from .residual import PoseResidual
 from .result import IKBatchResult, IKResult
 from .selection import JointSelection, Tips
+from ..bounded import BoundedCache
 from ..checks import as_float_array, check_count
 from ..errors import ConfigurationError, FrameKinematicsError, ReferenceFrameError
 from ..joints import frozen
@@ -209,7 +209,7 @@ class IKSolver:
     def _run(self, start: float, target, batch: Optional[bool], options: dict
              ) -> Union[IKResult, IKBatchResult]:
         """
-        The general path of every call (its option names checked).
+        Take the general path of every call (its option names checked).
 
         :param start: ``time.perf_counter()`` at the start of the call (``elapsed`` counts
             from there, the time budget from the end of the set-up).

@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 """
-:class:`BoundedCache`: the small thread-safe caches of the solvers (chains, residuals, plans).
+:class:`BoundedCache`: the small thread-safe caches of derived objects (solvers, chains, plans).
 
 What it keeps is built from immutable data and never changes once built, so two threads
 that build the same entry at once may both build it: the first one stored is kept and
