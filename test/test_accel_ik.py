@@ -452,3 +452,11 @@ def test_a_compiled_solution_at_the_edge_of_the_accepted_magnitudes_is_accepted(
     pytest.importorskip('numba')
     assert_edge_solutions_accepted(all_joint_types_model(backend='numba'),
                                    np.random.default_rng(53), (1e-5, np.float64(1e-5)))
+
+
+def test_batches_stay_on_one_thread_under_numbas_workqueue_layer(monkeypatch):
+    numba = pytest.importorskip('numba')
+    from frame_kinematics.core.accel import ik_engine
+    assert ik_engine.warm_up() == (numba.threading_layer() in ik_engine.THREAD_SAFE_LAYERS)
+    monkeypatch.setattr(numba, 'threading_layer', lambda: 'workqueue')
+    assert ik_engine.warm_up() is False  # two threads launching at once would abort

@@ -13,7 +13,8 @@
 # limitations under the License.
 """Configuration space: limits, clip, validity, distance, interpolation, step, sampling."""
 
-from conftest import all_joint_types_model, bundled, erd_urdf, joint_xml, link_xml, urdf
+from conftest import (all_joint_types_model, bundled, erd_urdf, joint_xml, link_xml,
+                      random_configuration, real_robot_path, urdf)
 from frame_kinematics.core import configuration as cfg
 from frame_kinematics.core import ConfigurationError, RobotModel, UnknownFrameError, URDFError
 from frame_kinematics.core.spatial import exp_se3, rotation_from_quaternion, transform
@@ -246,3 +247,47 @@ def test_floating_base_on_a_urdf_with_a_root_joint_blames_the_option():
                        "named 'root_joint', and the URDF already has a joint of that name"):
         RobotModel.from_urdf_string(text, floating_base=True)
     assert [j.name for j in RobotModel.from_urdf_string(text).joints] == ['root_joint']
+
+
+@pytest.mark.parametrize('name, differs', [('talos', True), ('solo12', False)])
+def test_entries_in_pinocchio_order_map_configurations_both_ways(name, differs):
+    pin = pytest.importorskip('pinocchio')
+    path = real_robot_path(name)
+    model = RobotModel.from_urdf_file(path, floating_base=True, backend='numpy')
+    pmodel = pin.buildModelFromUrdf(path, pin.JointModelFreeFlyer())
+    pdata = pmodel.createData()
+    names = list(pmodel.names)[1:]
+    index = cfg.entries_in_order(model, names)
+    v_index = cfg.entries_in_order(model, names, 'v')
+    assert sorted(index) == list(range(model.nq)) and sorted(v_index) == list(range(model.nv))
+    assert np.array_equal(index, np.arange(model.nq)) != differs  # Talos: other orders
+    q = random_configuration(model, np.random.default_rng(4))
+    pin.framesForwardKinematics(pmodel, pdata, q[index])
+    poses = model.forward_kinematics(q).poses
+    for link in model.links[1:]:
+        frame = pmodel.getFrameId(link.name, pin.BODY)
+        np.testing.assert_allclose(poses[link.index], pdata.oMf[frame].homogeneous, atol=1e-12)
+    back = np.empty(model.nq)
+    back[index] = q[index]
+    np.testing.assert_array_equal(back, q)
+    assert [pmodel.nvs[pmodel.getJointId(n)] for n in names] == \
+        [model.joint(n).nv for n in names]
+
+
+def test_entries_in_order_refuse_names_that_are_not_the_actuated_joints():
+    model = bundled()
+    names = list(model.joint_names)
+    with pytest.raises(ConfigurationError, match='not actuated.*right_finger_joint'):
+        cfg.entries_in_order(model, names[:-1] + ['right_finger_joint'])
+    with pytest.raises(ConfigurationError, match='missing: elbow_joint'):
+        cfg.entries_in_order(model, [n for n in names if n != 'elbow_joint'])
+    with pytest.raises(ConfigurationError, match='once'):
+        cfg.entries_in_order(model, names + names[:1])
+    with pytest.raises(UnknownFrameError):
+        cfg.entries_in_order(model, names[:-1] + ['no_such_joint'])
+    for bad in ('elbow_joint', [1, 2], None):
+        with pytest.raises(ConfigurationError):
+            cfg.entries_in_order(model, bad)
+    with pytest.raises(ConfigurationError, match="space must be 'q' or 'v'"):
+        cfg.entries_in_order(model, names, 'a')
+    np.testing.assert_array_equal(cfg.entries_in_order(model, names), np.arange(model.nq))

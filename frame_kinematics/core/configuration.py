@@ -28,19 +28,66 @@ Every function accepts one configuration ``(nq,)`` or a batch ``(B, nq)`` and re
 arrays; nothing is modified in place.
 """
 
-from typing import Optional, Tuple, TYPE_CHECKING, Union
+from typing import Optional, Sequence, Tuple, TYPE_CHECKING, Union
 
 import numpy as np
 
 from .checks import as_float_array, as_vectors, check_count, check_finite, check_vector
-from .errors import ConfigurationError
+from .errors import ConfigurationError, name_list, quote
 from .joints import wrap_angle
 
 if TYPE_CHECKING:  # pragma: no cover
     from .model import RobotModel
 
-__all__ = ['clip', 'difference', 'distance', 'integrate', 'interpolate', 'is_valid',
-           'joint_limits', 'random_gaussian', 'random_uniform', 'step', 'wrap_angle']
+__all__ = ['clip', 'difference', 'distance', 'entries_in_order', 'integrate', 'interpolate',
+           'is_valid', 'joint_limits', 'random_gaussian', 'random_uniform', 'step',
+           'wrap_angle']
+
+
+def entries_in_order(model: 'RobotModel', joint_names: Sequence[str], space: str = 'q'
+                     ) -> np.ndarray:
+    """
+    Return the indices of the ``q`` (or ``v``) entries in another library's joint order.
+
+    This library orders joints depth-first from the root, children in document order;
+    Pinocchio orders the children of a link by joint name, so the two orders differ on most
+    robots with several limbs. With ``index = entries_in_order(model, names)``, where ``names``
+    lists the other library's joints in its order (Pinocchio: ``list(pin_model.names)[1:]``),
+    ``q_other = q[..., index]`` and ``q[..., index] = q_other``. A joint's own entries keep
+    their order (a floating joint's ``x y z qx qy qz qw``, as in Pinocchio).
+
+    :param model: the model.
+    :param joint_names: a list of every actuated joint of the model, once, in the other order
+        (mimic and fixed joints have no entries of their own and are refused).
+    :param space: ``'q'`` for configuration entries, ``'v'`` for velocity entries.
+    :return: ``(nq,)`` or ``(nv,)`` int64 indices, a permutation.
+    :raises ConfigurationError: for a space other than ``q`` or ``v``, or names that are not
+        the actuated joints of the model, each once.
+    :raises UnknownFrameError: for a name that is no joint of the model.
+    """
+    if space not in ('q', 'v'):
+        raise ConfigurationError(f"space must be 'q' or 'v', got {quote(space)}")
+    if not isinstance(joint_names, (list, tuple)) or \
+            not all(isinstance(n, str) for n in joint_names):
+        raise ConfigurationError('joint_names must be a list of joint names')
+    names = list(joint_names)
+    actuated = set(model.joint_names)
+    unknown = [n for n in names if n not in actuated]
+    for name in unknown:
+        model.joint(name)  # raises UnknownFrameError for a name that is no joint at all
+    if unknown or len(names) != len(actuated) or len(set(names)) != len(names):
+        missing = sorted(actuated - set(names))
+        raise ConfigurationError(
+            'joint_names must list every actuated joint once: '
+            + (f'not actuated (fixed or mimic): {name_list(unknown)}; ' if unknown else '')
+            + (f'missing: {name_list(missing)}; ' if missing else '')
+            + f'{len(names)} names for {len(actuated)} actuated joints')
+    index = []
+    for name in names:
+        joint = model.joint(name)
+        start, size = (joint.idx_q, joint.nq) if space == 'q' else (joint.idx_v, joint.nv)
+        index.extend(range(start, start + size))
+    return np.array(index, dtype=np.int64)
 
 
 def joint_limits(model: 'RobotModel') -> Tuple[np.ndarray, np.ndarray]:

@@ -46,6 +46,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..ik.chain import ChainEvaluator
     from ..ik.residual import PoseResidual
 
+#: numba's threading layers that several Python threads may call at once.
+THREAD_SAFE_LAYERS = ('tbb', 'omp')
 #: Batches at least this large are shared among threads ...
 PARALLEL_BATCH = 64
 #: ... this many targets at a time.
@@ -290,11 +292,12 @@ def warm_up() -> bool:
     """
     Load (or compile) the solve kernels on a one-joint chain with the tables' own types.
 
-    Called when a model with the numba backend is built, so that no solve's time budget pays
-    for the compiler.
+    Called by the first compiled solver of a process, before its first solve's time budget
+    starts (:attr:`Accelerator.threads <frame_kinematics.core.accel.Accelerator.threads>`).
 
-    :return: whether the threaded kernel runs (False when no thread-safe threading layer is
-        installed: batches then run on one thread).
+    :return: whether batches run on threads: numba's threading layer is one that several
+        Python threads may call at once (:data:`THREAD_SAFE_LAYERS`); otherwise batches run
+        on one thread.
     """
     one, eye = frozen([1.0]), frozen(np.eye(4)[None])
     first, root = frozen(np.zeros(1, dtype=np.int64)), frozen(np.full(1, -1, dtype=np.int64))
@@ -323,4 +326,5 @@ def warm_up() -> bool:
         call(ik.solve_parallel)
     except ValueError:  # numba: no threading layer satisfies NUMBA_THREADING_LAYER
         return False
-    return True
+    # numba's own workqueue layer aborts the process when two threads launch at once
+    return numba.threading_layer() in THREAD_SAFE_LAYERS
