@@ -32,9 +32,13 @@ import importlib
 import logging
 import os
 import time
-from typing import Mapping, Optional
+from typing import Mapping, Optional, TYPE_CHECKING
 
 from .errors import BackendError, excerpt
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .accel import Accelerator
+    from .model import RobotModel
 
 #: The backends, reference first.
 BACKENDS = ('numpy', 'numba')
@@ -115,6 +119,22 @@ def resolve(requested: Optional[str] = None, default: str = AUTO) -> str:
     if not reason.startswith('numba is not importable'):
         _LOG.warning(f'kinematics on numpy: {reason}')
     return 'numpy'
+
+
+def bind(model: 'RobotModel', backend: str) -> Optional['Accelerator']:
+    """
+    Bind a backend to a model: its compiled face for numba, nothing for numpy.
+
+    The backend reads the model's public tables only (kernel, topology, layout, masses).
+
+    :param model: the model (built up to its tables).
+    :param backend: ``'numpy'`` or ``'numba'`` (resolved).
+    :return: the :class:`~frame_kinematics.core.accel.Accelerator`, or None for numpy.
+    """
+    if backend != 'numba':
+        return None
+    from .accel import Accelerator
+    return Accelerator(model, cache_directory())
 
 
 def first_compile_note(requested: Optional[str] = None) -> Optional[str]:

@@ -33,7 +33,7 @@ from typing import Dict, Mapping, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from .assembly import add_floating_root, assemble, Joint, Link
-from .backend import cache_directory, resolve
+from .backend import bind, resolve
 from .bounded import BoundedCache
 from .checks import check_point, check_vector
 from .errors import ConfigurationError, UnknownFrameError
@@ -114,10 +114,7 @@ class RobotModel:
         self.velocity_names: Tuple[str, ...] = sum(
             (entry_names(j.name, j.type.v_entries) for j in self.actuated_joints), ())
         self.ik_solvers = BoundedCache(IK_SOLVERS_KEPT)
-        self.accelerator = None
-        if self.backend == 'numba':
-            from .accel import Accelerator
-            self.accelerator = Accelerator(self, cache_directory())
+        self.accelerator = bind(self, self.backend)
         self._sealed = True
 
     def __setattr__(self, name: str, value) -> None:
