@@ -153,6 +153,45 @@ def test_axes_principal_up_to_float_noise_conform(backend, data):
                      seed=data.draw(st.integers(0, 2**31), label='seed'))
 
 
+def _random_tree(data):
+    """Draw a tree of every joint type: tilted and near-principal axes, mimics, inertials."""
+    count = data.draw(st.integers(2, 9), label='joints')
+    axes = st.sampled_from(NEAR_PRINCIPAL + ('0 0 1', '1 0 0', '0 -1 0', '0.6 0 0.8',
+                                             '0.2 -0.3 0.9327379053'))
+    numbers = st.floats(-1.0, 1.0, allow_nan=False).map(lambda x: f'{x:.6f}')
+    triple = st.tuples(numbers, numbers, numbers).map(' '.join)
+    body = [link_xml('l0', 1.0)]
+    one_dof = []
+    for i in range(1, count + 1):
+        parent = data.draw(st.integers(0, i - 1), label=f'parent {i}')
+        kind = data.draw(st.sampled_from(['revolute', 'continuous', 'prismatic', 'fixed',
+                                          'floating', 'planar', 'mimic']), label=f'type {i}')
+        extra = ''
+        if kind == 'mimic':
+            if not one_dof:
+                kind = 'revolute'
+            else:
+                master = data.draw(st.sampled_from(one_dof), label=f'master {i}')
+                extra = f'<mimic joint="{master}" multiplier="-1.5" offset="0.2"/>'
+                kind = 'revolute'
+        elif kind in ('revolute', 'prismatic', 'continuous'):
+            one_dof.append(f'j{i}')
+        mass = data.draw(st.floats(0.1, 3.0), label=f'mass {i}')
+        body.append(link_xml(f'l{i}', round(mass, 3), data.draw(triple, label=f'com {i}')))
+        body.append(joint_xml(f'j{i}', kind, f'l{parent}', f'l{i}', data.draw(triple),
+                              data.draw(triple), data.draw(axes, label=f'axis {i}'), extra))
+    return urdf('\n'.join(body), 'random_tree')
+
+
+@pytest.mark.parametrize('backend', _backends())
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_random_trees_of_every_joint_type_conform(backend, data):
+    text = _random_tree(data)
+    _assert_conforms(_load(text, backend), _load(text, 'numpy'),
+                     seed=data.draw(st.integers(0, 2**31), label='seed'))
+
+
 def test_only_exact_unit_axes_are_principal():
     text = _near_principal_chain(NEAR_PRINCIPAL + ('0 0 1', '-1 0 0', '0 1 0'),
                                  ['revolute'] * 7)
