@@ -70,7 +70,7 @@ def same_rotation(a_R_b, quat):
     return min(np.abs(expected - quat).max(), np.abs(expected + quat).max()) < 1e-9
 
 
-# -- subprocess runs on the bundled robots ----------------------------------------------------
+# -- subprocess runs on the bundled robots --------------------------------------------------------
 def test_fk_json_of_every_link_matches_core(tmp_path):
     model = bundled()
     q = random_configuration(model, np.random.default_rng(1))
@@ -281,7 +281,7 @@ def test_ik_reaches_a_reachable_target():
     assert np.all(solution >= model.lower) and np.all(solution <= model.upper)
 
 
-# -- in-process runs: outputs -----------------------------------------------------------------
+# -- in-process runs: outputs ---------------------------------------------------------------------
 def test_info_json(capsys):
     status, out, err = call(capsys, 'info', '--format', 'json')
     assert status == 0, err
@@ -402,7 +402,7 @@ def test_options_before_or_after_the_command(capsys):
     assert first[1].startswith('# fk_quadruped')
 
 
-# -- in-process runs: every error path is one line, nothing on stdout -------------------------
+# -- in-process runs: every error path is one line, nothing on stdout -----------------------------
 @pytest.mark.parametrize('args, words', [
     (['fk', '--links', 'tool0', 'nope'], ["unknown link 'nope'", 'tool0']),
     (['fk', 'foo=1', 'bar=2'], ['foo', 'bar', 'elbow_joint']),
@@ -476,7 +476,7 @@ def test_usage_errors_exit_2(capsys):
         assert_one_line_error(status, out, err, code=2)
 
 
-# -- inverse kinematics -----------------------------------------------------------------------
+# -- inverse kinematics ---------------------------------------------------------------------------
 def test_ik_relative_to_a_frame_and_table(capsys):
     model = bundled()
     q = model.configuration_from_dict({'shoulder_lift_joint': -1.0, 'elbow_joint': 1.2,
@@ -608,7 +608,7 @@ def test_ik_options_conflict_is_a_usage_error(capsys):
     assert_one_line_error(status, out, err, '--quat', code=2)
 
 
-# -- a new user's trial (issue 12) ------------------------------------------------------------
+# -- a new user's trial ---------------------------------------------------------------------------
 def panda_path():
     return erd_urdf('panda_description/urdf/panda.urdf')
 

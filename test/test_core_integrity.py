@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 """
-Regression tests of issue 9 for the core's integrity.
+The core's integrity, as the callers see it.
 
 The caller's data stays the caller's, the model is read-only, there is no module-level state,
 cost is linear in the robot's size, bad input is refused.
@@ -35,7 +35,7 @@ import pytest
 RNG_SEED = 11
 
 
-# -- finding 2: the caller's arrays are neither frozen nor aliased -----------------------------
+# -- the caller's arrays are neither frozen nor aliased -------------------------------------------
 def test_caller_arrays_stay_writable_and_are_not_kept():
     model = bundled('fk_arm')
     q = np.full(model.nq, 0.3)
@@ -69,7 +69,7 @@ def test_results_do_not_alias_each_other():
     assert np.any(state.position('tool0'))
 
 
-# -- finding 5: the model is read-only ------------------------------------------------------
+# -- the model is read-only -----------------------------------------------------------------------
 def test_model_arrays_cannot_be_written_through_any_view():
     model = bundled('fk_arm')
     joint, link = model.joints[1], model.links[2]
@@ -98,7 +98,7 @@ def test_model_attributes_cannot_be_replaced():
     np.testing.assert_array_equal(model.forward_kinematics(q).transform('tool0'), before)
 
 
-# -- finding 6: no module-level state -----------------------------------------------------------
+# -- no module-level state ------------------------------------------------------------------------
 def _core_modules():
     package = frame_kinematics.core
     compiled = importlib.util.find_spec('numba') is not None
@@ -122,7 +122,7 @@ def test_no_module_level_mutable_containers_in_the_core():
     assert found == []
 
 
-# -- finding 3: memory and time linear in the number of links -----------------------------------
+# -- memory and time linear in the number of links ------------------------------------------------
 def _chain(n, mimic_every=0):
     body = ''.join(link_xml(f'l{i}', 1.0, '0.01 0 0') for i in range(n + 1))
     for i in range(n):
@@ -174,7 +174,7 @@ def test_long_chain_gives_finite_exact_results():
     np.testing.assert_allclose((ahead - behind) / 2, jac[:3] @ dq, rtol=1e-6, atol=1e-13)
 
 
-# -- finding 7: bad input gets the library's own error ------------------------------------------
+# -- bad input gets the library's own error -------------------------------------------------------
 @pytest.mark.parametrize('bad, message', [
     (np.zeros(7, dtype=complex) + 1j, 'complex'),
     ([0.1] * 6 + [1j], 'complex'),

@@ -328,7 +328,7 @@ def test_a_seed_already_on_target_converges_without_iterating():
     assert len(empty) == 0 and empty.q.shape == (0, ARM.nq)
 
 
-# -- the kernel's consumers agree: IK's evaluator against the forward kinematics ---------------
+# -- the kernel's consumers agree: IK's evaluator against the forward kinematics ------------------
 def _cross_check_models():
     yield 'fk_arm', bundled()
     yield 'fk_quadruped', bundled('fk_quadruped')
@@ -366,7 +366,7 @@ def _cross_check_models_until(name):
             return
 
 
-# -- mimic masters off the tip's path (issue 9, finding 4) -------------------------------------
+# -- mimic masters off the tip's path -------------------------------------------------------------
 def test_a_finger_moved_only_by_a_mimic_joint_moves_with_its_master():
     # right_finger_joint mimics left_finger_joint, which is not on right_finger_link's path.
     evaluator = ik.ChainEvaluator(ARM, 'right_finger_link')
@@ -403,7 +403,7 @@ def test_a_finger_moved_only_by_a_mimic_joint_moves_with_its_master():
                  active_joints=['left_finger_joint'])
 
 
-# -- the reference frame is placed by the call's own seed (issue 9, finding 1) -----------------
+# -- the reference frame is placed by the call's own seed -----------------------------------------
 def _arm_and_head():
     body = '\n'.join([
         link_xml('base'), link_xml('a1'), link_xml('a2'), link_xml('a3'), link_xml('tip'),
@@ -452,7 +452,7 @@ def test_a_reference_frame_is_evaluated_at_each_calls_seed():
     assert np.allclose(reached[:, :3, 3], state.transform('tip')[:, :3, 3], atol=TOL)
 
 
-# -- the caller's arrays stay the caller's (issue 9, finding 2) ---------------------------------
+# -- the caller's arrays stay the caller's --------------------------------------------------------
 def test_seeds_targets_and_rest_postures_are_copied_not_kept():
     rng = np.random.default_rng(33)
     root_T_target = _reachable(ARM, 'tool0', rng)[1].copy()
@@ -480,7 +480,7 @@ def test_seeds_targets_and_rest_postures_are_copied_not_kept():
     assert targets.flags.writeable and seeds.flags.writeable
 
 
-# -- no global state; one solver, several threads (issue 9, finding 6) -------------------------
+# -- no global state; one solver, several threads -------------------------------------------------
 def test_solving_leaves_no_state_behind():
     model = bundled()
     seed = random_configuration(model, np.random.default_rng(16))
@@ -547,7 +547,7 @@ def test_one_solver_is_safe_to_share_between_threads():
     assert failures == []
 
 
-# -- options: the library's errors, bounded work (issue 9, finding 7) --------------------------
+# -- options: the library's errors, bounded work --------------------------------------------------
 @pytest.mark.parametrize('option', ['max_iterations', 'restarts', 'parallel_seeds'])
 @pytest.mark.parametrize('bad', [float('nan'), float('inf'), 1e300, 10 ** 30, True, 'x', -1,
                                  2.5, [3], None])
@@ -602,7 +602,7 @@ def test_bad_targets_get_the_librarys_error():
             ik.solve(ARM, 'tool0', bad)
 
 
-# -- the default seed lies within the limits (issue 12) ----------------------------------------
+# -- the default seed lies within the limits ------------------------------------------------------
 def test_the_default_seed_is_inside_the_limits_and_warns_about_nothing(core_log):
     body = '\n'.join([
         link_xml('base'), link_xml('a'), link_xml('b'), link_xml('tip'),
@@ -659,7 +659,7 @@ def test_random_restarts_keep_unbounded_entries_and_draw_unit_quaternions():
     assert np.all(layout.is_valid(draws, 0.0))
 
 
-# -- a success is one the library verifies, whatever came before ---------------------------------
+# -- a success is one the library verifies, whatever came before ----------------------------------
 def _same(a, b):
     assert np.array_equal(a.q, b.q)
     assert (a.success, a.reason, a.iterations, a.restarts, a.position_error,

@@ -215,7 +215,7 @@ def test_render_command(tmp_path):
     assert render.picture_size(tmp_path / 's.png') == (300, 120)
 
 
-# -- readable pictures of real robots (issue 12) ----------------------------------------------
+# -- readable pictures of real robots -------------------------------------------------------------
 def saved_figures(monkeypatch):
     """Keep every figure render saves, drawn as it was saved."""
     figure = pytest.importorskip('matplotlib.figure')
