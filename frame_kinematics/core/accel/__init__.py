@@ -27,7 +27,6 @@ their first call.
 """
 
 import operator
-from types import MappingProxyType
 from typing import Optional, Tuple, TYPE_CHECKING
 
 import numpy as np
@@ -41,8 +40,24 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..model import RobotModel
 
 _FLOAT = np.dtype(np.float64)
-_CODES = MappingProxyType({ExpressedIn.LOCAL: twists.LOCAL, ExpressedIn.WORLD: twists.WORLD,
-                          ExpressedIn.LOCAL_WORLD_ALIGNED: twists.LOCAL_WORLD_ALIGNED})
+_ALIGNED = ExpressedIn.LOCAL_WORLD_ALIGNED
+_LOCAL = ExpressedIn.LOCAL
+_WORLD = ExpressedIn.WORLD
+
+
+def _code(ref) -> int:
+    """
+    Return the kernels' code of an :class:`ExpressedIn` (identity tests, the default first).
+
+    :raises ConfigurationError: for anything else.
+    """
+    if ref is _ALIGNED:
+        return twists.LOCAL_WORLD_ALIGNED
+    if ref is _LOCAL:
+        return twists.LOCAL
+    if ref is _WORLD:
+        return twists.WORLD
+    raise ConfigurationError(f'expressed_in must be an ExpressedIn, got {type(ref).__name__}')
 
 
 def _is_vector(q) -> bool:
@@ -213,7 +228,7 @@ class Accelerator:
         :raises UnknownFrameError: for a link index out of range.
         :raises ConfigurationError: for a point or a reference of another kind.
         """
-        self._code(ref)  # refuses anything but an ExpressedIn
+        _code(ref)  # refuses anything but an ExpressedIn
         return self._jacobian(q, self._link(link), self._point(point), ref)
 
     def _jacobian(self, q, index: int, point: Optional[np.ndarray], ref: ExpressedIn
@@ -223,7 +238,7 @@ class Accelerator:
             return None
         out = np.zeros(self._jacobian_shape)
         if jacobian.jacobian_checked(self._table, q, index,
-                                     self._origin if point is None else point, _CODES[ref],
+                                     self._origin if point is None else point, _code(ref),
                                      out):
             return out
         return None
@@ -233,14 +248,6 @@ class Accelerator:
             return self._origin
         _require(point, (3,), 'point')
         return point
-
-    @staticmethod
-    def _code(ref) -> int:
-        try:
-            return _CODES[ref]
-        except (KeyError, TypeError):
-            raise ConfigurationError(f'expressed_in must be an ExpressedIn, got '
-                                     f'{type(ref).__name__}') from None
 
     def poses(self, q: np.ndarray):
         """
@@ -289,7 +296,7 @@ class Accelerator:
         :raises ConfigurationError: for arrays or a reference of another kind.
         """
         poses_in = self._world(world)
-        args = (self._link(link), self._point(point), self._code(ref), self._table, self._nv)
+        args = (self._link(link), self._point(point), _code(ref), self._table, self._nv)
         if poses_in.ndim == 3:
             return jacobian.jacobian(poses_in, *args)
         return jacobian.jacobian_batch(poses_in, *args)
