@@ -29,8 +29,6 @@ table: median over the repeats of the mean time per message.
 """
 
 import argparse
-import contextlib
-import os
 import statistics
 import sys
 import time
@@ -45,20 +43,6 @@ import steady_malloc
 #: original ones for numpy.
 TARGETS_US = {('fk_arm', 'numba'): 20.0, ('talos', 'numba'): 60.0,
               ('fk_arm', 'numpy'): 100.0, ('talos', 'numpy'): 500.0}
-
-
-@contextlib.contextmanager
-def on_backend(name):
-    """Make the models built meanwhile use one backend, through the environment variable."""
-    before = os.environ.get(backends.ENVIRONMENT_VARIABLE)
-    os.environ[backends.ENVIRONMENT_VARIABLE] = name
-    try:
-        yield
-    finally:
-        if before is None:
-            del os.environ[backends.ENVIRONMENT_VARIABLE]
-        else:
-            os.environ[backends.ENVIRONMENT_VARIABLE] = before
 
 
 def messages(model, count, rng):
@@ -84,20 +68,26 @@ def time_per_call(function, items, repeat):
     return statistics.median(runs)
 
 
-def bench(urdf, repeat, number):
-    """Measure one robot on the current backend; return its numbers and the last messages."""
+def bridge_on(urdf, backend, settings=None):
+    """Build a bridge on ``backend``, moved to the compiled one before it is timed."""
+    bridge = Bridge(urdf, settings or BridgeSettings(), backend=backend)
+    assert bridge.wait_compiled() == (backend == 'numba')
+    return bridge
+
+
+def bench(urdf, backend, repeat, number):
+    """Measure one robot on ``backend``; return its numbers and the last messages."""
     rng = np.random.default_rng(0)
     timings = []
-    throttled = Bridge(urdf)
+    throttled = bridge_on(urdf, backend)
     batch = messages(throttled.model, number, rng)
     throttled.on_joint_state(batch[0], 2_000_000_000)
     assert not throttled.on_joint_state(batch[1], 2_000_000_000).tf
     throttled_s = time_per_call(lambda m: throttled.on_joint_state(m, 2_000_000_000), batch,
                                 repeat)
     for com_topics in (False, True):
-        bridge = Bridge(urdf, BridgeSettings(publish_frequency=0.0,
-                                             publish_com_topics=com_topics),
-                        )
+        bridge = bridge_on(urdf, backend, BridgeSettings(publish_frequency=0.0,
+                                                         publish_com_topics=com_topics))
         batch = messages(bridge.model, number, rng)
         out = bridge.on_joint_state(batch[0], 2_000_000_000)
         assert out.accepted and out.tf[-1].child == 'com'
@@ -167,8 +157,7 @@ def main():
             urdf = handle.read()
         rows = []
         for backend_name in names:
-            with on_backend(backend_name):
-                rows.append(bench(urdf, args.repeat, args.number))
+            rows.append(bench(urdf, backend_name, args.repeat, args.number))
         pin_s = None if pin is None else bench_pinocchio(pin, path, rows[0][-1], args.repeat)
         pin_text = 'n/a' if pin_s is None else f'{pin_s * 1e6:.1f}'
         for used, joints, n_tf, (tf_s, full_s, throttled_s), core_s, _ in rows:

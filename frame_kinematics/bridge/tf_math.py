@@ -40,6 +40,9 @@ class JointTransforms:
     :ivar parents: parent link of each moving joint, by index.
     :ivar children: child link of each moving joint, by index.
     :ivar compiled: whether :meth:`compute_with_com` can be used (numba backend).
+
+    The rows it hands the compiled ``/tf`` kernel are its own children's link indices, checked
+    once here: it calls the kernel's trusted entry (``TfKernels._transforms``).
     """
 
     def __init__(self, model: RobotModel) -> None:
@@ -62,7 +65,7 @@ class JointTransforms:
         :return: ``(n, 3)`` translations and ``(n, 4)`` quaternions ``[x, y, z, w]``.
         """
         if self._tf is not None:
-            table, _ = self._tf.transforms(q, self._child_index[indices])
+            table, _ = self._tf._transforms(q, self._child_index[indices])
             return table[:, :3], table[:, 3:]
         return self._kernel.local_tf(q, self._child_index[indices])
 
@@ -80,7 +83,7 @@ class JointTransforms:
             ``reference_p_com`` ``(3,)``, followed with ``v`` by the root-aligned CoM
             velocity and angular momentum about the CoM ``(9,)``.
         """
-        table, com = self._tf.transforms(q, self._child_index[indices], reference, v)
+        table, com = self._tf._transforms(q, self._child_index[indices], reference, v)
         return table[:, :3], table[:, 3:], com
 
 

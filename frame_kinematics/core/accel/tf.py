@@ -182,19 +182,26 @@ class TfKernels:
             the root-aligned CoM velocity and angular momentum about the CoM ``(9,)``.
         :raises ConfigurationError: for arrays of another kind or rows out of range.
         """
-        q = _vector(q, self._nq, 'q')
-        v = np.zeros(0) if v is None else _vector(v, self._nv, 'v')
         if not (isinstance(rows, np.ndarray) and rows.dtype == np.int64 and rows.ndim == 1):
             raise ConfigurationError('rows must be an int64 vector')
         if len(rows) and not (0 <= rows.min() and rows.max() < self._n):
             raise ConfigurationError(f'rows must be link indices from 0 to {self._n - 1}')
-        rows = np.array(rows)
         if isinstance(reference, (bool, np.bool_)) or \
                 not isinstance(reference, (int, np.integer)) or not -1 <= reference < self._n:
             raise ConfigurationError(f'reference must be an int from -1 to {self._n - 1}')
-        if not self._has_mass:
-            reference = -1
-        return transforms(*self._tables, q, rows, int(reference), v)
+        return self._transforms(q, np.array(rows), int(reference), v)
+
+    def _transforms(self, q: np.ndarray, rows: np.ndarray, reference: int = -1,
+                    v: Optional[np.ndarray] = None) -> Tuple[np.ndarray, np.ndarray]:
+        """
+        :meth:`transforms` of rows and a reference known to be in range (the bridge's own).
+
+        :param rows: a writable C-contiguous int64 vector of link indices (a new array).
+        """
+        q = _vector(q, self._nq, 'q')
+        v = np.zeros(0) if v is None else _vector(v, self._nv, 'v')
+        return transforms(*self._tables, q, rows,
+                          reference if self._has_mass else -1, v)
 
 
 def _vector(array, size: int, name: str) -> np.ndarray:
