@@ -131,3 +131,28 @@ def test_a_kernel_digest_follows_the_constants_of_the_kernels_it_calls(tmp_path)
     assert kernel_digest(one.outer) == kernel_digest(same.outer)  # path and name do not count
     assert kernel_digest(one.outer) != kernel_digest(other.outer)
     assert kernel_digest(one.inner) != kernel_digest(one.outer)
+
+
+def test_a_kernel_digest_follows_constants_read_through_a_module(tmp_path):
+    from frame_kinematics.core.accel.cache import kernel_digest
+    digests = []
+    for folder, constant in (('x', 1.0), ('y', 2.0)):
+        inner = _module(tmp_path / folder, f'inner_{folder}', constant)
+        (tmp_path / folder / f'outer_{folder}.py').write_text(textwrap.dedent(f"""
+            import numba
+            import inner_{folder} as inner
+
+            @numba.njit
+            def outer(x):
+                return inner.K * x + inner.inner(x)
+        """))
+        sys.path.insert(0, str(tmp_path / folder))
+        sys.modules[f'inner_{folder}'] = inner
+        try:
+            outer = importlib.import_module(f'outer_{folder}')
+        finally:
+            sys.path.remove(str(tmp_path / folder))
+            sys.modules.pop(f'outer_{folder}', None)
+            sys.modules.pop(f'inner_{folder}', None)
+        digests.append(kernel_digest(outer.outer))
+    assert digests[0] != digests[1]

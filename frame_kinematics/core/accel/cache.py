@@ -75,13 +75,23 @@ def _code_objects(code: types.CodeType) -> Iterable[types.CodeType]:
             yield from _code_objects(const)
 
 
+def _follow(digest, pending: list, name: str, value) -> None:
+    """Add a global a kernel reads to ``digest``, or queue it when it is compiled code."""
+    constant = _constant(value)
+    if constant is not None:
+        digest.update(name.encode() + b'=' + constant)
+    elif isinstance(value, Dispatcher) or hasattr(value, '_defn'):
+        pending.append(value)
+
+
 def kernel_digest(function) -> str:
     """
     Hash what a compiled function depends on: 16 hexadecimal digits.
 
-    The bytecode and constants of the function, and for every global name it reads: the
-    value of a constant (number, string, array, tuple of them), or, for another compiled
-    function or an intrinsic, the same hash of it, transitively.
+    The bytecode and constants of the function, and for every global name it reads (or
+    attribute of a module it reads): the value of a constant (number, string, array, tuple of
+    them), or, for another compiled function or an intrinsic, the same hash of it,
+    transitively.
 
     :param function: a numba dispatcher (or intrinsic, or plain Python function).
     :return: the digest; the same for the same code and constants, in any process.
@@ -104,11 +114,12 @@ def kernel_digest(function) -> str:
             digest.update(repr(part.co_names).encode())
             for name in part.co_names:
                 value = scope.get(name)
-                constant = _constant(value)
-                if constant is not None:
-                    digest.update(name.encode() + b'=' + constant)
-                elif isinstance(value, Dispatcher) or hasattr(value, '_defn'):
-                    pending.append(value)
+                if isinstance(value, types.ModuleType):  # module.attribute: the attributes
+                    for attribute in part.co_names:
+                        _follow(digest, pending, f'{name}.{attribute}',
+                                getattr(value, attribute, None))
+                else:
+                    _follow(digest, pending, name, value)
         for cell in py_func.__closure__ or ():
             constant = _constant(cell.cell_contents)
             digest.update(b'?' if constant is None else constant)
