@@ -400,7 +400,6 @@ def test_choosing_a_backend_writes_no_environment(monkeypatch):
     before = dict(os.environ)
     backend.resolve('auto')
     backend.numba_error()
-    backend.first_compile_note('auto')
     assert dict(os.environ) == before
 
 

@@ -25,9 +25,9 @@ import os
 import re
 from typing import Optional
 
-from .common import CommandLineError, LOG
+from .common import CommandLineError
 from .. import robots
-from ..core.backend import first_compile_note, resolve
+from ..core.backend import resolve
 from ..core.errors import URDFError
 from ..core.model import RobotModel
 from ..core.urdf_source import decode_document, read_urdf_bytes, uses_xacro
@@ -52,9 +52,6 @@ def load_model(urdf: Optional[str], robot: Optional[str], floating_base: bool,
     :raises CommandLineError: for a xacro document that cannot be expanded.
     :raises MissingDependencyError: for a xacro document without the xacro package.
     """
-    note = first_compile_note(backend)
-    if note is not None:
-        LOG.warning(note)
     if urdf is None:
         return RobotModel.from_urdf_file(robots.path(robot or robots.DEFAULT_ROBOT),
                                          floating_base=floating_base, backend=backend)

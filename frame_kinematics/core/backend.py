@@ -137,30 +137,6 @@ def bind(model: 'RobotModel', backend: str) -> Optional['Accelerator']:
     return Accelerator(model, cache_directory())
 
 
-def first_compile_note(requested: Optional[str] = None) -> Optional[str]:
-    """
-    Say so when building a model is about to compile the kernels (numba, empty cache).
-
-    For a log line or a message before the first model of a process is built: the first
-    compilation takes a while, later processes load the cached kernels.
-
-    :param requested: as :func:`resolve` (None: the environment decides).
-    :return: the note, or None when the backend is numpy, the kernels are cached already or
-        were prepared in this process, or the backend cannot be resolved (building the model
-        then says why).
-    """
-    try:
-        if resolve(requested) != 'numba':
-            return None
-    except BackendError:
-        return None
-    from .accel import kernels
-    directory = cache_directory()
-    if kernels.prepared() or kernels.cached(directory):
-        return None
-    return f'compiling the numba kernels, once (kernel cache {directory})'
-
-
 def describe(backend: str) -> str:
     """
     Name a backend and its version in a few words, for logs and ``frame-kinematics info``.

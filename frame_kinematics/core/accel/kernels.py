@@ -73,7 +73,8 @@ def prepare(directory: Optional[str], notice: Callable[[str], None] = _LOG.warni
 
     :param directory: the cache directory
         (:func:`~frame_kinematics.core.backend.cache_directory`), or None for no disk cache.
-    :param notice: what says, once, that kernels are compiled in memory.
+    :param notice: what says, once, that kernels are compiled in memory, or that they are
+        compiled now because the cache does not hold them yet.
     """
     if prepared():
         return
@@ -85,6 +86,9 @@ def prepare(directory: Optional[str], notice: Callable[[str], None] = _LOG.warni
         notice('this numba has no caching classes frame_kinematics knows: the compiled kernels '
                'are compiled in memory, by every process')
         directory = None
+    if directory is not None and not cached(directory):
+        notice(f'compiling the numba kernels, once (kernel cache {directory}): later processes '
+               'load them')
     cache.attach(dispatchers(), directory)
     for kernel, signature in _checked():
         kernel.compile(signature)
