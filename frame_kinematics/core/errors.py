@@ -163,6 +163,19 @@ class UnknownOptionError(ConfigurationError, TypeError):
     """
 
 
+class TargetFileError(FrameKinematicsError, ValueError):
+    """
+    A file of reach targets (points with normals) that cannot be read.
+
+    :param message: what is wrong.
+    :param path: the file at fault.
+    """
+
+    def __init__(self, message: str, path: str) -> None:
+        self.path = path
+        super().__init__(f"target file '{excerpt(str(path))}' {message}")
+
+
 class BackendError(FrameKinematicsError, ValueError):
     """A kinematics backend that is unknown or not installed (see :mod:`.backend`)."""
 
