@@ -124,11 +124,19 @@ def _text_table(text: str, columns: int, path: str) -> np.ndarray:
     return values.reshape(-1, columns)
 
 
+def _is_number(word: str) -> bool:
+    try:
+        float(word)
+    except ValueError:
+        return False
+    return True
+
+
 def _csv(data: bytes, path: str) -> Tuple[np.ndarray, np.ndarray]:
     text = data.decode('utf-8', errors='replace')
     lines = [line for line in text.splitlines() if line.strip() and not line.startswith('#')]
-    if lines and re.search(r'[A-Za-z_]{2,}', lines[0]):
-        lines = lines[1:]
+    if lines and not any(_is_number(word) for word in lines[0].replace(',', ' ').split()):
+        lines = lines[1:]  # a line of column names
     if not lines:
         raise TargetFileError('has no points', path)
     width = len(lines[0].replace(',', ' ').split())

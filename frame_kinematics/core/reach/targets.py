@@ -309,7 +309,7 @@ def shell_targets(center, radii: Sequence[float], count: int, orientations=None,
     r = check_finite(as_float_array(radii, 'radii').reshape(-1), 'radii')
     if not len(r) or np.any(r <= 0):
         raise ConfigurationError('radii must be one or more numbers > 0')
-    n = check_count(count, 'count', 1, MAX_TARGETS)
+    n = check_count(count, 'count', 1, 10 ** 15)
     n_rot = 1 if orientations is None else len(orientations)
     check_target_count(float(n) * len(r) * n_rot, f'{len(r)} shells of {n} points')
     k = np.arange(n) + 0.5
