@@ -65,7 +65,7 @@ def test_a_study_is_the_same_for_the_same_seed(model, targets, study):
 
 
 def test_neighbour_pass_solves_what_random_seeds_did_not(model, targets):
-    options = dict(seed=1, max_iterations=12, restarts=0, neighbour_iterations=40)
+    options = {'seed': 1, 'max_iterations': 12, 'restarts': 0, 'neighbour_iterations': 40}
     alone = run_study(model, 'tool0', targets, neighbour_radius=0, **options)
     helped = run_study(model, 'tool0', targets, **options)
     by_neighbour = helped.status == STATUS_NEIGHBOUR

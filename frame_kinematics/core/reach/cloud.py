@@ -279,7 +279,7 @@ def read_points(path: Union[str, os.PathLike]) -> Tuple[np.ndarray, np.ndarray]:
     name = os.fspath(path)
     suffix = os.path.splitext(name)[1].lower()
     if suffix not in ('.csv', '.txt', '.npz', '.ply', '.pcd'):
-        raise TargetFileError(f"has the unknown suffix {suffix!r} (use .csv, .txt, .npz, .ply "
+        raise TargetFileError(f'has the unknown suffix {suffix!r} (use .csv, .txt, .npz, .ply '
                               'or .pcd)', name)
     if suffix == '.npz':
         _read_bytes(name)
