@@ -14,10 +14,11 @@
 """
 Reach study targets: points (a grid in a box, sphere shells, a file) with an orientation set.
 
-A :class:`TargetSet` holds ``P`` points with a unit normal each and ``O`` orientations
-expressed about the normal: target ``(i, j)`` is the pose whose position is point ``i`` and
-whose rotation is ``align(normal_i) @ orientation_j``, where ``align(n)`` is the smallest
-rotation taking the z axis to ``n``. A point without a normal (grid, shells) has ``+z``, so
+A :class:`TargetSet` holds ``P`` points with a frame each and ``O`` orientations expressed
+in that frame: target ``(i, j)`` is the pose whose position is point ``i`` and whose
+rotation is ``point_rotation_i @ orientation_j``. A point given with a normal ``n`` has the
+frame ``align(n)``, the smallest rotation taking the z axis to ``n`` (the point's frame may
+also be given whole, e.g. targets made from configurations). A point without a normal (grid, shells) has ``+z``, so
 that its orientations are those of the frame the targets are expressed in. As in REACH, the
 target's z axis is the normal as given: flip the normals of a file for a tool that must point
 into the surface.
@@ -177,15 +178,16 @@ class TargetSet:
     validate and copy); a study reads it and never changes it.
 
     :ivar points: ``(P, 3)`` positions in the workpiece frame (m).
-    :ivar normals: ``(P, 3)`` unit normals in the workpiece frame.
-    :ivar orientations: ``(O, 3, 3)`` rotations about the normal (see the module).
+    :ivar point_rotations: ``(P, 3, 3)`` frame of every point in the workpiece frame (its z
+        axis is the point's normal).
+    :ivar orientations: ``(O, 3, 3)`` rotations in the point's frame (see the module).
     :ivar regions: ``(P,)`` region label of every point (summaries break down by it).
     :ivar frame: the model's link the workpiece is placed in (None: the root link).
     :ivar frame_T_workpiece: ``(4, 4)`` pose of the workpiece in ``frame``.
     """
 
     points: np.ndarray
-    normals: np.ndarray
+    point_rotations: np.ndarray
     orientations: np.ndarray
     regions: np.ndarray
     frame: Optional[str]
@@ -195,6 +197,11 @@ class TargetSet:
     def shape(self):
         """``(P, O)``: points and orientations per point."""
         return len(self.points), len(self.orientations)
+
+    @property
+    def normals(self) -> np.ndarray:
+        """``(P, 3)`` the unit normals (z axes of the points' frames)."""
+        return self.point_rotations[:, :, 2]
 
     def __len__(self) -> int:
         """Return the number of targets, ``P * O``."""
@@ -206,7 +213,7 @@ class TargetSet:
 
         :return: a new ``(P, O, 4, 4)`` array.
         """
-        rot = align_z(self.normals)[:, None] @ self.orientations[None]
+        rot = self.point_rotations[:, None] @ self.orientations[None]
         out = np.zeros(rot.shape[:2] + (4, 4))
         out[..., :3, :3] = rot
         out[..., :3, 3] = self.points[:, None]
@@ -215,7 +222,8 @@ class TargetSet:
 
 
 def make_targets(points, normals=None, orientations=None, regions=None,
-                 frame: Optional[str] = None, frame_T_workpiece=None) -> TargetSet:
+                 frame: Optional[str] = None, frame_T_workpiece=None,
+                 point_rotations=None) -> TargetSet:
     """
     Validate and copy points, normals and orientations into a :class:`TargetSet`.
 
@@ -225,22 +233,33 @@ def make_targets(points, normals=None, orientations=None, regions=None,
     :param regions: ``(P,)`` whole-number labels (default 0).
     :param frame: the link the workpiece is placed in (checked by the study; None: root).
     :param frame_T_workpiece: ``(4, 4)`` pose of the workpiece (default identity).
+    :param point_rotations: ``(P, 3, 3)`` the points' frames, instead of ``normals``.
     :return: the target set.
-    :raises ConfigurationError: for a bad shape, NaN or inf, an empty set, a zero normal or
-        more than :data:`MAX_TARGETS` targets.
+    :raises ConfigurationError: for a bad shape, NaN or inf, an empty set, a zero normal,
+        both normals and frames, or more than :data:`MAX_TARGETS` targets.
     """
     pts = as_float_array(points, 'points')
     if pts.ndim != 2 or pts.shape[1] != 3 or not len(pts):
         raise ConfigurationError(f'points must have shape (P, 3) with P >= 1, got {pts.shape}')
     check_finite(pts, 'points', ('x', 'y', 'z'))
-    if normals is None:
-        nrm = np.tile([0.0, 0.0, 1.0], (len(pts), 1))
+    if point_rotations is not None:
+        if normals is not None:
+            raise ConfigurationError('give normals or point_rotations, not both')
+        frames = as_float_array(point_rotations, 'point_rotations')
+        if frames.shape != (len(pts), 3, 3):
+            raise ConfigurationError(f'point_rotations must be ({len(pts)}, 3, 3), got '
+                                     f'{frames.shape}')
+        check_transform(transform(check_finite(frames, 'point_rotations'), np.zeros(3)),
+                        'point_rotations')
+    elif normals is None:
+        frames = np.tile(np.eye(3), (len(pts), 1, 1))
     else:
         nrm = as_float_array(normals, 'normals')
         if nrm.shape != pts.shape:
             raise ConfigurationError(f'normals must have the shape of the points {pts.shape}, '
                                      f'got {nrm.shape}')
-        nrm = _unit_rows(check_finite(nrm, 'normals', ('nx', 'ny', 'nz')), 'normals')
+        frames = align_z(_unit_rows(check_finite(nrm, 'normals', ('nx', 'ny', 'nz')),
+                                    'normals'))
     rot = np.eye(3)[None] if orientations is None else _orientations(orientations)
     check_target_count(float(len(pts)) * len(rot), f'{len(pts)} points x {len(rot)} '
                        'orientations')
@@ -259,7 +278,7 @@ def make_targets(points, normals=None, orientations=None, regions=None,
         raise ConfigurationError(f'frame_T_workpiece must be (4, 4), got {pose.shape}')
     if frame is not None and (not isinstance(frame, str) or not frame.strip()):
         raise ConfigurationError('frame must be a link name (a non-empty string)')
-    return TargetSet(pts, nrm, rot, labels, frame, np.array(pose))
+    return TargetSet(pts, frames, rot, labels, frame, np.array(pose))
 
 
 def grid_targets(low, high, step: float, orientations=None, frame: Optional[str] = None,
