@@ -96,7 +96,7 @@ def rank_bases(model: RobotModel, tip: str, targets: TargetSet, world_T_bases, *
     :param tip: the tip link.
     :param targets: the task targets, in the world (``targets.frame`` must be None).
     :param world_T_bases: ``(C, 4, 4)`` candidate poses of the root link in the world.
-    :param progress: called as ``progress(done, total, detail)`` after every candidate.
+    :param progress: called as ``progress(done, total, what)`` after every candidate.
     :param study_options: keyword options of :func:`~.study.run_study`.
     :return: the ranking.
     :raises ConfigurationError: for bad candidates or targets not in the world.
@@ -126,6 +126,6 @@ def rank_bases(model: RobotModel, tip: str, targets: TargetSet, world_T_bases, *
         if best_key is None or key > best_key:
             best, best_key = result, key
         if progress is not None:
-            progress(c + 1, len(bases), f' base poses, best {100 * best_key[0]:.1f} % reached')
+            progress(c + 1, len(bases), f'base poses, best {100 * best_key[0]:.1f} % reached')
     order = np.lexsort((-np.nan_to_num(mean_score, nan=-1.0), -reached))
     return BaseRanking(bases.copy(), reached, mean_score, order, best)

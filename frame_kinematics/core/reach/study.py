@@ -154,7 +154,7 @@ def _neighbour_pass(study: _Study, points: np.ndarray, radius: float, rounds: in
         rng = np.random.default_rng([study.seed, 1 << 20, round_index])
         found += study.solve(target, seeds, rng, 0, iterations, STATUS_NEIGHBOUR)
         if progress is not None:
-            progress(round_index + 1, rounds, f' neighbour rounds, {found} more solved')
+            progress(round_index + 1, rounds, f'neighbour rounds, {found} more solved')
     return found
 
 
@@ -185,7 +185,8 @@ def run_study(model: RobotModel, tip: str, targets: TargetSet, *,
     :param weights: ``(manipulability, joint-limit margin)`` of the combined score.
     :param reject_beyond_reach: whether to reject targets outside the reach bound unsolved.
     :param chunk: targets per batch solve (bounds memory, paces the progress reports).
-    :param progress: called as ``progress(done, total, detail)`` after every chunk.
+    :param progress: called as ``progress(done, total, what)`` after every chunk and every
+        neighbour round (``what`` names the work: ``targets tried, 12 solved``).
     :return: the result.
     :raises UnknownFrameError: for an unknown tip, joint or target frame (before any work).
     :raises ConfigurationError: for a bad option (before any work).
@@ -226,7 +227,7 @@ def run_study(model: RobotModel, tip: str, targets: TargetSet, *,
         solved_first += study.solve(part, None, np.random.default_rng([seed, k]), restarts,
                                     max_iterations, STATUS_SOLVED)
         if progress is not None:
-            progress(first + len(part), len(todo), f' targets tried, {solved_first} solved')
+            progress(first + len(part), len(todo), f'targets tried, {solved_first} solved')
     solved_neighbour = 0
     if radius > 0 and rounds:
         solved_neighbour = _neighbour_pass(study, points, radius, rounds, neighbour_iterations,
