@@ -68,13 +68,13 @@ def judge(model, evaluator, tip, q, poses, claimed):
     ok = np.zeros(len(q), dtype=bool)
     rows = np.nonzero(claimed)[0]
     pos, ori = pose_errors(model, tip, q[rows], poses[rows])
-    ok[rows] = (pos <= TOLERANCE) & (ori <= TOLERANCE) & within_limits(model, evaluator,
-                                                                        q[rows])
+    inside = within_limits(model, evaluator, q[rows])
+    ok[rows] = (pos <= TOLERANCE) & (ori <= TOLERANCE) & inside
     return ok
 
 
 def peer_rtb(path, evaluator, tip, poses, seed_q):
-    """roboticstoolbox's C++ ik_LM, one call per target (REACH's way): q and seconds."""
+    """Run roboticstoolbox's C++ ik_LM, one call per target (REACH's way): q and seconds."""
     import roboticstoolbox as rtb
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')

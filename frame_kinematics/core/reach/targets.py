@@ -18,8 +18,8 @@ A :class:`TargetSet` holds ``P`` points with a frame each and ``O`` orientations
 in that frame: target ``(i, j)`` is the pose whose position is point ``i`` and whose
 rotation is ``point_rotation_i @ orientation_j``. A point given with a normal ``n`` has the
 frame ``align(n)``, the smallest rotation taking the z axis to ``n`` (the point's frame may
-also be given whole, e.g. targets made from configurations). A point without a normal (grid, shells) has ``+z``, so
-that its orientations are those of the frame the targets are expressed in. As in REACH, the
+also be given whole, e.g. targets made from configurations). A point without a normal (a
+grid's) has ``+z``, so that its orientations are those of the frame the targets are in. As in REACH, the
 target's z axis is the normal as given: flip the normals of a file for a tool that must point
 into the surface.
 
@@ -200,7 +200,7 @@ class TargetSet:
 
     @property
     def normals(self) -> np.ndarray:
-        """``(P, 3)`` the unit normals (z axes of the points' frames)."""
+        """The ``(P, 3)`` unit normals (z axes of the points' frames)."""
         return self.point_rotations[:, :, 2]
 
     def __len__(self) -> int:
