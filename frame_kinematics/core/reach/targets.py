@@ -19,9 +19,9 @@ in that frame: target ``(i, j)`` is the pose whose position is point ``i`` and w
 rotation is ``point_rotation_i @ orientation_j``. A point given with a normal ``n`` has the
 frame ``align(n)``, the smallest rotation taking the z axis to ``n`` (the point's frame may
 also be given whole, e.g. targets made from configurations). A point without a normal (a
-grid's) has ``+z``, so that its orientations are those of the frame the targets are in. As in REACH, the
-target's z axis is the normal as given: flip the normals of a file for a tool that must point
-into the surface.
+grid's) has ``+z``, so that its orientations are those of the frame the targets are in. As
+in REACH, the target's z axis is the normal as given: flip the normals of a file for a tool
+that must point into the surface.
 
 The targets are expressed in ``frame`` (a link of the model; default its root), placed by
 ``frame_T_workpiece``. Every count is checked against :data:`MAX_TARGETS` before any array
@@ -200,7 +200,7 @@ class TargetSet:
 
     @property
     def normals(self) -> np.ndarray:
-        """The ``(P, 3)`` unit normals (z axes of the points' frames)."""
+        """Return the unit normals, the z axes of the points' frames, ``(P, 3)``."""
         return self.point_rotations[:, :, 2]
 
     def __len__(self) -> int:
