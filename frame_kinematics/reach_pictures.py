@@ -49,6 +49,13 @@ _SLICES = (('top view (slice z = {:.2f} m)', 2, 0, 1),
 _AXIS = 'xyz'
 
 
+def _canvas(path: str, size: Tuple[int, int]):
+    """Check a PNG path and a size; return the path, a figure and the 3-D line collection."""
+    path = _check_output(path, ('.png',))
+    fig, line_collection = _figure(_check_size(size))
+    return path, fig, line_collection
+
+
 def _values(result: ReachResult, color_by: str) -> Tuple[np.ndarray, str]:
     if color_by == 'index':
         return result.reachability_index, 'reachability index (fraction of orientations reached)'
@@ -130,8 +137,7 @@ def render_reach_map(model: RobotModel, result: ReachResult, path: str,
     :raises MissingDependencyError: without matplotlib.
     :raises ConfigurationError: for a bad path or size.
     """
-    path = _check_output(path, ('.png',))
-    size = _check_size(size)
+    path, fig, line_collection = _canvas(path, size)
     values, label = _values(result, color_by)
     from matplotlib import colormaps
     from matplotlib.cm import ScalarMappable
@@ -139,7 +145,6 @@ def render_reach_map(model: RobotModel, result: ReachResult, path: str,
     from matplotlib.ticker import MaxNLocator
     cmap = colormaps[_CMAP]
     colors = _colors(cmap, values)
-    fig, line_collection = _figure(size)
     scene = _Scene(model, default_seed(model.layout)[None], [model.root_link, result.tip], None,
                    True)
     summary = result.summary()
@@ -194,9 +199,7 @@ def render_base_map(ranking: BaseRanking, path: str,
     :raises MissingDependencyError: without matplotlib.
     :raises ConfigurationError: for a bad path or size.
     """
-    path = _check_output(path, ('.png',))
-    size = _check_size(size)
-    fig, _ = _figure(size)
+    path, fig, _ = _canvas(path, size)
     ax = fig.add_subplot()
     fig.subplots_adjust(bottom=0.17)
     bases = ranking.world_T_bases[:, :2, 3]

@@ -192,6 +192,22 @@ def _binary(data: bytes, start: int, dtype: np.dtype, count: int, path: str) -> 
     return np.frombuffer(data, dtype=dtype, count=count, offset=start)
 
 
+def _table(data: bytes, start: int, count: int, codes: List[str], text: bool,
+           path: str) -> np.ndarray:
+    """Read ``count`` rows of ``len(codes)`` fields after the header: text, or binary."""
+    if text:
+        rows = data[start:].decode('ascii', errors='replace').splitlines()
+        rows = [row for row in rows if row.strip()][:count]
+        if len(rows) < count:
+            raise TargetFileError(f'declares {count} points but holds {len(rows)}', path)
+        return _text_table('\n'.join(rows), len(codes), path)
+    dtype = np.dtype([(f'f{k}', code) for k, code in enumerate(codes)])
+    raw = _binary(data, start, dtype, count, path)
+    if not count:
+        return np.zeros((0, len(codes)))
+    return np.stack([raw[f'f{k}'].astype(float) for k in range(len(codes))], axis=1)
+
+
 def _ply(data: bytes, path: str) -> Tuple[np.ndarray, np.ndarray]:
     if not data.startswith(b'ply'):
         raise TargetFileError("is not a PLY file (no 'ply' first line)", path)
@@ -213,19 +229,8 @@ def _ply(data: bytes, path: str) -> Tuple[np.ndarray, np.ndarray]:
     if fmt not in ('ascii', 'binary_little_endian') or count is None:
         raise TargetFileError(f'must be ascii or binary_little_endian with a vertex element, '
                               f'got format {fmt!r}', path)
-    names = [name for name, _ in props]
-    if fmt == 'ascii':
-        rows = data[start:].decode('ascii', errors='replace').splitlines()
-        rows = [row for row in rows if row.strip()][:count]
-        if len(rows) < count:
-            raise TargetFileError(f'declares {count} points but holds {len(rows)}', path)
-        table = _text_table('\n'.join(rows), len(props), path)
-    else:
-        dtype = np.dtype([(f'f{k}', '<' + code) for k, (_, code) in enumerate(props)])
-        raw = _binary(data, start, dtype, count, path)
-        table = np.stack([raw[f'f{k}'].astype(float) for k in range(len(props))], axis=1) \
-            if count else np.zeros((0, len(props)))
-    return _columns(table, names, path)
+    table = _table(data, start, count, ['<' + code for _, code in props], fmt == 'ascii', path)
+    return _columns(table, [name for name, _ in props], path)
 
 
 def _pcd(data: bytes, path: str) -> Tuple[np.ndarray, np.ndarray]:
@@ -245,25 +250,14 @@ def _pcd(data: bytes, path: str) -> Tuple[np.ndarray, np.ndarray]:
         raise TargetFileError('has a header without matching FIELDS, SIZE and TYPE (COUNT 1)',
                               path)
     count = _count((fields.get('POINTS') or [''])[0], path)
-    if mode == 'ascii':
-        rows = data[start:].decode('ascii', errors='replace').splitlines()
-        rows = [row for row in rows if row.strip()][:count]
-        if len(rows) < count:
-            raise TargetFileError(f'declares {count} points but holds {len(rows)}', path)
-        table = _text_table('\n'.join(rows), len(names), path)
-    elif mode == 'binary':
-        codes = []
-        for size, kind in zip(sizes, types):
-            if kind not in ('F', 'I', 'U') or size not in ('1', '2', '4', '8'):
-                raise TargetFileError(f'has an unsupported field type {kind}{size}', path)
-            codes.append('<' + {'F': 'f', 'I': 'i', 'U': 'u'}[kind] + size)
-        dtype = np.dtype([(f'f{k}', code) for k, code in enumerate(codes)])
-        raw = _binary(data, start, dtype, count, path)
-        table = np.stack([raw[f'f{k}'].astype(float) for k in range(len(names))], axis=1) \
-            if count else np.zeros((0, len(names)))
-    else:
+    if mode not in ('ascii', 'binary'):
         raise TargetFileError(f'must have DATA ascii or binary, got {mode[:20]!r}', path)
-    return _columns(table, names, path)
+    codes = []
+    for size, kind in zip(sizes, types):
+        if kind not in ('F', 'I', 'U') or size not in ('1', '2', '4', '8'):
+            raise TargetFileError(f'has an unsupported field type {kind}{size}', path)
+        codes.append('<' + {'F': 'f', 'I': 'i', 'U': 'u'}[kind] + size)
+    return _columns(_table(data, start, count, codes, mode == 'ascii', path), names, path)
 
 
 def read_points(path: Union[str, os.PathLike]) -> Tuple[np.ndarray, np.ndarray]:
