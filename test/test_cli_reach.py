@@ -101,3 +101,31 @@ def test_usage_errors_exit_2(capsys, tmp_path):
     assert status == 2 and '--output' in err
     status, _, err = call(capsys, 'reach', *BOX, '--so3', '0', '-o', tmp_path / 'x.npz')
     assert status == 2 and '--so3' in err
+
+
+def test_pictures_from_the_command_line(capsys, tmp_path):
+    pytest.importorskip('matplotlib')
+    rng = np.random.default_rng(2)
+    points = np.array([0.6, 0.2, 0.3]) + rng.uniform(-0.05, 0.05, (6, 3))
+    np.savetxt(tmp_path / 'part.txt', points)
+    status, out, err = call(capsys, 'reach', '--points', tmp_path / 'part.txt', '--bases',
+                            '0', '0.4', '0', '0.4', '0.4', '-o', tmp_path / 'b.npz',
+                            '--picture', tmp_path / 'map.png', '--base-map',
+                            tmp_path / 'bases.png', '--color-by', 'score', '-q')
+    assert status == 0, err
+    assert (tmp_path / 'map.png').stat().st_size > 10000
+    assert (tmp_path / 'bases.png').stat().st_size > 10000
+    status, _, err = call(capsys, 'reach', *BOX, '-o', tmp_path / 'c.npz', '--base-map',
+                          tmp_path / 'x.png', '-q')
+    assert status == 1 and '--base-map needs --bases' in err
+
+
+def test_progress_bar_on_a_terminal_with_tqdm(monkeypatch, capsys):
+    pytest.importorskip('tqdm')
+    from frame_kinematics.cli.reach import progress_reporter
+    monkeypatch.setattr('sys.stderr.isatty', lambda: True)
+    report = progress_reporter(True)
+    for done in (10, 20):
+        report(done, 20, 'targets tried, 5 solved')
+    report(1, 3, 'neighbour rounds, 1 more solved')
+    assert 'targets tried' in capsys.readouterr().err

@@ -106,3 +106,16 @@ def test_a_ten_gigabyte_grid_names_its_size():
         grid_targets([0, 0, 0], [1, 1, 1], 2e-3, so3_orientations(64))
     assert f'limit of {MAX_TARGETS}' in str(info.value)
     assert '8.01 GB' in str(info.value) or 'GB' in str(info.value)
+
+
+def test_point_rotations_give_each_point_its_frame():
+    frames = so3_orientations(3)
+    targets = make_targets(np.eye(3), point_rotations=frames,
+                           orientations=single_orientation([0.0, 0.0, 0.3]))
+    poses = targets.poses()
+    assert np.allclose(poses[:, 0, :3, :3], frames @ single_orientation([0.0, 0.0, 0.3])[0])
+    assert np.allclose(targets.normals, frames[:, :, 2])
+    with pytest.raises(ConfigurationError, match='not both'):
+        make_targets(np.eye(3), np.eye(3), point_rotations=frames)
+    with pytest.raises(ConfigurationError, match='orthonormal'):
+        make_targets(np.eye(3), point_rotations=2 * frames)
