@@ -128,6 +128,8 @@ def main():
     parser.add_argument('--peer-targets', type=int, default=300)
     parser.add_argument('--backend', default='numba', choices=('numba', 'numpy'))
     parser.add_argument('--seed', type=int, default=0)
+    parser.add_argument('--max-iterations', type=int, default=60)
+    parser.add_argument('--restarts', type=int, default=8)
     args = parser.parse_args()
     _, path, tip = next(case for case in robot_cases() if case[0] == 'KUKA iiwa')
     model = RobotModel.from_urdf_file(path, backend=args.backend)
@@ -142,7 +144,8 @@ def main():
     for label, options in (('study, no early rejection', {'reject_beyond_reach': False}),
                            ('study', {})):
         start = time.perf_counter()
-        result = run_study(model, tip, targets, seed=args.seed, **options)
+        result = run_study(model, tip, targets, seed=args.seed, restarts=args.restarts,
+                           max_iterations=args.max_iterations, **options)
         seconds = time.perf_counter() - start
         q = result.q[:, 0]
         ok = judge(model, evaluator, tip, np.nan_to_num(q), poses, result.reached[:, 0])
