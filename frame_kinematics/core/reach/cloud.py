@@ -47,10 +47,10 @@ MAX_POINTS = 2 ** 22
 MAX_COORDINATE = 1e6
 #: Longest header read (bytes).
 _MAX_HEADER = 64 * 1024
-_PLY_TYPES = MappingProxyType({'float': 'f4', 'float32': 'f4', 'double': 'f8', 'float64': 'f8',
-              'char': 'i1', 'int8': 'i1', 'uchar': 'u1', 'uint8': 'u1', 'short': 'i2',
-              'int16': 'i2', 'ushort': 'u2', 'uint16': 'u2', 'int': 'i4', 'int32': 'i4',
-              'uint': 'u4', 'uint32': 'u4'})
+_PLY_TYPES = MappingProxyType({
+    'float': 'f4', 'float32': 'f4', 'double': 'f8', 'float64': 'f8', 'char': 'i1',
+    'int8': 'i1', 'uchar': 'u1', 'uint8': 'u1', 'short': 'i2', 'int16': 'i2', 'ushort': 'u2',
+    'uint16': 'u2', 'int': 'i4', 'int32': 'i4', 'uint': 'u4', 'uint32': 'u4'})
 _NORMALS = (('nx', 'ny', 'nz'), ('normal_x', 'normal_y', 'normal_z'))
 
 
