@@ -60,7 +60,7 @@ def _values(result: ReachResult, color_by: str) -> Tuple[np.ndarray, str]:
     if color_by == 'index':
         return result.reachability_index, 'reachability index (fraction of orientations reached)'
     if color_by == 'score':
-        return result.point_score(), 'best combined score (NaN: grey, none reached)'
+        return result.point_score(), 'best combined score (grey: no orientation reached)'
     raise ValueError(f"color_by must be 'index' or 'score', got {color_by!r}")
 
 

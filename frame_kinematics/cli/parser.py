@@ -184,7 +184,7 @@ def _model_options(parser: argparse.ArgumentParser, top: bool) -> None:
                        help="add a floating joint 'root_joint' from a 'world' link to the root")
     group.add_argument('--backend', choices=('numpy', 'numba', 'auto'), default=default(None),
                        help='kinematics backend (default: $FRAME_KINEMATICS_BACKEND, else numpy, '
-                            'and auto for ik --targets: numba when installed)')
+                            'and auto for ik --targets and reach: numba when installed)')
     group = parser.add_argument_group('messages on stderr')
     group.add_argument('-q', '--quiet', action='store_true', default=default(False),
                        help='print nothing on stderr but errors: no progress, no warnings')
@@ -226,7 +226,7 @@ def build_parser() -> argparse.ArgumentParser:
     """
     parser = Parser(prog=PROG, description='Kinematics of a URDF robot without ROS: model '
                     'tree, poses, Jacobians, center of mass, inverse kinematics, '
-                    'relative motion and pictures.',
+                    'relative motion, pictures and reach studies.',
                     epilog='example:\n  frame-kinematics fk shoulder_lift_joint=-1.2 '
                     'elbow_joint=1.0 --links tool0\n\nrun "frame-kinematics COMMAND --help" '
                     'for the options of a command.',
