@@ -93,5 +93,7 @@ def test_bad_studies_are_refused_before_any_work(model, targets):
         run_study(model, 'tool0', make_targets([[0.3, 0, 0.3]], frame='no_such_frame'))
     with pytest.raises(ConfigurationError, match='TargetSet'):
         run_study(model, 'tool0', np.zeros((3, 4, 4)))
+    with pytest.raises(ConfigurationError, match='one tip'):
+        run_study(model, ['tool0', 'flange'], targets)
     with pytest.raises(ConfigurationError, match='restarts'):
         run_study(model, 'tool0', targets, restarts=-1)

@@ -194,6 +194,9 @@ def run_study(model: RobotModel, tip: str, targets: TargetSet, *,
     start = time.perf_counter()
     if not isinstance(targets, TargetSet):
         raise ConfigurationError(f'targets must be a TargetSet, got {type(targets).__name__}')
+    if not isinstance(tip, str):
+        raise ConfigurationError(f'a reach study has one tip link (a name), got '
+                                 f'{type(tip).__name__}')
     solver = IKSolver(model, tip, active_joints)
     seed = check_count(seed, 'seed', 0, 2 ** 63 - 1)
     options = {'position_tolerance': number(position_tolerance, 'position_tolerance',
