@@ -26,17 +26,19 @@ refused. All of these are usage errors (exit status 2).
 import argparse
 import math
 import sys
-from typing import Callable, List, Optional, Sequence
+from typing import Callable, List, Sequence
 
 from .common import EXIT_USAGE, PROG
 from .ik import run as run_ik
 from .info import run as run_info
+from .parser_types import coordinate, nonempty, real, whole
 from .pictures import run as run_render
 from .poses import run_com, run_fk, run_jacobian
+from .reach import run as run_reach
+from .reach_options import add_options as add_reach_options
 from .relative_motion import run as run_relative_motion
 from .. import __version__, robots
-from ..core.checks import MAX_MAGNITUDE
-from ..core.ik.options import MAX_COUNT, MAX_TIME_BUDGET
+from ..core.ik.options import MAX_TIME_BUDGET
 from ..core.kinematics import ExpressedIn
 from ..render import AXES
 
@@ -90,79 +92,6 @@ class Parser(argparse.ArgumentParser):
             message = f"{option[len('argument '):]} {rest}"
         sys.stderr.write(f"{PROG}: error: {message} (see '{self.prog} --help')\n")
         sys.exit(EXIT_USAGE)
-
-
-def whole(minimum: int, maximum: Optional[int] = None) -> Callable[[str], int]:
-    """
-    Option type: a whole number within bounds.
-
-    :param minimum: smallest value accepted.
-    :param maximum: largest value accepted, or ``None`` for the core's limit of counts
-        (:data:`MAX_COUNT`), which the message names only when it is passed or exceeded.
-    :return: the converter for ``add_argument(type=...)``.
-    """
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = None
-        if value is None or not minimum <= value <= (MAX_COUNT if maximum is None else maximum):
-            bound = f'>= {minimum}' if maximum is None else f'between {minimum} and {maximum}'
-            if value is not None and maximum is None and value > MAX_COUNT:
-                bound = f'<= {MAX_COUNT}'
-            raise argparse.ArgumentTypeError(f'must be a whole number {bound}, got {text!r}')
-        return value
-    return parse
-
-
-def real(minimum: float, strict: bool, maximum: Optional[float] = None
-         ) -> Callable[[str], float]:
-    """
-    Option type: a finite number above ``minimum`` (or at it, unless ``strict``).
-
-    :param minimum: lower bound.
-    :param strict: whether the bound itself is refused.
-    :param maximum: largest value accepted, or ``None`` for the magnitude every number has at
-        most (:data:`MAX_MAGNITUDE`), which the message names only when it is passed or
-        exceeded.
-    :return: the converter for ``add_argument(type=...)``.
-    """
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            value = math.nan
-        low_ok = value > minimum if strict else value >= minimum
-        high = MAX_MAGNITUDE if maximum is None else maximum
-        if not (math.isfinite(value) and low_ok and value <= high):
-            bound = f"{'>' if strict else '>='} {minimum:g}"
-            if maximum is not None or value > high:
-                bound += f' and <= {high:g}'
-            raise argparse.ArgumentTypeError(f'must be a number {bound}, got {text!r}')
-        return value
-    return parse
-
-
-def nonempty(text: str) -> str:
-    """
-    Option type: a name or path, which must not be empty.
-
-    :param text: the option's value.
-    :return: the text.
-    """
-    if not text.strip():
-        raise argparse.ArgumentTypeError(f'must not be empty, got {text!r}')
-    return text
-
-
-def coordinate(text: str) -> float:
-    """
-    Option type: a number of magnitude at most :data:`MAX_MAGNITUDE`, as numbers everywhere.
-
-    :param text: the option's value.
-    :return: the number.
-    """
-    return real(-MAX_MAGNITUDE, False, MAX_MAGNITUDE)(text)
 
 
 def time_budget(text: str) -> float:
@@ -255,7 +184,7 @@ def _model_options(parser: argparse.ArgumentParser, top: bool) -> None:
                        help="add a floating joint 'root_joint' from a 'world' link to the root")
     group.add_argument('--backend', choices=('numpy', 'numba', 'auto'), default=default(None),
                        help='kinematics backend (default: $FRAME_KINEMATICS_BACKEND, else numpy, '
-                            'and auto for ik --targets: numba when installed)')
+                            'and auto for ik --targets and reach: numba when installed)')
     group = parser.add_argument_group('messages on stderr')
     group.add_argument('-q', '--quiet', action='store_true', default=default(False),
                        help='print nothing on stderr but errors: no progress, no warnings')
@@ -297,7 +226,7 @@ def build_parser() -> argparse.ArgumentParser:
     """
     parser = Parser(prog=PROG, description='Kinematics of a URDF robot without ROS: model '
                     'tree, poses, Jacobians, center of mass, inverse kinematics, '
-                    'relative motion and pictures.',
+                    'relative motion, pictures and reach studies.',
                     epilog='example:\n  frame-kinematics fk shoulder_lift_joint=-1.2 '
                     'elbow_joint=1.0 --links tool0\n\nrun "frame-kinematics COMMAND --help" '
                     'for the options of a command.',
@@ -429,6 +358,9 @@ def build_parser() -> argparse.ArgumentParser:
     ren.add_argument('--axis-length', type=real(0, True), metavar='M',
                      help="length of the frame axes in m (default 8%% of the robot's size)")
     ren.add_argument('--no-labels', action='store_true', help='do not write link names')
+
+    add_reach_options(_subparser(commands, 'reach', 'reach study: which target poses the tip '
+                                 'reaches, how well, and from which base pose', run_reach))
     return parser
 
 

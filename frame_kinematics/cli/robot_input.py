@@ -117,13 +117,13 @@ def model_of(args) -> RobotModel:
     Load the model a command's options (``--urdf``, ``--robot``, ``--floating-base``) name.
 
     Its backend is ``--backend``, else the environment's, else numpy: a single query
-    answers sooner than the compiled kernels load; a batch of targets (``ik --targets``)
-    takes numba when it is installed.
+    answers sooner than the compiled kernels load; a batch of targets (``ik --targets``,
+    ``reach``) takes numba when it is installed.
 
     :param args: the parsed command line.
     :return: the model.
     :raises BackendError: for numba asked for and not usable.
     """
-    batch = getattr(args, 'targets', None) is not None
+    batch = getattr(args, 'targets', None) is not None or getattr(args, 'batch_work', False)
     backend = resolve(args.backend, default='auto' if batch else 'numpy')
     return load_model(args.urdf, args.robot, args.floating_base, backend)

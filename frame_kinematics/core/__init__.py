@@ -33,10 +33,10 @@ Conventions (used everywhere in this package)
   or, recomputed in place for loops, in a :class:`KinematicsWorkspace`.
 """
 
-from . import configuration, distance, ik, placement, srdf, velocity
+from . import configuration, distance, ik, placement, reach, srdf, velocity
 from .collision import CollisionFlags
 from .errors import (BackendError, ConfigurationError, FrameKinematicsError, ReferenceFrameError,
-                     SRDFError, UnknownFrameError, UnknownOptionError,
+                     SRDFError, TargetFileError, UnknownFrameError, UnknownOptionError,
                      UnknownReferenceFrameError, URDFError)
 from .frames import FrameKind, FrameTree, ReferenceFrame
 from .ik import ChainEvaluator, IKBatchResult, IKResult, IKSolver, solve_batch
@@ -75,6 +75,7 @@ __all__ = [
     'KinematicsWorkspace',
     'Link',
     'placement',
+    'reach',
     'ReferenceFrame',
     'ReferenceFrameError',
     'RelativeMotion',
@@ -89,6 +90,7 @@ __all__ = [
     'solve_batch',
     'srdf',
     'SRDFError',
+    'TargetFileError',
     'UnknownFrameError',
     'UnknownOptionError',
     'UnknownReferenceFrameError',

@@ -163,6 +163,21 @@ class UnknownOptionError(ConfigurationError, TypeError):
     """
 
 
+class TargetFileError(FrameKinematicsError, ValueError):
+    """
+    A file of reach targets (points with normals) or a saved study that cannot be read.
+
+    :param message: what is wrong.
+    :param path: the file at fault (a long path is shown by its end, the file's name).
+    """
+
+    def __init__(self, message: str, path: str) -> None:
+        self.path = path
+        text = str(path)
+        shown = text if len(text) <= EXCERPT_LENGTH else f'...{text[-EXCERPT_LENGTH:]}'
+        super().__init__(f"target file '{shown}' {message}")
+
+
 class BackendError(FrameKinematicsError, ValueError):
     """A kinematics backend that is unknown or not installed (see :mod:`.backend`)."""
 

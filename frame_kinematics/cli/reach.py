@@ -1,0 +1,234 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+``frame-kinematics reach``: a reach study (or a base placement ranking) from the command line.
+
+The study is :func:`frame_kinematics.core.reach.run_study`; this module reads the options
+into targets, reports progress on stderr (a ``tqdm`` bar on a terminal when tqdm is
+installed, else :class:`~.common.Progress`), writes the ``.npz`` and the pictures, and
+prints the summary.
+"""
+
+import argparse
+import sys
+from typing import Callable, List, Optional
+
+import numpy as np
+
+from .common import CommandLineError, emit, Progress, table, to_json
+from .inputs import default_link
+from .robot_input import model_of
+from ..core.checks import check_count
+from ..core.model import RobotModel
+from ..core.reach import (cone_orientations, floor_grid, grid_targets, make_targets,
+                          rank_bases, read_points, run_study, shell_targets,
+                          single_orientation, so3_orientations, TargetSet)
+from ..core.reach.base_search import BaseRanking
+from ..core.reach.result import ReachResult
+from ..core.spatial import transform_from_xyz_rpy
+
+
+class _Bar:
+    """A tqdm bar per stage of the work (the total changes between stages)."""
+
+    def __init__(self, tqdm) -> None:
+        self.tqdm = tqdm
+        self.bar, self.stage = None, None
+
+    def __call__(self, done: int, total: int, what: str = '') -> None:
+        stage, _, detail = what.partition(',')
+        if self.bar is None or (total, stage) != self.stage:
+            if self.bar is not None:
+                self.bar.close()
+            self.bar = self.tqdm(total=total, desc=stage, file=sys.stderr, leave=True)
+            self.stage = (total, stage)
+        self.bar.set_postfix_str(detail.strip())
+        self.bar.update(done - self.bar.n)
+        if done >= total:
+            self.bar.close()
+            self.bar = None
+
+
+def progress_reporter(enabled: bool) -> Callable[[int, int, str], None]:
+    """
+    Return the progress report of long work on stderr (the work names what it counts).
+
+    :param enabled: whether to report at all (not with ``-q``).
+    :return: a tqdm bar on a terminal when tqdm is installed, else plain lines.
+    """
+    if enabled and sys.stderr is not None and sys.stderr.isatty():
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            tqdm = None
+        if tqdm is not None:
+            return _Bar(tqdm)
+    return Progress('', enabled)
+
+
+def _orientations(args: argparse.Namespace) -> Optional[np.ndarray]:
+    if args.rpy is not None:
+        return single_orientation(args.rpy)
+    if args.cone is not None:
+        angle, directions, rotations = args.cone
+        return cone_orientations(angle, check_count(directions, '--cone DIRS'),
+                                 check_count(rotations, '--cone ROTS'))
+    if args.so3 is not None:
+        return so3_orientations(args.so3)
+    return None
+
+
+def read_targets(args: argparse.Namespace) -> TargetSet:
+    """
+    Build the targets of the options (a box, shells or a file), before any model work.
+
+    :param args: the parsed command line.
+    :return: the targets.
+    :raises CommandLineError: for none or several kinds of targets, or a missing companion
+        option.
+    """
+    given = [name for name, value in (('--box', args.box), ('--sphere', args.sphere),
+                                      ('--points', args.points)) if value is not None]
+    if len(given) != 1:
+        raise CommandLineError('give one kind of targets: --box (with --step), --sphere '
+                               f"(with --radii, --count) or --points{', not ' if given else ''}"
+                               f"{' and '.join(given)}")
+    rot = _orientations(args)
+    pose = transform_from_xyz_rpy(np.array(args.workpiece_xyz), np.array(args.workpiece_rpy))
+    where = {'frame': args.frame, 'frame_T_workpiece': pose}
+    if args.box is not None:
+        if args.step is None:
+            raise CommandLineError('--box needs --step')
+        return grid_targets(args.box[:3], args.box[3:], args.step, rot, **where)
+    if args.sphere is not None:
+        if not args.radii or args.count is None:
+            raise CommandLineError('--sphere needs --radii and --count')
+        return shell_targets(args.sphere, args.radii, args.count, rot, **where)
+    points, normals = read_points(args.points)
+    return make_targets(points, normals, rot, **where)
+
+
+def _study_options(args: argparse.Namespace) -> dict:
+    return {'active_joints': args.active_joints, 'seed': args.random_seed,
+            'position_tolerance': args.position_tolerance,
+            'orientation_tolerance': args.orientation_tolerance,
+            'max_iterations': args.max_iterations, 'restarts': args.restarts,
+            'neighbour_radius': args.neighbour_radius, 'weights': args.weights,
+            'reject_beyond_reach': not args.no_bound}
+
+
+def _number(value: Optional[float], precision: int) -> str:
+    return '-' if value is None else f'{value:.{precision}f}'
+
+
+def summary_lines(summary: dict, precision: int) -> List[str]:
+    """
+    Lay out a study's summary as a table of figures and a table of regions.
+
+    :param summary: :meth:`ReachResult.summary`.
+    :param precision: decimals.
+    :return: the lines.
+    """
+    p = precision
+    rows = [['targets', f"{summary['targets']} ({summary['points']} points x "
+             f"{summary['orientations']} orientations)"],
+            ['reached', f"{summary['reached']} ({summary['percent_reached']:.{p}f} %)"],
+            ['points fully reached', str(summary['points_fully_reached'])],
+            ['points never reached', str(summary['points_never_reached'])],
+            ['beyond the reach bound', str(summary['beyond_reach'])],
+            ['solved by neighbours', str(summary['solved_neighbour_pass'])],
+            ['elapsed', f"{summary['elapsed']:.2f} s"]]
+    for name in ('manipulability', 'joint_limit_margin', 'score'):
+        stats = summary[name]
+        rows.append([name.replace('_', ' '), ' / '.join(_number(stats[k], p) for k in
+                                                        ('min', 'mean', 'max')) +
+                     ' (min / mean / max)'])
+    lines = [table(['study', 'value'], rows, p), '']
+    regions = [[str(r['region']), str(r['points']), str(r['targets']),
+                _number(r['percent_reached'], p), _number(r['mean_index'], p),
+                _number(r['mean_score'], p)] for r in summary['regions']]
+    lines.append(table(['region', 'points', 'targets', 'reached %', 'mean index',
+                        'mean score'], regions, p))
+    return lines
+
+
+def _ranking_lines(ranking: BaseRanking, precision: int, shown: int = 10) -> List[str]:
+    rows = []
+    for rank, c in enumerate(ranking.order[:shown], 1):
+        x, y = ranking.world_T_bases[c, :2, 3]
+        rows.append([str(rank), _number(float(x), precision), _number(float(y), precision),
+                     _number(100 * float(ranking.reached[c]), 1),
+                     _number(None if np.isnan(ranking.mean_score[c])
+                             else float(ranking.mean_score[c]), precision)])
+    return [table(['rank', 'x', 'y', 'reached %', 'mean score'], rows, precision), '']
+
+
+def _pictures(model: RobotModel, result: ReachResult, ranking: Optional[BaseRanking],
+              args: argparse.Namespace) -> List[str]:
+    if args.picture is None and args.base_map is None:
+        return []
+    from .. import reach_pictures
+    written = []
+    if args.picture is not None:
+        written.append(reach_pictures.render_reach_map(model, result, args.picture,
+                                                       color_by=args.color_by))
+    if args.base_map is not None:
+        if ranking is None:
+            raise CommandLineError('--base-map needs --bases')
+        written.append(reach_pictures.render_base_map(ranking, args.base_map))
+    return written
+
+
+def run(args: argparse.Namespace) -> int:
+    """
+    Run the study (or rank the base poses), write the files and print the summary.
+
+    :param args: the parsed command line.
+    :return: the exit status (0).
+    """
+    targets = read_targets(args)
+    if args.bases is not None and args.frame is not None:
+        raise CommandLineError('with --bases the targets are in the world: leave out --frame')
+    model = model_of(args)
+    link = default_link(model, args.link)
+    options = _study_options(args)
+    ranking = None
+    if args.bases is not None:
+        x0, x1, y0, y1, step = args.bases
+        bases = floor_grid((x0, x1), (y0, y1), step)
+        ranking = rank_bases(model, link, targets, bases, **options,
+                             progress=progress_reporter(not args.quiet))
+        result = ranking.best
+    else:
+        result = run_study(model, link, targets, **options,
+                           progress=progress_reporter(not args.quiet))
+    path = result.save(args.output)
+    written = [path] + _pictures(model, result, ranking, args)
+    summary = result.summary()
+    if args.format == 'json':
+        document = {'summary': summary, 'files': written}
+        if ranking is not None:
+            document['bases'] = [{'x': float(ranking.world_T_bases[c, 0, 3]),
+                                  'y': float(ranking.world_T_bases[c, 1, 3]),
+                                  'reached': float(ranking.reached[c])}
+                                 for c in ranking.order]
+        emit(to_json(document))
+        return 0
+    emit(f'# {model.name}: reach study of {link}')
+    if ranking is not None:
+        emit('\n'.join(_ranking_lines(ranking, args.precision)))
+        emit('# the best base pose:')
+    emit('\n'.join(summary_lines(summary, args.precision)))
+    emit('wrote ' + ', '.join(written))
+    return 0

@@ -1,0 +1,102 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+A workspace bound from the model: targets no configuration can reach, known before any solve.
+
+The tip's distance from the origin of the first joint that moves it is at most the sum of
+the distances between the origins of the successive joints on its path, and from the last
+one to the tip: a revolute joint turns its child about an axis through the child's origin,
+so these distances do not depend on the configuration; a prismatic joint adds the largest
+magnitude of its limits. The first joint's origin does not move with any active joint
+(joints above it are held), so that every target farther than this sum (plus the position
+tolerance) from it is out of reach. The bound is never tighter than the truth: it rejects
+no reachable target. A chain with a floating or planar joint has no finite bound.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..joints import JointType
+from ..model import RobotModel
+
+
+@dataclass(frozen=True)
+class ReachBound:
+    """
+    A sphere every reachable tip position lies in.
+
+    :ivar center: ``(3,)`` the first moving joint's origin, in the root link (m).
+    :ivar radius: the largest distance of the tip from it (m; ``inf``: no bound).
+    """
+
+    center: np.ndarray
+    radius: float
+
+    def outside(self, root_p_target: np.ndarray, tolerance: float) -> np.ndarray:
+        """
+        Return which positions are farther than the radius plus ``tolerance``.
+
+        :param root_p_target: ``(..., 3)`` positions in the root link (m).
+        :param tolerance: the position tolerance of the study (m).
+        :return: bools of the shape ``(...)``.
+        """
+        distance = np.linalg.norm(root_p_target - self.center, axis=-1)
+        return distance > self.radius + tolerance
+
+
+def reach_bound(model: RobotModel, tip: str, active_joints, q: np.ndarray) -> ReachBound:
+    """
+    Return the reach bound of a tip with the held joints at ``q``.
+
+    :param model: the robot model.
+    :param tip: the tip link.
+    :param active_joints: the names of the joints that move (mimic joints on the path move
+        with their masters).
+    :param q: ``(nq,)`` the configuration of the held joints.
+    :return: the bound (an infinite radius when a joint on the path has no bound).
+    """
+    active = set(active_joints)
+    path = []
+    link = model.link(tip)
+    while link.parent_joint is not None:
+        joint = model.joint(link.parent_joint)
+        path.append(joint)
+        link = model.link(joint.parent)
+    path.reverse()
+    moving = [j for j in path if j.type is not JointType.FIXED and
+              (j.name in active or (j.mimic is not None and j.mimic[0] in active))]
+    state = model.forward_kinematics(q)
+    tip_p = state.transform(tip)[:3, 3]
+    if not moving:
+        return ReachBound(tip_p.copy(), 0.0)
+    if any(j.type not in (JointType.REVOLUTE, JointType.CONTINUOUS, JointType.PRISMATIC)
+           for j in moving):
+        return ReachBound(state.transform(moving[0].child)[:3, 3].copy(), float('inf'))
+    origins = np.array([state.transform(j.child)[:3, 3] for j in moving] + [tip_p])
+    radius = float(np.sum(np.linalg.norm(np.diff(origins, axis=0), axis=1)))
+    for j in moving:
+        if j.type is JointType.PRISMATIC:
+            travel = max(abs(j.lower), abs(j.upper))
+            if j.mimic is not None:
+                name, multiplier, offset = j.mimic
+                master = model.joint(name)
+                travel = abs(multiplier) * max(abs(master.lower), abs(master.upper)) + \
+                    abs(offset)
+            radius += float(travel)
+    first = origins[0]
+    if moving[0].type is JointType.PRISMATIC:
+        first = state.transform(moving[0].parent)[:3, 3]
+        radius += float(np.linalg.norm(origins[0] - first))
+    return ReachBound(first.copy(), radius)

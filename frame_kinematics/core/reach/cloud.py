@@ -1,0 +1,286 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+Points with normals from a file: CSV, NPZ, PLY and PCD (ASCII and binary little-endian).
+
+REACH samples its targets from such a cloud. Every file is bounded as a URDF is: its size
+is checked before it is read (at most :data:`MAX_FILE_BYTES`, read once, so that a device or
+a pipe cannot make it grow), the point count a header declares is checked before any array
+is made (at most :data:`MAX_POINTS`), and NaN, inf, huge values, zero normals and an empty
+cloud are refused with a :class:`~frame_kinematics.core.errors.TargetFileError` naming the
+file.
+
+* ``.csv``/``.txt``: rows ``x y z nx ny nz`` (commas or blanks; a first line of names is
+  skipped; ``x y z`` rows get ``+z`` normals).
+* ``.npz``: arrays ``points`` ``(P, 3)`` and, optionally, ``normals`` ``(P, 3)``.
+* ``.ply``: a ``vertex`` element with float or double properties ``x y z nx ny nz`` (others
+  skipped), ``format ascii`` or ``binary_little_endian``; later elements (faces) are ignored.
+* ``.pcd``: ``FIELDS x y z normal_x normal_y normal_z`` (or ``nx ny nz``), ``DATA ascii`` or
+  ``binary``.
+"""
+
+import os
+import re
+from types import MappingProxyType
+from typing import Dict, List, Tuple, Union
+
+import numpy as np
+
+from ..errors import TargetFileError
+
+#: Largest file read, in bytes.
+MAX_FILE_BYTES = 512 * 1024 * 1024
+#: Most points of a cloud.
+MAX_POINTS = 2 ** 22
+#: Largest magnitude of a coordinate (m): a workpiece is not a kilometre away.
+MAX_COORDINATE = 1e6
+#: Longest header read (bytes).
+_MAX_HEADER = 64 * 1024
+_PLY_TYPES = MappingProxyType({
+    'float': 'f4', 'float32': 'f4', 'double': 'f8', 'float64': 'f8', 'char': 'i1',
+    'int8': 'i1', 'uchar': 'u1', 'uint8': 'u1', 'short': 'i2', 'int16': 'i2', 'ushort': 'u2',
+    'uint16': 'u2', 'int': 'i4', 'int32': 'i4', 'uint': 'u4', 'uint32': 'u4'})
+_NORMALS = (('nx', 'ny', 'nz'), ('normal_x', 'normal_y', 'normal_z'))
+
+
+def _read_bytes(path: str) -> bytes:
+    try:
+        size = os.stat(path).st_size
+    except OSError as exc:
+        raise TargetFileError(f'cannot be read: {exc.strerror}', path) from None
+    if size > MAX_FILE_BYTES:
+        raise TargetFileError(f'{size} bytes: larger than the limit of {MAX_FILE_BYTES}', path)
+    try:
+        with open(path, 'rb') as stream:
+            data = stream.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise TargetFileError(f'cannot be read: {exc.strerror}', path) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise TargetFileError(f'larger than the limit of {MAX_FILE_BYTES} bytes', path)
+    return data
+
+
+def _count(value: str, path: str) -> int:
+    if not re.fullmatch(r'\d{1,20}', value):
+        raise TargetFileError(f'the header gives a bad point count {value[:30]!r}', path)
+    count = int(value)
+    if count > MAX_POINTS:
+        raise TargetFileError(f'the header declares {count} points: more than the limit of '
+                              f'{MAX_POINTS}', path)
+    return count
+
+
+def _checked(points: np.ndarray, normals: np.ndarray, path: str
+             ) -> Tuple[np.ndarray, np.ndarray]:
+    if not len(points):
+        raise TargetFileError('has no points', path)
+    if len(points) > MAX_POINTS:
+        raise TargetFileError(f'has {len(points)} points: more than the limit of {MAX_POINTS}',
+                              path)
+    both = np.concatenate([points, normals], axis=1)
+    with np.errstate(invalid='ignore'):
+        bad = ~(np.abs(both) <= MAX_COORDINATE)
+    if np.any(bad):
+        row = int(np.argmax(bad.any(axis=1)))
+        raise TargetFileError(f'point {row} has NaN, inf or a magnitude above '
+                              f'{MAX_COORDINATE:g}', path)
+    norms = np.linalg.norm(normals, axis=1)
+    if np.any(norms < 1e-9):
+        raise TargetFileError(f'point {int(np.argmax(norms < 1e-9))} has a zero normal', path)
+    return np.array(points, dtype=float), normals / norms[:, None]
+
+
+def _columns(table: np.ndarray, names: List[str], path: str
+             ) -> Tuple[np.ndarray, np.ndarray]:
+    index = {name: k for k, name in enumerate(names)}
+    if not all(axis in index for axis in 'xyz'):
+        raise TargetFileError(f'has no x y z fields (fields: {" ".join(names[:12])})', path)
+    points = table[:, [index[a] for a in 'xyz']]
+    for fields in _NORMALS:
+        if all(f in index for f in fields):
+            return points, table[:, [index[f] for f in fields]]
+    normals = np.zeros(points.shape)
+    normals[:, 2] = 1.0
+    return points, normals
+
+
+def _text_table(text: str, columns: int, path: str) -> np.ndarray:
+    try:
+        values = np.array(text.replace(',', ' ').split(), dtype=float)
+    except ValueError:
+        raise TargetFileError('has a value that is not a number', path) from None
+    if columns == 0 or len(values) % columns:
+        raise TargetFileError(f'has {len(values)} numbers: not rows of {columns}', path)
+    return values.reshape(-1, columns)
+
+
+def _is_number(word: str) -> bool:
+    try:
+        float(word)
+    except ValueError:
+        return False
+    return True
+
+
+def _csv(data: bytes, path: str) -> Tuple[np.ndarray, np.ndarray]:
+    text = data.decode('utf-8', errors='replace')
+    lines = [line for line in text.splitlines() if line.strip() and not line.startswith('#')]
+    if lines and not any(_is_number(word) for word in lines[0].replace(',', ' ').split()):
+        lines = lines[1:]  # a line of column names
+    if not lines:
+        raise TargetFileError('has no points', path)
+    width = len(lines[0].replace(',', ' ').split())
+    if width not in (3, 6):
+        raise TargetFileError(f'rows must be "x y z" or "x y z nx ny nz", got {width} '
+                              'numbers', path)
+    table = _text_table('\n'.join(lines), width, path)
+    return _columns(table, ['x', 'y', 'z', 'nx', 'ny', 'nz'][:width], path)
+
+
+def _npz(path: str) -> Tuple[np.ndarray, np.ndarray]:
+    try:
+        with np.load(path, allow_pickle=False) as archive:
+            arrays: Dict[str, np.ndarray] = {}
+            for key in ('points', 'normals'):
+                if key in archive.files:
+                    if archive[key].nbytes > MAX_FILE_BYTES:
+                        raise TargetFileError(f"array '{key}' is too large", path)
+                    arrays[key] = archive[key]
+    except (OSError, ValueError) as exc:
+        raise TargetFileError(f'is not a readable .npz: {exc}', path) from None
+    if 'points' not in arrays:
+        raise TargetFileError("has no array 'points'", path)
+    points = arrays['points']
+    normals = arrays.get('normals')
+    if normals is None:
+        normals = np.zeros(points.shape)
+        if points.ndim == 2:
+            normals[:, 2] = 1.0
+    for name, arr in (('points', points), ('normals', normals)):
+        if arr.dtype.kind not in 'iuf' or arr.ndim != 2 or arr.shape[1] != 3 or \
+                arr.shape != points.shape:
+            raise TargetFileError(f"array '{name}' must be (P, 3) numbers, got {arr.shape} "
+                                  f'of {arr.dtype}', path)
+    return points.astype(float), normals.astype(float)
+
+
+def _header(data: bytes, end: bytes, path: str) -> Tuple[List[str], int]:
+    stop = data.find(end, 0, _MAX_HEADER)
+    if stop < 0:
+        raise TargetFileError('has no end of header in its first '
+                              f'{_MAX_HEADER} bytes', path)
+    stop = data.find(b'\n', stop) + 1 or len(data)
+    lines = data[:stop].decode('ascii', errors='replace').splitlines()
+    return [line.strip() for line in lines if line.strip()], stop
+
+
+def _binary(data: bytes, start: int, dtype: np.dtype, count: int, path: str) -> np.ndarray:
+    needed = count * dtype.itemsize
+    if len(data) - start < needed:
+        raise TargetFileError(f'declares {count} points but holds {len(data) - start} bytes '
+                              f'of the {needed} they need', path)
+    return np.frombuffer(data, dtype=dtype, count=count, offset=start)
+
+
+def _table(data: bytes, start: int, count: int, codes: List[str], text: bool,
+           path: str) -> np.ndarray:
+    """Read ``count`` rows of ``len(codes)`` fields after the header: text, or binary."""
+    if text:
+        rows = data[start:].decode('ascii', errors='replace').splitlines()
+        rows = [row for row in rows if row.strip()][:count]
+        if len(rows) < count:
+            raise TargetFileError(f'declares {count} points but holds {len(rows)}', path)
+        return _text_table('\n'.join(rows), len(codes), path)
+    dtype = np.dtype([(f'f{k}', code) for k, code in enumerate(codes)])
+    raw = _binary(data, start, dtype, count, path)
+    if not count:
+        return np.zeros((0, len(codes)))
+    return np.stack([raw[f'f{k}'].astype(float) for k in range(len(codes))], axis=1)
+
+
+def _ply(data: bytes, path: str) -> Tuple[np.ndarray, np.ndarray]:
+    if not data.startswith(b'ply'):
+        raise TargetFileError("is not a PLY file (no 'ply' first line)", path)
+    lines, start = _header(data, b'end_header', path)
+    fmt, count, props, element = None, None, [], None
+    for line in lines:
+        words = line.split()
+        if words[0] == 'format' and len(words) >= 2:
+            fmt = words[1]
+        elif words[0] == 'element' and len(words) == 3:
+            element = words[1]
+            if element == 'vertex':
+                count = _count(words[2], path)
+        elif words[0] == 'property' and element == 'vertex':
+            if len(words) != 3 or words[1] not in _PLY_TYPES:
+                raise TargetFileError(f'has an unsupported vertex property {line[:40]!r}',
+                                      path)
+            props.append((words[2], _PLY_TYPES[words[1]]))
+    if fmt not in ('ascii', 'binary_little_endian') or count is None:
+        raise TargetFileError(f'must be ascii or binary_little_endian with a vertex element, '
+                              f'got format {fmt!r}', path)
+    table = _table(data, start, count, ['<' + code for _, code in props], fmt == 'ascii', path)
+    return _columns(table, [name for name, _ in props], path)
+
+
+def _pcd(data: bytes, path: str) -> Tuple[np.ndarray, np.ndarray]:
+    lines, start = _header(data, b'DATA', path)
+    fields: Dict[str, List[str]] = {}
+    for line in lines:
+        words = line.split()
+        if words[0] in ('FIELDS', 'SIZE', 'TYPE', 'COUNT', 'POINTS', 'DATA'):
+            fields[words[0]] = words[1:]
+    names = fields.get('FIELDS', [])
+    sizes = fields.get('SIZE', [])
+    types = fields.get('TYPE', [])
+    counts = fields.get('COUNT', ['1'] * len(names))
+    mode = (fields.get('DATA') or [''])[0]
+    if not names or len(sizes) != len(names) or len(types) != len(names) or \
+            len(counts) != len(names) or any(c != '1' for c in counts):
+        raise TargetFileError('has a header without matching FIELDS, SIZE and TYPE (COUNT 1)',
+                              path)
+    count = _count((fields.get('POINTS') or [''])[0], path)
+    if mode not in ('ascii', 'binary'):
+        raise TargetFileError(f'must have DATA ascii or binary, got {mode[:20]!r}', path)
+    codes = []
+    for size, kind in zip(sizes, types):
+        if kind not in ('F', 'I', 'U') or size not in ('1', '2', '4', '8'):
+            raise TargetFileError(f'has an unsupported field type {kind}{size}', path)
+        codes.append('<' + {'F': 'f', 'I': 'i', 'U': 'u'}[kind] + size)
+    return _columns(_table(data, start, count, codes, mode == 'ascii', path), names, path)
+
+
+def read_points(path: Union[str, os.PathLike]) -> Tuple[np.ndarray, np.ndarray]:
+    """
+    Read points with normals from a CSV, NPZ, PLY or PCD file (by its suffix).
+
+    :param path: the file.
+    :return: ``(points, normals)``, new ``(P, 3)`` float arrays; unit normals (``+z`` where
+        the file has none).
+    :raises TargetFileError: for a missing, unreadable, too large, malformed or empty file,
+        NaN or inf, or a zero normal.
+    """
+    name = os.fspath(path)
+    suffix = os.path.splitext(name)[1].lower()
+    if suffix not in ('.csv', '.txt', '.npz', '.ply', '.pcd'):
+        raise TargetFileError(f'has the unknown suffix {suffix!r} (use .csv, .txt, .npz, .ply '
+                              'or .pcd)', name)
+    if suffix == '.npz':
+        _read_bytes(name)
+        points, normals = _npz(name)
+    else:
+        data = _read_bytes(name)
+        reader = {'.ply': _ply, '.pcd': _pcd}.get(suffix, _csv)
+        points, normals = reader(data, name)
+    return _checked(points, normals, name)

@@ -1,0 +1,261 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+The result of a reach study: saved and loaded as one versioned ``.npz``, summarised, queried.
+
+Target ``(i, j)`` is orientation ``j`` at point ``i``; every array is indexed so. Positions
+and orientations are in the model's root link. ``status`` says what became of a target:
+:data:`STATUS_SOLVED` (first pass), :data:`STATUS_NEIGHBOUR` (seeded from a neighbour),
+:data:`STATUS_UNSOLVED`, :data:`STATUS_BEYOND` (outside the reach bound, not tried).
+"""
+
+from dataclasses import dataclass
+import json
+import os
+from typing import Any, Dict, Optional, Tuple, Union
+
+import numpy as np
+
+from ..checks import check_point
+from ..errors import ConfigurationError, TargetFileError
+from ..spatial import check_transform, log_so3, rotation_from_quaternion
+
+#: Version of the ``.npz`` layout that :meth:`ReachResult.save` writes.
+FORMAT_VERSION = 1
+STATUS_BEYOND = -1
+STATUS_UNSOLVED = 0
+STATUS_SOLVED = 1
+STATUS_NEIGHBOUR = 2
+_ARRAYS = ('points', 'normals', 'regions', 'quaternions', 'q', 'status', 'manipulability',
+           'joint_limit_margin', 'score')
+
+
+def _statistics(values: np.ndarray) -> Dict[str, Optional[float]]:
+    values = values[np.isfinite(values)]
+    if not len(values):
+        return {'min': None, 'mean': None, 'median': None, 'max': None}
+    return {'min': float(values.min()), 'mean': float(values.mean()),
+            'median': float(np.median(values)), 'max': float(values.max())}
+
+
+@dataclass(frozen=True)
+class ReachComparison:
+    """
+    Which targets of two studies of the same targets each reaches.
+
+    :ivar only_first: ``(P, O)`` reached by the first study only.
+    :ivar only_second: ``(P, O)`` reached by the second study only.
+    :ivar both: ``(P, O)`` reached by both.
+    :ivar index_change: ``(P,)`` second reachability index minus the first.
+    """
+
+    only_first: np.ndarray
+    only_second: np.ndarray
+    both: np.ndarray
+    index_change: np.ndarray
+
+    def summary(self) -> Dict[str, int]:
+        """Return the counts: ``only_first``, ``only_second``, ``both``, ``neither``."""
+        total = self.both.size
+        counts = {name: int(np.count_nonzero(getattr(self, name)))
+                  for name in ('only_first', 'only_second', 'both')}
+        counts['neither'] = total - sum(counts.values())
+        return counts
+
+
+@dataclass(frozen=True)
+class ReachResult:
+    """
+    Everything a reach study found (see the module for the indexing and ``status``).
+
+    :ivar robot: the model's name.
+    :ivar tip: the tip link.
+    :ivar active_joints: the joints that moved.
+    :ivar points: ``(P, 3)`` target positions (m).
+    :ivar normals: ``(P, 3)`` unit normals.
+    :ivar regions: ``(P,)`` region labels.
+    :ivar quaternions: ``(P, O, 4)`` target orientations ``[x, y, z, w]``.
+    :ivar q: ``(P, O, nq)`` solutions (NaN where unsolved).
+    :ivar status: ``(P, O)`` int8 status codes.
+    :ivar manipulability: ``(P, O)`` (NaN where unsolved).
+    :ivar joint_limit_margin: ``(P, O)`` (NaN where unsolved).
+    :ivar score: ``(P, O)`` combined score (NaN where unsolved).
+    :ivar settings: the study's settings (seed, budgets, tolerances, weights).
+    :ivar stats: counts of the passes, the reach bound's radius and the elapsed time.
+    """
+
+    robot: str
+    tip: str
+    active_joints: Tuple[str, ...]
+    points: np.ndarray
+    normals: np.ndarray
+    regions: np.ndarray
+    quaternions: np.ndarray
+    q: np.ndarray
+    status: np.ndarray
+    manipulability: np.ndarray
+    joint_limit_margin: np.ndarray
+    score: np.ndarray
+    settings: Dict[str, Any]
+    stats: Dict[str, Any]
+
+    @property
+    def reached(self) -> np.ndarray:
+        """``(P, O)`` whether each target was reached."""
+        return self.status > 0
+
+    @property
+    def reachability_index(self) -> np.ndarray:
+        """``(P,)`` fraction of each point's orientations reached (as capability maps)."""
+        return self.reached.mean(axis=1)
+
+    @property
+    def reached_fraction(self) -> float:
+        """Fraction of all targets reached."""
+        return float(self.reached.mean())
+
+    def point_score(self) -> np.ndarray:
+        """Return ``(P,)`` the best combined score of each point's solutions (NaN: none)."""
+        score = np.where(self.reached, self.score, -np.inf).max(axis=1)
+        return np.where(np.isfinite(score), score, np.nan)
+
+    def summary(self) -> Dict[str, Any]:
+        """
+        Return the counts, percent reached, score statistics and per-region breakdown.
+
+        :return: a JSON-ready dictionary.
+        """
+        reached = self.reached
+        regions = []
+        for label in np.unique(self.regions):
+            rows = self.regions == label
+            regions.append({'region': int(label), 'points': int(rows.sum()),
+                            'targets': int(reached[rows].size),
+                            'percent_reached': 100.0 * float(reached[rows].mean()),
+                            'mean_index': float(self.reachability_index[rows].mean()),
+                            'mean_score': _statistics(self.score[rows])['mean']})
+        return {'robot': self.robot, 'tip': self.tip, 'points': len(self.points),
+                'orientations': int(self.status.shape[1]), 'targets': int(self.status.size),
+                'reached': int(reached.sum()), 'percent_reached': 100.0 * self.reached_fraction,
+                'points_fully_reached': int(np.all(reached, axis=1).sum()),
+                'points_never_reached': int((~np.any(reached, axis=1)).sum()),
+                'manipulability': _statistics(self.manipulability),
+                'joint_limit_margin': _statistics(self.joint_limit_margin),
+                'score': _statistics(self.score), 'regions': regions, **self.stats}
+
+    def _near(self, root_p: np.ndarray, radius: float) -> np.ndarray:
+        return np.nonzero(np.linalg.norm(self.points - root_p, axis=1) <= radius)[0]
+
+    def is_reachable(self, root_T_pose, max_distance: float, max_angle: float) -> bool:
+        """
+        Whether a reached target lies within ``max_distance`` and ``max_angle`` of a pose.
+
+        :param root_T_pose: ``(4, 4)`` the pose in the root link.
+        :param max_distance: largest distance of the target's position (m, >= 0).
+        :param max_angle: largest angle between the orientations (rad, >= 0).
+        :return: True when such a reached target exists.
+        :raises ConfigurationError: for a bad pose or bound.
+        """
+        pose = check_transform(np.array(root_T_pose, dtype=float), 'root_T_pose')
+        if pose.shape != (4, 4) or not (max_distance >= 0 and max_angle >= 0):
+            raise ConfigurationError('is_reachable needs a (4, 4) pose and bounds >= 0')
+        rows = self._near(pose[:3, 3], max_distance)
+        if not len(rows):
+            return False
+        rot = rotation_from_quaternion(self.quaternions[rows])
+        angle = np.linalg.norm(log_so3(np.swapaxes(rot, -1, -2) @ pose[:3, :3]), axis=-1)
+        return bool(np.any((angle <= max_angle) & self.reached[rows]))
+
+    def best_near(self, root_p, radius: float) -> Optional[Dict[str, Any]]:
+        """
+        Return the best-scoring solution within ``radius`` of a point.
+
+        :param root_p: ``(3,)`` the point in the root link (m).
+        :param radius: search radius (m, >= 0).
+        :return: ``{'point': i, 'orientation': j, 'q': ..., 'score': ...}``, or None when no
+            target within the radius is reached.
+        :raises ConfigurationError: for a bad point or radius.
+        """
+        point = check_point(root_p, 'root_p')
+        if not radius >= 0:
+            raise ConfigurationError(f'radius must be >= 0, got {radius!r}')
+        rows = self._near(point, radius)
+        score = np.where(self.reached[rows], self.score[rows], -np.inf)
+        if not len(rows) or not np.isfinite(score.max()):
+            return None
+        i, j = np.unravel_index(int(np.argmax(score)), score.shape)
+        return {'point': int(rows[i]), 'orientation': int(j), 'q': self.q[rows[i], j].copy(),
+                'score': float(self.score[rows[i], j])}
+
+    def compare(self, other: 'ReachResult') -> ReachComparison:
+        """
+        Compare with a study of the same targets (e.g. from another base placement).
+
+        :param other: the second study.
+        :return: the comparison (this study first).
+        :raises ConfigurationError: when the targets differ.
+        """
+        if self.status.shape != other.status.shape or \
+                not np.allclose(self.points, other.points, atol=1e-9):
+            raise ConfigurationError(f'cannot compare studies of different targets: '
+                                     f'{self.status.shape} and {other.status.shape}')
+        a, b = self.reached, other.reached
+        return ReachComparison(a & ~b, b & ~a, a & b,
+                               other.reachability_index - self.reachability_index)
+
+    def save(self, path: Union[str, os.PathLike]) -> str:
+        """
+        Save to one ``.npz`` (format :data:`FORMAT_VERSION`).
+
+        :param path: the file (``.npz`` is appended by numpy when missing).
+        :return: the path written.
+        """
+        name = os.fspath(path)
+        if not name.endswith('.npz'):
+            name += '.npz'
+        meta = {'version': FORMAT_VERSION, 'robot': self.robot, 'tip': self.tip,
+                'active_joints': list(self.active_joints), 'settings': self.settings,
+                'stats': self.stats}
+        np.savez(name, meta=np.array(json.dumps(meta)),
+                 **{key: getattr(self, key) for key in _ARRAYS})
+        return name
+
+    @classmethod
+    def load(cls, path: Union[str, os.PathLike]) -> 'ReachResult':
+        """
+        Load a study saved by :meth:`save`.
+
+        :param path: the ``.npz`` file.
+        :return: the study.
+        :raises TargetFileError: for a missing or unreadable file, another format version,
+            or arrays that do not fit together.
+        """
+        name = os.fspath(path)
+        try:
+            with np.load(name, allow_pickle=False) as archive:
+                meta = json.loads(str(archive['meta']))
+                arrays = {key: np.array(archive[key]) for key in _ARRAYS}
+        except (OSError, ValueError, KeyError) as exc:
+            raise TargetFileError(f'is not a reach study: {exc}', name) from None
+        if not isinstance(meta, dict) or meta.get('version') != FORMAT_VERSION:
+            version = meta.get('version') if isinstance(meta, dict) else None
+            raise TargetFileError(f'has format version {version!r}, this library reads '
+                                  f'{FORMAT_VERSION}', name)
+        shape = arrays['status'].shape
+        if len(shape) != 2 or arrays['points'].shape != (shape[0], 3) or \
+                arrays['q'].shape[:2] != shape or arrays['quaternions'].shape != shape + (4,):
+            raise TargetFileError('has arrays whose shapes do not fit together', name)
+        return cls(robot=meta['robot'], tip=meta['tip'],
+                   active_joints=tuple(meta['active_joints']), settings=meta['settings'],
+                   stats=meta['stats'], **arrays)

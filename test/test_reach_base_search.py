@@ -1,0 +1,44 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Base placement: candidates on a floor grid ranked by their studies."""
+
+from conftest import bundled
+from frame_kinematics.core import ConfigurationError
+from frame_kinematics.core.reach import floor_grid, make_targets, rank_bases
+import numpy as np
+import pytest
+
+
+def test_floor_grid_counts_and_yaw():
+    bases = floor_grid((0.0, 1.0), (-0.5, 0.5), 0.5, z=0.1, yaw=np.pi / 2)
+    assert bases.shape == (9, 4, 4)
+    assert np.allclose(bases[:, 2, 3], 0.1)
+    assert np.allclose(bases[0, :3, 0], [0, 1, 0])
+    with pytest.raises(ConfigurationError, match='limit'):
+        floor_grid((0, 1000), (0, 1000), 0.1)
+
+
+def test_a_base_far_from_the_task_ranks_last():
+    model = bundled('fk_arm', backend='numpy')
+    rng = np.random.default_rng(0)
+    points = np.array([2.0, 0.0, 0.4]) + rng.uniform(-0.1, 0.1, (12, 3))
+    targets = make_targets(points, np.tile([0.0, 0.0, -1.0], (12, 1)))
+    bases = floor_grid((1.5, 5.0), (0.0, 0.0), 3.5)  # 0.5 m and 3 m from the task
+    ranking = rank_bases(model, 'tool0', targets, bases, seed=0, max_iterations=40,
+                         restarts=3)
+    assert ranking.reached[1] == 0.0 and ranking.reached[0] > 0.5
+    assert list(ranking.order) == [0, 1]
+    assert ranking.best.reached_fraction == ranking.reached[0]
+    with pytest.raises(ConfigurationError, match='world'):
+        rank_bases(model, 'tool0', make_targets(points, frame='base_link'), bases)

@@ -1,0 +1,123 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Points with normals from CSV, NPZ, PLY and PCD files; malformed files are refused."""
+
+from frame_kinematics.core.errors import TargetFileError
+from frame_kinematics.core.reach import cloud, read_points
+import numpy as np
+import pytest
+
+POINTS = np.array([[0.1, 0.2, 0.3], [-0.5, 0.25, 1.0], [2.0, -1.5, 0.0]])
+NORMALS = np.array([[0.0, 0.0, 1.0], [0.0, 1.0, 0.0], [0.6, 0.0, -0.8]])
+
+
+def _ply(path, binary):
+    header = ['ply', f"format {'binary_little_endian' if binary else 'ascii'} 1.0",
+              'element vertex 3', 'property float x', 'property float y', 'property float z',
+              'property uchar red', 'property double nx', 'property double ny',
+              'property double nz', 'element face 0', 'property list uchar int vertex_index',
+              'end_header']
+    data = '\n'.join(header).encode() + b'\n'
+    if binary:
+        dtype = np.dtype([('p', '<f4', 3), ('c', 'u1'), ('n', '<f8', 3)])
+        rows = np.zeros(3, dtype)
+        rows['p'], rows['c'], rows['n'] = POINTS, 7, NORMALS
+        data += rows.tobytes()
+    else:
+        data += ''.join(f"{' '.join(map(str, p))} 7 {' '.join(map(str, n))}\n"
+                        for p, n in zip(POINTS, NORMALS)).encode()
+    path.write_bytes(data)
+
+
+def _pcd(path, binary):
+    header = ['# .PCD v0.7', 'VERSION 0.7', 'FIELDS x y z normal_x normal_y normal_z',
+              'SIZE 4 4 4 4 4 4', 'TYPE F F F F F F', 'COUNT 1 1 1 1 1 1', 'WIDTH 3',
+              'HEIGHT 1', 'VIEWPOINT 0 0 0 1 0 0 0', 'POINTS 3',
+              f"DATA {'binary' if binary else 'ascii'}"]
+    data = '\n'.join(header).encode() + b'\n'
+    table = np.concatenate([POINTS, NORMALS], axis=1)
+    if binary:
+        data += table.astype('<f4').tobytes()
+    else:
+        data += '\n'.join(' '.join(map(str, row)) for row in table).encode()
+    path.write_bytes(data)
+
+
+@pytest.mark.parametrize('name', ['a.csv', 'a.npz', 'a_ascii.ply', 'a_binary.ply',
+                                  'a_ascii.pcd', 'a_binary.pcd'])
+def test_every_format_reads_the_same_points(tmp_path, name):
+    path = tmp_path / name
+    if name.endswith('.csv'):
+        rows = [','.join(map(str, np.concatenate([p, n]))) for p, n in zip(POINTS, NORMALS)]
+        path.write_text('x,y,z,nx,ny,nz\n' + '\n'.join(rows) + '\n')
+    elif name.endswith('.npz'):
+        np.savez(path, points=POINTS, normals=NORMALS * 2.0)
+    elif name.endswith('.ply'):
+        _ply(path, 'binary' in name)
+    else:
+        _pcd(path, 'binary' in name)
+    points, normals = read_points(path)
+    assert np.allclose(points, POINTS, atol=1e-6)
+    assert np.allclose(normals, NORMALS, atol=1e-6)
+
+
+def test_points_without_normals_get_plus_z(tmp_path):
+    path = tmp_path / 'p.txt'
+    path.write_text('0 0 0\n1 2 3\n')
+    points, normals = read_points(path)
+    assert points.shape == (2, 3) and np.allclose(normals, [0, 0, 1])
+
+
+@pytest.mark.parametrize('content, words', [
+    ('', 'no points'),
+    ('x y z nx ny nz\n', 'no points'),
+    ('0 0 nan 0 0 1\n', 'NaN'),
+    ('0 0 1e300 0 0 1\n', 'magnitude'),
+    ('0 0 0 0 0 0\n', 'zero normal'),
+    ('0 0 0 1\n', 'rows must be'),
+    ('0 0 zero 0 0 1\n', 'not a number'),
+])
+def test_bad_csv_is_refused(tmp_path, content, words):
+    path = tmp_path / 'bad.csv'
+    path.write_text(content)
+    with pytest.raises(TargetFileError, match=words) as info:
+        read_points(path)
+    assert info.value.path == str(path)
+
+
+def test_a_header_declaring_a_huge_cloud_is_refused_before_reading_it(tmp_path):
+    path = tmp_path / 'huge.ply'
+    path.write_bytes(b'ply\nformat binary_little_endian 1.0\nelement vertex 1000000000000\n'
+                     b'property float x\nproperty float y\nproperty float z\nend_header\n')
+    with pytest.raises(TargetFileError, match='1000000000000 points'):
+        read_points(path)
+
+
+def test_truncated_binary_and_oversized_files_are_refused(tmp_path, monkeypatch):
+    path = tmp_path / 'cut.pcd'
+    _pcd(path, True)
+    path.write_bytes(path.read_bytes()[:-5])
+    with pytest.raises(TargetFileError, match='bytes'):
+        read_points(path)
+    monkeypatch.setattr(cloud, 'MAX_FILE_BYTES', 64)
+    with pytest.raises(TargetFileError, match='larger than the limit'):
+        read_points(path)
+
+
+def test_missing_file_and_unknown_suffix(tmp_path):
+    with pytest.raises(TargetFileError, match='cannot be read'):
+        read_points(tmp_path / 'nothing.csv')
+    (tmp_path / 'mesh.stl').write_text('solid')
+    with pytest.raises(TargetFileError, match='suffix'):
+        read_points(tmp_path / 'mesh.stl')

@@ -1,0 +1,47 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Nearest neighbours: scipy's k-d tree and the grid hash find the same points."""
+
+import sys
+
+from frame_kinematics.core.reach.neighbours import nearest
+import numpy as np
+import pytest
+
+
+def test_grid_hash_agrees_with_brute_force(monkeypatch):
+    monkeypatch.setitem(sys.modules, 'scipy.spatial', None)  # scipy absent: the grid hash
+    rng = np.random.default_rng(2)
+    points = rng.uniform(-1, 1, (300, 3))
+    queries = rng.uniform(-1, 1, (40, 3))
+    dist, index = nearest(points, queries, 4, 0.3)
+    full = np.linalg.norm(queries[:, None] - points[None], axis=2)
+    for row in range(len(queries)):
+        expected = np.sort(full[row][full[row] <= 0.3])[:4]
+        assert np.allclose(dist[row, :len(expected)], expected)
+        assert np.all(np.isinf(dist[row, len(expected):]))
+        assert np.all(index[row, len(expected):] == len(points))
+        kept = index[row, :len(expected)]
+        assert np.allclose(full[row, kept], expected)
+
+
+def test_kd_tree_agrees_with_the_grid_hash(monkeypatch):
+    pytest.importorskip('scipy.spatial')
+    rng = np.random.default_rng(4)
+    points = rng.uniform(-1, 1, (200, 3))
+    dist, index = nearest(points, points[:30], 3, 0.25)
+    monkeypatch.setitem(sys.modules, 'scipy.spatial', None)
+    dist_grid, index_grid = nearest(points, points[:30], 3, 0.25)
+    assert np.allclose(dist, dist_grid)
+    assert np.array_equal(index, index_grid)
