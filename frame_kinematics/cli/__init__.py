@@ -15,7 +15,8 @@
 ``frame-kinematics``: the core's kinematics on any URDF from the command line, no ROS.
 
 Sub-commands: ``info``, ``fk``, ``jacobian``, ``com``, ``ik``, ``relative-motion``,
-``render`` and ``reach``; ``frame-kinematics COMMAND --help`` shows each one's options and an example.
+``render`` and ``reach``; ``frame-kinematics COMMAND --help`` shows each one's options and an
+example.
 One module per concept: :mod:`.parser` (options), :mod:`.inputs` (model, configurations,
 files), :mod:`.common` (output), and one module per command family.
 
