@@ -19,10 +19,9 @@ number >= 0, got '-1'``); argparse turns the message into a usage error.
 """
 
 import argparse
-import math
 from typing import Callable, Optional
 
-from ..core.checks import MAX_MAGNITUDE
+from ..core.checks import MAX_MAGNITUDE, number_within
 from ..core.ik.options import MAX_COUNT
 
 
@@ -61,20 +60,25 @@ def real(minimum: float, strict: bool, maximum: Optional[float] = None
         exceeded.
     :return: the converter for ``add_argument(type=...)``.
     """
+    high = MAX_MAGNITUDE if maximum is None else maximum
+
     def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            value = math.nan
-        low_ok = value > minimum if strict else value >= minimum
-        high = MAX_MAGNITUDE if maximum is None else maximum
-        if not (math.isfinite(value) and low_ok and value <= high):
+        value = number_within(text, minimum, high, strict_low=strict)
+        if value is None:
             bound = f"{'>' if strict else '>='} {minimum:g}"
-            if maximum is not None or value > high:
+            if maximum is not None or _beyond(text, high):
                 bound += f' and <= {high:g}'
             raise argparse.ArgumentTypeError(f'must be a number {bound}, got {text!r}')
         return value
     return parse
+
+
+def _beyond(text: str, high: float) -> bool:
+    """Whether ``text`` is a number above ``high`` (the message then names the bound)."""
+    try:
+        return float(text) > high
+    except ValueError:
+        return False
 
 
 def nonempty(text: str) -> str:

@@ -144,6 +144,39 @@ def check_point(point, name: str = 'point') -> np.ndarray:
     return check_finite(arr, name, ('x', 'y', 'z'))
 
 
+def number_within(value, low: float = -MAX_MAGNITUDE, high: float = MAX_MAGNITUDE,
+                  strict_low: bool = False) -> Optional[float]:
+    """
+    Decide whether ``value`` is a real number within bounds: the one rule for every number.
+
+    The core, the bridge's parameters and the command line's options all decide with it and
+    raise their own error in their own words.
+
+    :param value: anything: a real number (not a bool), or a string of one (a command-line
+        option).
+    :param low: smallest value accepted (default: minus :data:`MAX_MAGNITUDE`).
+    :param high: largest value accepted (default :data:`MAX_MAGNITUDE`).
+    :param strict_low: whether ``low`` itself is refused.
+    :return: the value as a float, or None when it is not such a number (NaN, inf, out of
+        bounds, another type).
+    """
+    if isinstance(value, str):
+        try:
+            number = float(value)
+        except ValueError:
+            return None
+    elif isinstance(value, (int, float, np.integer, np.floating)) and \
+            not isinstance(value, (bool, np.bool_)):
+        try:
+            number = float(value)
+        except OverflowError:
+            return None
+    else:
+        return None
+    above = number > low if strict_low else number >= low
+    return number if math.isfinite(number) and above and number <= high else None
+
+
 def check_count(value, name: str, minimum: int = 0, maximum: int = 10 ** 9) -> int:
     """
     Validate a whole number (a count, a number of iterations or restarts).

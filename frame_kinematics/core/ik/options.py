@@ -26,7 +26,8 @@ from typing import Optional, Tuple, TYPE_CHECKING
 
 import numpy as np
 
-from ..checks import as_float_array, check_count, check_finite, MAX_MAGNITUDE
+from ..checks import (as_float_array, check_count, check_finite, MAX_MAGNITUDE,
+                      number_within)
 from ..errors import ConfigurationError, excerpt, UnknownOptionError
 from ..joints import ConfigurationLayout
 from ..spatial import check_transform
@@ -140,15 +141,16 @@ def number(value, name: str, minimum: float = 0.0, maximum: float = MAX_MAGNITUD
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
                                                                      np.floating)):
         raise ConfigurationError(f'{name} must be a number, got {type(value).__name__}')
-    try:
-        result = float(value)
-    except OverflowError:
-        result = math.copysign(math.inf, value)
-    if not (math.isfinite(result) and minimum <= result <= maximum) or \
-            (positive and result <= 0.0):
+    result = number_within(value, max(minimum, 0.0) if positive else minimum, maximum,
+                           strict_low=positive and minimum <= 0.0)
+    if result is None:
+        try:
+            shown = float(value)
+        except OverflowError:
+            shown = math.copysign(math.inf, value)
         lowest = f'> {minimum:g}' if positive else f'>= {minimum:g}'
         raise ConfigurationError(f'{name} must be a number {lowest} and <= {maximum:g}, got '
-                                 f'{result:.6g}')
+                                 f'{shown:.6g}')
     return result
 
 

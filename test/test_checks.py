@@ -1,0 +1,50 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""The one rule for numbers (``core.checks.number_within``), used by the core, bridge and CLI."""
+
+import math
+
+from frame_kinematics.core.checks import MAX_MAGNITUDE, number_within
+from hypothesis import given, strategies as st
+import numpy as np
+import pytest
+
+
+@given(st.floats(allow_nan=True, allow_infinity=True), st.floats(-10, 10), st.floats(-10, 10),
+       st.booleans())
+def test_a_number_is_taken_exactly_when_finite_and_within_the_bounds(value, low, high, strict):
+    taken = number_within(value, low, high, strict_low=strict)
+    inside = math.isfinite(value) and (value > low if strict else value >= low) and value <= high
+    assert taken == (value if inside else None)
+    assert number_within(repr(value), low, high, strict_low=strict) == taken  # as text too
+
+
+@pytest.mark.parametrize('value', [True, False, np.bool_(True), None, [1.0], b'1', '1 2',
+                                   '', 'nan', 'inf', 10 ** 400, complex(1, 0), object()])
+def test_anything_else_is_not_a_number(value):
+    assert number_within(value) is None
+
+
+@pytest.mark.parametrize('value, expected', [
+    (3, 3.0), (np.int64(-2), -2.0), (np.float32(0.5), 0.5), ('  1e3 ', 1000.0),
+    (MAX_MAGNITUDE, MAX_MAGNITUDE), (-MAX_MAGNITUDE, -MAX_MAGNITUDE)])
+def test_integers_numpy_scalars_and_text_are_numbers(value, expected):
+    assert number_within(value) == expected
+
+
+def test_the_default_bounds_are_the_magnitude_every_number_has():
+    assert number_within(MAX_MAGNITUDE * 1.5) is None
+    assert number_within(-MAX_MAGNITUDE * 1.5) is None
+    assert number_within(0.0, 0.0, 1.0, strict_low=True) is None
+    assert number_within(0.0, 0.0, 1.0) == 0.0
