@@ -38,7 +38,7 @@ if os.path.isfile(os.path.join(_ROOT, 'frame_kinematics', '__init__.py')):
 
 project = 'frame_kinematics'
 author = 'The frame_kinematics Authors'
-copyright = '2026, The frame_kinematics Authors'
+copyright = '2026, The frame_kinematics Authors'  # noqa: A001 (the name Sphinx reads)
 release = version = '0.1.0'
 
 extensions = [
@@ -61,11 +61,11 @@ autodoc_default_options = {'members': True, 'show-inheritance': True}
 # The guides' examples print arrays to four decimals (both backends agree far beyond that);
 # an example whose output depends on the backend (inverse kinematics) asks for numpy, and one
 # that needs example-robot-data is skipped without it.
-doctest_global_setup = '''
+doctest_global_setup = """
 import numpy as np
 from frame_kinematics import robots
 np.set_printoptions(precision=4, suppress=True)
-'''
+"""
 
 exclude_patterns = ['_build']
 html_theme = 'alabaster'

@@ -117,7 +117,7 @@ class Accelerator:
 
     @property
     def tf(self) -> TfKernels:
-        """The bridge's ``/tf`` kernel (:mod:`.tf`), loaded (or compiled) on first use."""
+        """Return the bridge's ``/tf`` kernel (:mod:`.tf`), loaded (or compiled) on first use."""
         if self._tf is None:
             self._tf = TfKernels(self._model, self._table)
         return self._tf
