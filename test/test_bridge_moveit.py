@@ -22,8 +22,8 @@ from frame_kinematics.bridge.moveit_types import (FRAME_TRANSFORM_FAILURE, INVAL
                                                   NO_IK_SOLUTION, PoseIn, PositionFKRequestIn,
                                                   PositionIKRequestIn, RobotStateIn, SUCCESS)
 from frame_kinematics.core.errors import SRDFError
-from frame_kinematics.core.spatial import (quaternion_from_rotation, transform_from_xyz_rpy,
-                                           transform_from_xyz_quaternion)
+from frame_kinematics.core.spatial import (quaternion_from_rotation,
+                                           transform_from_xyz_quaternion, transform_from_xyz_rpy)
 from frame_kinematics.core.srdf import load_srdf, read_srdf_file
 import numpy as np
 import pytest
@@ -40,7 +40,7 @@ def _read(relative):
 
 @pytest.fixture
 def panda():
-    """A bridge on moveit_resources' Panda at 'ready', and the services with its SRDF."""
+    """Return a bridge on moveit_resources' Panda at 'ready', and the services with its SRDF."""
     bridge = Bridge(_read('panda_description/urdf/panda.urdf'), BridgeSettings())
     names = ARM7 + ['panda_finger_joint1']
     bridge.on_joint_state(JointStateInput(names, READY + [0.01], (), SEC), SEC)

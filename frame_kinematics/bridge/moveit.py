@@ -42,7 +42,7 @@ joint a transform; without an SRDF, the root link.
 import math
 import threading
 import time
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Callable, List, Optional, Tuple
 
 import numpy as np
 
@@ -69,6 +69,7 @@ class _Refused(Exception):
     """A request answered with an error code (internal)."""
 
     def __init__(self, code: int, text: str) -> None:
+        """Keep the code and the text."""
         super().__init__(text)
         self.code = code
 
@@ -111,6 +112,7 @@ class MoveItKinematics:
 
     def __init__(self, logger, clock: Callable[[], float] = time.monotonic,
                  pause: Callable[[float], None] = time.sleep, warn_period: float = 5.0) -> None:
+        """Start without an SRDF (every ``compute_ik`` is ``INVALID_GROUP_NAME``)."""
         self.logger = logger
         self._clock = clock
         self._pause = pause
@@ -322,7 +324,7 @@ class MoveItKinematics:
 
 
 def _multi_dof_entries(model, name: str, pose: np.ndarray) -> Tuple[List[str], List[float]]:
-    """Configuration entries of a floating or planar joint from its transform."""
+    """Return the configuration entries of a floating or planar joint from its transform."""
     try:
         joint = model.joint(name)
     except FrameKinematicsError:
