@@ -55,6 +55,20 @@ def test_stamps_round_trip_in_integer_nanoseconds():
     assert conversions.stamp_to_ns(msg) == ns
 
 
+INT32_STAMPS = [(-2 ** 31, 0), (-2 ** 31, 999_999_999), (-1, 999_999_999), (-2, 5), (0, 0),
+                (2 ** 31 - 1, 999_999_999), (2 ** 31 - 1, 0)]
+
+
+def test_every_time_message_round_trips_through_the_bridge_stamp():
+    for sec, nanosec in INT32_STAMPS:
+        ns = conversions.stamp_to_ns(stamp(sec, nanosec))
+        data = conversions.joint_state_input(joint_state(['a'], [0.1], (), sec, nanosec))
+        assert data.stamp_ns == ns
+        out = TransformOut('p', 'c', ns, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0))
+        (msg,) = conversions.transform_messages([out], transform_stamped)
+        assert (msg.header.stamp.sec, msg.header.stamp.nanosec) == (sec, nanosec)
+
+
 def test_joint_state_and_transform_conversions():
     data = conversions.joint_state_input(joint_state(['a', 'b'], [0.1, 0.2], [1.0, 2.0], 3, 4))
     assert tuple(data.names) == ('a', 'b') and list(data.positions) == [0.1, 0.2]
@@ -113,6 +127,9 @@ def test_tf_messages_are_written_as_cdr_from_a_template_per_frame_list():
         few = [TransformOut('p', n, 1, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0)) for n in names]
         assert _decode_tf_message(writer.serialize(few)) == few
     assert _decode_tf_message(writer.serialize([])) == []
+    extremes = [TransformOut('p', 'c', sec * 10 ** 9 + nanosec, (0.0, 0.0, 0.0),
+                             (0.0, 0.0, 0.0, 1.0)) for sec, nanosec in INT32_STAMPS]
+    assert _decode_tf_message(writer.serialize(extremes)) == extremes
 
 
 def test_center_of_mass_messages():

@@ -87,7 +87,8 @@ class TFMessageWriter:
         """
         Return the serialized ``TFMessage`` of ``transforms``.
 
-        :param transforms: the transforms, stamps from 0 to 2**32 seconds.
+        :param transforms: the transforms, stamps those of a ``builtin_interfaces/Time``
+            (``sec`` an int32, negative ones included; ``nanosec`` from 0 to 999999999).
         """
         key = tuple((t.parent, t.child) for t in transforms)
         template = self._templates.get(key)
