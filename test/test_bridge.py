@@ -504,7 +504,8 @@ def test_settings_from_the_shipped_parameters_file():
         return out
 
     flat = flatten(params)
-    assert set(flat) == set(PARAMETER_DEFAULTS) - {'robot_description'}
+    assert set(flat) == set(PARAMETER_DEFAULTS) - {'robot_description',
+                                                   'robot_description_semantic'}
     for key, value in flat.items():
         assert value == PARAMETER_DEFAULTS[key], key
     assert settings_from_parameters(flat).validated() == BridgeSettings().validated()

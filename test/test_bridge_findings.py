@@ -163,7 +163,22 @@ BAD_PARAMETERS = [
     ('ignore_timestamp', 'yes', 'ignore_timestamp'),
     ('frame_prefix', 3, 'frame_prefix'),
     ('floating_joints', 'maybe', 'floating_joints'),
+    ('moveit.compute_ik_service', '1st', 'moveit.compute_ik_service'),
+    ('moveit.compute_fk_service', 'a b', 'moveit.compute_fk_service'),
+    ('tf_serialization', 'json', 'tf_serialization'),
+    ('robot_description_semantic', 5, 'robot_description_semantic'),
 ]
+
+
+def test_f2_parameters_read_at_start_up_only_are_refused_at_run_time():
+    bridge, _ = make()
+    for name, value in (('moveit.compute_ik_service', 'other_ik'), ('tf_serialization', 'cdr')):
+        out = bridge.apply_parameters({name: value}, 0)
+        assert not out.accepted and 'start-up only' in out.reason and name in out.reason
+    assert bridge.apply_parameters({'moveit.compute_ik_service': 'compute_ik'}, 0).accepted
+    started = Bridge.from_parameters({'robot_description': ARM,
+                                      'moveit.compute_ik_service': '/moveit/compute_ik'})
+    assert started.apply_parameters({'publish_frequency': 5.0}, 0).accepted
 
 
 @pytest.mark.parametrize('name, value, fragment', BAD_PARAMETERS)

@@ -271,3 +271,20 @@ def test_a_bad_srdf_changes_nothing(panda):
         services.set_semantic('<robot name="x"><group/></robot>')
     assert services.semantic is before
     assert services.set_semantic('') is None and services.semantic is None
+
+
+def test_an_srdf_is_checked_against_the_model_before_it_is_used(panda):
+    bridge, services, _ = panda
+    model = bridge.model
+    before = services.semantic
+    with pytest.raises(SRDFError, match="unknown link 'nowhere'"):
+        services.set_semantic('<robot name="p"><group name="g"><chain base_link="panda_link0" '
+                              'tip_link="nowhere"/></group></robot>', model)
+    assert services.semantic is before
+    for urdf, srdf in (('panda_description/urdf/panda.urdf',
+                        'panda_moveit_config/config/panda.srdf'),
+                       ('pr2_description/urdf/robot.xml', 'pr2_description/srdf/robot.xml'),
+                       ('fanuc_description/urdf/fanuc.urdf',
+                        'fanuc_moveit_config/config/fanuc.srdf')):
+        other = Bridge(_read(urdf), BridgeSettings()).model
+        assert MoveItKinematics.read_semantic(_read(srdf), other).groups

@@ -95,7 +95,7 @@ class Harness:
         self.listener = tf2_ros.TransformListener(self.buffer, self.node, spin_thread=False)
         self.joint_pub = self.node.create_publisher(sensor_msgs.JointState, 'joint_states', 10)
         self.clients = {
-            'ik': self.node.create_client(interfaces.ComputeIK, 'compute_ik'),
+            'ik': self.node.create_client(interfaces.ComputeIK, 'frame_kinematics/compute_ik'),
             'jacobian': self.node.create_client(interfaces.GetJacobian, 'get_jacobian'),
             'relative': self.node.create_client(interfaces.GetRelativeMotion,
                                                 'get_relative_motion'),
@@ -371,13 +371,22 @@ def test_tf_bytes_equal_rclpy_serialization():
     serialization = pytest.importorskip('rclpy.serialization')
     from frame_kinematics.bridge.messages import TransformOut
     from frame_kinematics.ros.conversions import transform_messages
-    from frame_kinematics.ros.tf_cdr import TFMessageWriter
+    from frame_kinematics.ros.tf_cdr import PROBE, tf_serializer, TFMessageWriter
+
+    def make(transforms):
+        return tf2_msgs.TFMessage(transforms=transform_messages(transforms,
+                                                                geometry_msgs.TransformStamped))
+
     transforms = [TransformOut('base_link', 'link_' * k, 1_700_000_000_123_456_789 + k,
                                (0.1 * k, 2.0, -3.5), (0.0, 0.6, 0.0, 0.8))
-                  for k in range(1, 12)]
-    expected = serialization.serialize_message(tf2_msgs.TFMessage(
-        transforms=transform_messages(transforms, geometry_msgs.TransformStamped)))
+                  for k in range(1, 12)] + list(PROBE)
+    expected = serialization.serialize_message(make(transforms))
     assert TFMessageWriter().serialize(transforms) == expected
+    chosen = tf_serializer('cdr', make, serialization.serialize_message, None)
+    assert chosen(transforms) == expected  # the writer passed its check on this rclpy
+    back = serialization.deserialize_message(expected, tf2_msgs.TFMessage)
+    assert [(t.header.stamp.sec, t.header.stamp.nanosec) for t in back.transforms[-3:]] == \
+        [(-2 ** 31, 0), (-1, 999_999_999), (2 ** 31 - 1, 999_999_999)]
 
 
 def test_joint_states_subscription_is_alone_on_its_own_node(harness):

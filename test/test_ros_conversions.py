@@ -19,6 +19,7 @@ import subprocess
 import sys
 from types import SimpleNamespace as NS
 
+from conftest import ListLogger
 from frame_kinematics.bridge.messages import CenterOfMassOut, TransformOut
 from frame_kinematics.bridge.services import IKResponse, JacobianResponse, MatrixOut
 from frame_kinematics.ros import conversions, tf_cdr
@@ -132,6 +133,26 @@ def test_tf_messages_are_written_as_cdr_from_a_template_per_frame_list():
     assert _decode_tf_message(writer.serialize(extremes)) == extremes
 
 
+def test_the_cdr_writer_is_used_only_when_asked_and_equal_to_rclpys_bytes():
+    messages = []
+
+    def make_message(transforms):
+        messages.append(list(transforms))
+        return ('message', tuple(transforms))
+
+    log = ListLogger()
+    assert tf_cdr.tf_serializer('messages', make_message, None, log) is make_message
+    writer = tf_cdr.TFMessageWriter()
+    same = tf_cdr.tf_serializer('cdr', make_message,
+                                lambda msg: writer.serialize(msg[1]), log)
+    assert same([]) == tf_cdr.TFMessageWriter().serialize([]) and not log.lines
+    assert messages == [list(tf_cdr.PROBE)]  # the probe covers the int32 stamp limits
+    assert {t.stamp_ns for t in tf_cdr.PROBE} >= {-2 ** 31 * 10 ** 9, -1}
+    other = tf_cdr.tf_serializer('cdr', make_message, lambda msg: b'other', log)
+    assert other is make_message and "differ from rclpy's" in log.texts()[0]
+    assert tf_cdr.tf_serializer('cdr', make_message, None, log) is make_message
+
+
 def test_center_of_mass_messages():
     com = CenterOfMassOut(7, 'base', (1.0, 2.0, 3.0), (4.0, 5.0, 6.0), None)
     point = conversions.fill_point(NS(header=header(), point=NS(x=0, y=0, z=0)), com)
@@ -190,7 +211,8 @@ def test_parameter_changes():
 
 def test_conversions_do_not_import_rclpy():
     code = ('import sys, frame_kinematics.ros.conversions, frame_kinematics.ros.tf_cdr, '
-            'frame_kinematics.bridge.services; '
+            'frame_kinematics.ros.moveit_conversions, frame_kinematics.bridge.services, '
+            'frame_kinematics.bridge.moveit; '
             "print('rclpy' in sys.modules)")
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ, PYTHONPATH=here)

@@ -125,17 +125,49 @@ class MoveItKinematics:
         """Return the SRDF in use (None before one is set)."""
         return self._semantic
 
-    def set_semantic(self, document: str) -> Optional[SemanticDescription]:
+    @staticmethod
+    def read_semantic(document: str, model=None) -> Optional[SemanticDescription]:
         """
-        Read and use a new SRDF; a bad one changes nothing.
+        Read an SRDF and check it against a model, without using it yet.
 
-        :param document: the SRDF XML ('' forgets the SRDF).
-        :return: the description in use.
-        :raises SRDFError: for a document that is not a valid SRDF.
+        :param document: the SRDF XML ('' for none).
+        :param model: the robot model whose links and joints it must name (None: not checked).
+        :return: the description (None for '').
+        :raises SRDFError: for a document that is not a valid SRDF, or names what the model
+            lacks.
         """
-        semantic = load_srdf(document) if document.strip() else None
+        if not isinstance(document, str):
+            raise SRDFError(f'the SRDF must be a string, got {excerpt(document)}')
+        if not document.strip():
+            return None
+        semantic = load_srdf(document)
+        if model is not None:
+            semantic.check_against(model.link_names, [joint.name for joint in model.joints])
+        return semantic
+
+    def use_semantic(self, semantic: Optional[SemanticDescription]) -> None:
+        """
+        Use an SRDF read by :meth:`read_semantic` (None forgets it).
+
+        :param semantic: the description.
+        """
         with self._lock:
             self._semantic = semantic
+        if semantic is not None:
+            self.logger.info(f"SRDF of robot '{semantic.name}' in use: groups "
+                             f'{name_list(g.name for g in semantic.groups)}')
+
+    def set_semantic(self, document: str, model=None) -> Optional[SemanticDescription]:
+        """
+        Read, check and use a new SRDF; a bad one changes nothing.
+
+        :param document: the SRDF XML ('' forgets the SRDF).
+        :param model: see :meth:`read_semantic`.
+        :return: the description in use.
+        :raises SRDFError: see :meth:`read_semantic`.
+        """
+        semantic = self.read_semantic(document, model)
+        self.use_semantic(semantic)
         return semantic
 
     # -- shared steps --------------------------------------------------------------------------
