@@ -18,6 +18,8 @@ Every DDS participant of a test stays on the loopback interface, in a domain of 
 """
 
 import os
+import signal
+import subprocess
 import time
 
 #: Cyclone DDS on ``lo`` only, no multicast, 127.0.0.1 the only peer.
@@ -55,3 +57,22 @@ def spin_until(executor, predicate, timeout: float):
         if value:
             return value
     return None
+
+
+def stop_group(process: subprocess.Popen) -> None:
+    """
+    Stop a node started in a process group of its own: SIGINT, again, then SIGKILL.
+
+    A plain rclpy node sometimes misses the first signal (a race in rclpy's shutdown).
+    """
+    for sig, wait in ((signal.SIGINT, 10), (signal.SIGINT, 5), (signal.SIGKILL, 5)):
+        if process.poll() is not None:
+            return
+        try:
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            process.wait(wait)
+        except subprocess.TimeoutExpired:
+            continue

@@ -21,7 +21,6 @@ interface, in a domain of its own.
 
 import os
 import shutil
-import signal
 import subprocess
 import tempfile
 import threading
@@ -32,7 +31,7 @@ from frame_kinematics.core import RobotModel
 from frame_kinematics.core.spatial import quaternion_from_rotation, rotation_from_quaternion
 import numpy as np
 import pytest
-from ros_testing import spin_until, stay_on_loopback
+from ros_testing import spin_until, stay_on_loopback, stop_group
 
 stay_on_loopback(200 + os.getpid() % 50)
 
@@ -64,17 +63,6 @@ pytestmark = pytest.mark.skipif(not _installed(),
 
 def _block(text, indent):
     return '\n'.join(' ' * indent + line for line in text.splitlines())
-
-
-def _stop(process):
-    for sig, wait in ((signal.SIGINT, 10), (signal.SIGINT, 5), (signal.SIGKILL, 5)):
-        if process.poll() is not None:
-            return
-        os.killpg(process.pid, sig)
-        try:
-            process.wait(wait)
-        except subprocess.TimeoutExpired:
-            continue
 
 
 class Client:
@@ -133,7 +121,7 @@ def panda():
         client.executor.shutdown()
         client.node.destroy_node()
         rclpy.try_shutdown()
-        _stop(process)
+        stop_group(process)
         log.seek(0)
         print(log.read().decode(errors='replace')[-5000:])
         log.close()
