@@ -11,7 +11,7 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""A service's inverse kinematics runs in short slices and gives the interpreter up between them."""
+"""A service's inverse kinematics runs in short slices, giving the interpreter up in between."""
 
 import threading
 import time

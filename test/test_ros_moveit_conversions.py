@@ -11,7 +11,7 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""MoveIt's GetPositionIK and GetPositionFK messages to and from plain data (objects with their fields)."""
+"""MoveIt's GetPositionIK and GetPositionFK messages to and from plain data."""
 
 from types import SimpleNamespace as NS
 

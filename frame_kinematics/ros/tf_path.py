@@ -67,6 +67,9 @@ class ExecutorThread:
     """
     Spin one node with an executor of its own, in a thread of its own.
 
+    The thread waits for work without a timeout; :meth:`stop` wakes it with a guard condition
+    of the node, so it ends at once and nothing polls.
+
     :param node: the node (in no other executor).
     :param name: the thread's name.
     :param executor_class: the executor (default: the events executor where rclpy has it,
@@ -78,6 +81,9 @@ class ExecutorThread:
         kind = executor_class or events_executor_class() or SingleThreadedExecutor
         self.executor = kind(context=node.context)
         self.executor.add_node(node)
+        self._context = node.context
+        self._stop = threading.Event()
+        self._wake = node.create_guard_condition(lambda: None)
         self._thread = threading.Thread(target=self._spin, name=name, daemon=True)
 
     def start(self) -> None:
@@ -86,15 +92,18 @@ class ExecutorThread:
 
     def _spin(self) -> None:
         try:
-            self.executor.spin()
+            while not self._stop.is_set() and self._context.ok():
+                self.executor.spin_once()
         except ExternalShutdownException:
             pass
 
     def stop(self) -> None:
-        """Shut the executor down (it wakes up and returns) and wait for the thread to end."""
-        self.executor.shutdown()
+        """Wake the thread, wait for it to end, then shut the executor down."""
+        self._stop.set()
+        self._wake.trigger()
         if self._thread.is_alive():
             self._thread.join()
+        self.executor.shutdown()
 
 
 __all__ = ['events_executor_class', 'ExecutorThread', 'guarded']
