@@ -66,6 +66,7 @@ def main() -> None:
     """Run the measurement and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     parser.add_argument('--robot', default='talos', choices=sorted(URDFS))
+    parser.add_argument('--urdf', help='URDF file of --robot (default: from example-robot-data)')
     parser.add_argument('--rate', type=float, default=1000.0)
     parser.add_argument('--seconds', type=float, default=10.0)
     parser.add_argument('--warmup', type=float, default=4.0)
@@ -94,7 +95,7 @@ def measure(args, frequency: float):
     from sensor_msgs.msg import JointState
     from tf2_msgs.msg import TFMessage
 
-    path = robots.example_robot_data(URDFS[args.robot])
+    path = args.urdf or robots.example_robot_data(URDFS[args.robot])
     if path is None:
         sys.exit(f'{URDFS[args.robot]} (example-robot-data) not found')
     with open(path) as handle:
