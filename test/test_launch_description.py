@@ -119,3 +119,14 @@ def test_switches_leave_out_the_demo_and_rviz(core_log):
     _, actions = evaluate(rviz_installed=False, demo='false', rviz='false')
     assert list(by_executable(actions)) == ['frame_kinematics_node']
     assert log.text == ''
+
+
+def test_an_srdf_file_becomes_the_robot_description_semantic_parameter(tmp_path):
+    path = tmp_path / 'robot.srdf'
+    path.write_text('<robot name="fk_arm"><group name="arm"/></robot>')
+    context, actions = evaluate(rviz_installed=False, demo='false', srdf=str(path))
+    node = by_executable(actions)['frame_kinematics_node']
+    given = [p for p in node._Node__parameters if isinstance(p, dict)]
+    assert any('robot_description_semantic' in p for p in given)
+    with pytest.raises(Exception, match='srdf:=.*no such file'):
+        evaluate(rviz_installed=False, srdf=str(tmp_path / 'missing.srdf'))
