@@ -33,7 +33,7 @@ import numpy as np
 import pytest
 from ros_testing import spin_until, stay_on_loopback, stop_group
 
-stay_on_loopback(200 + os.getpid() % 50)
+stay_on_loopback(220 + os.getpid() % 10)
 
 rclpy = pytest.importorskip('rclpy')
 executors = pytest.importorskip('rclpy.executors')
