@@ -46,8 +46,8 @@ def _constraints(**given):
     return NS(**fields)
 
 
-def _error_code(recent=True):
-    return NS(val=0, error_message='', error_source='') if recent else NS(val=0)
+def _error_code(fields=('error_message', 'error_source')):
+    return NS(val=0, **{name: '' for name in fields})
 
 
 def test_an_ik_request_is_read_field_by_field():
@@ -75,14 +75,16 @@ def test_an_ik_request_is_read_field_by_field():
 def test_an_ik_answer_fills_the_whole_robot_state_and_the_error_code():
     solution = RobotStateOut(('j1', 'j2'), (0.1, 0.2), ('base',),
                              (((1.0, 2.0, 3.0), (0.0, 0.0, 0.6, 0.8)),))
-    for recent in (True, False):
-        response = NS(solution=_robot_state(), error_code=_error_code(recent))
+    for fields in (('message', 'source'), ('error_message', 'error_source'), ()):
+        response = NS(solution=_robot_state(), error_code=_error_code(fields))
         mc.fill_position_ik_response(response, PositionIKAnswer(SUCCESS, 'solved', solution),
                                      -1, _transform)
         assert response.error_code.val == SUCCESS
-        if recent:  # moveit_msgs with error_message and error_source (Jazzy)
-            assert response.error_code.error_message == 'solved'
-            assert response.error_code.error_source == 'frame_kinematics'
+        if fields:  # moveit_msgs 2.4 (Jazzy) and later have text fields, 2.2 (Humble) none
+            assert getattr(response.error_code, fields[0]) == 'solved'
+            assert getattr(response.error_code, fields[1]) == 'frame_kinematics'
+        else:
+            assert vars(response.error_code) == {'val': SUCCESS}
         state = response.solution
         assert not state.is_diff
         assert state.joint_state.name == ['j1', 'j2'] and state.joint_state.position == [0.1, 0.2]

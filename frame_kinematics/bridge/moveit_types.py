@@ -128,7 +128,7 @@ class PositionIKAnswer:
     A ``GetPositionIK`` response.
 
     :ivar error_code: one of the ``MoveItErrorCodes`` values above.
-    :ivar message: what happened (``error_code.error_message`` where the message has it).
+    :ivar message: what happened (the error code's text field where the message has one).
     :ivar solution: the whole robot state on success, empty otherwise.
     """
 

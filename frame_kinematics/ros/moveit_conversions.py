@@ -17,7 +17,7 @@ Conversions between MoveIt's kinematics services and the bridge's plain data (no
 As :mod:`frame_kinematics.ros.conversions`: nothing here imports rclpy or a message package;
 each function reads or fills the fields of the messages it is given (``moveit_msgs/srv/
 GetPositionIK``, ``GetPositionFK``), so it is tested on any object with the same fields.
-``MoveItErrorCodes`` has ``error_message`` and ``error_source`` in recent ``moveit_msgs`` only:
+``MoveItErrorCodes`` has text fields in recent ``moveit_msgs`` only (:data:`ERROR_TEXT_FIELDS`):
 they are filled where the message has them.
 """
 
@@ -65,11 +65,18 @@ def position_ik_request(request: Any) -> PositionIKRequestIn:
         _constraints_given(ik.constraints))
 
 
+#: The text fields of ``MoveItErrorCodes`` by version: ``message`` and ``source`` (moveit_msgs
+#: 2.4, Jazzy), ``error_message`` and ``error_source`` (later); none in 2.2 (Humble).
+ERROR_TEXT_FIELDS = (('message', 'source'), ('error_message', 'error_source'))
+
+
 def _fill_error(error_code: Any, code: int, message: str) -> None:
     error_code.val = code
-    if hasattr(error_code, 'error_message'):
-        error_code.error_message = message
-        error_code.error_source = ERROR_SOURCE
+    for text, source in ERROR_TEXT_FIELDS:
+        if hasattr(error_code, text):
+            setattr(error_code, text, message)
+            setattr(error_code, source, ERROR_SOURCE)
+            return
 
 
 def fill_robot_state(msg: Any, state: RobotStateOut, stamp_ns: int,
@@ -138,6 +145,6 @@ def fill_position_fk_response(response: Any, answer: PositionFKAnswer, stamp_ns:
     return response
 
 
-__all__ = ['ERROR_SOURCE', 'fill_position_fk_response', 'fill_position_ik_response',
+__all__ = ['ERROR_SOURCE', 'ERROR_TEXT_FIELDS', 'fill_position_fk_response', 'fill_position_ik_response',
            'fill_robot_state', 'pose_in', 'position_fk_request', 'position_ik_request',
            'robot_state_in']
