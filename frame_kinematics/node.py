@@ -75,7 +75,7 @@ from .ros.conversions import (fill_ik_response, fill_jacobian_response, fill_poi
                               fill_relative_motion_response, fill_vector,
                               ik_request, jacobian_request, joint_state_input,
                               marker_messages, parameter_changes, relative_motion_request,
-                              transform_messages)
+                              TFMessageFiller, transform_messages)
 from .ros.moveit_conversions import (fill_position_fk_response, fill_position_ik_response,
                                      position_fk_request, position_ik_request)
 from .ros.tf_cdr import tf_serializer
@@ -161,9 +161,7 @@ class FrameKinematicsNode(Node):
                                 self._on_get_relative_motion)
         self._start_moveit_services(params)
         self._tf_message = tf_serializer(
-            params['tf_serialization'],
-            lambda transforms: TFMessage(transforms=transform_messages(transforms,
-                                                                       TransformStamped)),
+            params['tf_serialization'], TFMessageFiller(TFMessage, TransformStamped),
             serialize_message, self.get_logger())
         self._publish(self.bridge.initial_output(self._now()))
         self._tf_node, self._tf_thread = self._start_tf_path()

@@ -219,3 +219,27 @@ def test_conversions_do_not_import_rclpy():
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
                          env=env, check=True)
     assert out.stdout.strip() == 'False'
+
+
+def test_tf_messages_are_built_once_per_frame_list_then_filled():
+    built = []
+
+    def make_transform():
+        built.append(1)
+        return transform_stamped()
+
+    filler = conversions.TFMessageFiller(lambda: NS(transforms=[]), make_transform, limit=2)
+    first = [TransformOut('p', 'a', 5, (1.0, 2.0, 3.0), (0.0, 0.0, 0.6, 0.8)),
+             TransformOut('a', 'b', -1, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0))]
+    msg = filler(first)
+    last = (2 ** 31 - 1) * 10 ** 9 + 999_999_999
+    moved = [t._replace(stamp_ns=last, translation=(7.0, 8.0, 9.0)) for t in first]
+    assert filler(moved) is msg and len(built) == 2  # the same objects, refilled
+    for out, transform in zip(msg.transforms, moved):
+        assert (out.header.frame_id, out.child_frame_id) == (transform.parent, transform.child)
+        assert (out.header.stamp.sec, out.header.stamp.nanosec) == (2 ** 31 - 1, 999_999_999)
+        t = out.transform.translation
+        assert (t.x, t.y, t.z) == (7.0, 8.0, 9.0)
+    for child in ('x', 'y', 'z'):  # beyond the limit the messages are dropped
+        other = filler([TransformOut('p', child, 1, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0))])
+        assert other.transforms[0].child_frame_id == child
