@@ -59,17 +59,28 @@ def spin_until(executor, predicate, timeout: float):
     return None
 
 
-def stop_group(process: subprocess.Popen) -> None:
+#: SIGINT to the group (a node), again, then SIGKILL; seconds to wait after each.
+NODE_STOP = (('group', signal.SIGINT, 10), ('group', signal.SIGINT, 5),
+             ('group', signal.SIGKILL, 5))
+
+
+def stop_group(process: subprocess.Popen, steps=NODE_STOP) -> None:
     """
-    Stop a node started in a process group of its own: SIGINT, again, then SIGKILL.
+    Stop a process started in a process group of its own, escalating until it ends.
 
     A plain rclpy node sometimes misses the first signal (a race in rclpy's shutdown).
+
+    :param process: the process.
+    :param steps: ``(target, signal, seconds)``: ``target`` is ``process`` or ``group``.
     """
-    for sig, wait in ((signal.SIGINT, 10), (signal.SIGINT, 5), (signal.SIGKILL, 5)):
+    for target, sig, wait in steps:
         if process.poll() is not None:
             return
         try:
-            os.killpg(process.pid, sig)
+            if target == 'process':
+                process.send_signal(sig)
+            else:
+                os.killpg(process.pid, sig)
         except ProcessLookupError:
             return
         try:

@@ -30,7 +30,7 @@ from frame_kinematics.core import RobotModel
 from frame_kinematics.core.spatial import rotation_from_quaternion
 import numpy as np
 import pytest
-from ros_testing import spin_until, stay_on_loopback
+from ros_testing import spin_until, stay_on_loopback, stop_group
 
 # Before any DDS participant exists (rclpy.init and the launched processes).
 stay_on_loopback(100 + os.getpid() % 100)
@@ -67,21 +67,8 @@ pytestmark = pytest.mark.skipif(_share() is None or shutil.which('ros2') is None
 
 def _stop(process):
     """End ``ros2 launch``: SIGINT to it (it stops its nodes), then escalate on the group."""
-    steps = ((lambda: process.send_signal(signal.SIGINT), 15),
-             (lambda: os.killpg(process.pid, signal.SIGINT), 5),
-             (lambda: os.killpg(process.pid, signal.SIGTERM), 5),
-             (lambda: os.killpg(process.pid, signal.SIGKILL), 5))
-    for send, wait in steps:
-        if process.poll() is not None:
-            return
-        try:
-            send()
-        except ProcessLookupError:
-            return
-        try:
-            process.wait(wait)
-        except subprocess.TimeoutExpired:
-            continue
+    stop_group(process, (('process', signal.SIGINT, 15), ('group', signal.SIGINT, 5),
+                         ('group', signal.SIGTERM, 5), ('group', signal.SIGKILL, 5)))
 
 
 class Harness:
