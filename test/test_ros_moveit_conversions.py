@@ -47,7 +47,7 @@ def _constraints(**given):
 
 
 def _error_code(fields=('error_message', 'error_source')):
-    return NS(val=0, **{name: '' for name in fields})
+    return NS(val=0, **dict.fromkeys(fields, ''))
 
 
 def test_an_ik_request_is_read_field_by_field():

@@ -145,6 +145,6 @@ def fill_position_fk_response(response: Any, answer: PositionFKAnswer, stamp_ns:
     return response
 
 
-__all__ = ['ERROR_SOURCE', 'ERROR_TEXT_FIELDS', 'fill_position_fk_response', 'fill_position_ik_response',
-           'fill_robot_state', 'pose_in', 'position_fk_request', 'position_ik_request',
-           'robot_state_in']
+__all__ = ['ERROR_SOURCE', 'ERROR_TEXT_FIELDS', 'fill_position_fk_response',
+           'fill_position_ik_response', 'fill_robot_state', 'pose_in', 'position_fk_request',
+           'position_ik_request', 'robot_state_in']
