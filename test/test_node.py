@@ -330,7 +330,7 @@ def _tool0_follows(harness, q):
 
 @pytest.mark.parametrize('name, value, fragment', [
     ('publish_frequency', 'fast', 'publish_frequency'),
-    ('publish_frequency', 5e-324, None),
+    ('publish_frequency', 5e-324, '1e-09'),
     ('publish_frequency', 20.0, None),
     ('com.quaternion', 1.0, 'com.quaternion'),
     ('com.ypr', 1.0, 'com.ypr'),
