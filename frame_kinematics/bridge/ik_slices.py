@@ -19,12 +19,12 @@ for long (a compiled kernel does not give it up while it runs) delays ``/tf``. S
 calls the core's solver (:meth:`~frame_kinematics.core.model.RobotModel.inverse_kinematics`)
 again and again, each call bounded by :data:`SLICE_TIME` and :data:`SLICE_ITERATIONS`, each
 seeded with the best configuration so far and drawing its restarts from one generator, and
-gives the interpreter up (``pause(0)``) between two calls, until a slice succeeds or the
-request's time is spent.
+gives the interpreter up (``pause(0)``) between two calls, until a slice succeeds, the
+request's time is spent, or (when given) its iteration cap is reached.
 """
 
 import time
-from typing import Callable, Optional, Sequence, Tuple
+from typing import Any, Callable, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -45,11 +45,13 @@ def _better(result: IKResult, best: Optional[IKResult]) -> bool:
 
 
 def solve_in_slices(model: RobotModel, tips: Sequence[str], targets: np.ndarray,
-                    seed: np.ndarray, active_joints: Sequence[str], deadline: float,
+                    seed: np.ndarray, active_joints: Optional[Sequence[str]], deadline: float,
                     clock: Callable[[], float] = time.monotonic,
                     pause: Callable[[float], None] = time.sleep,
                     slice_time: float = SLICE_TIME,
-                    slice_iterations: int = SLICE_ITERATIONS) -> Tuple[IKResult, int]:
+                    slice_iterations: int = SLICE_ITERATIONS,
+                    max_iterations: Optional[int] = None,
+                    **options: Any) -> Tuple[IKResult, int]:
     """
     Solve for ``targets`` until a slice succeeds or ``deadline`` passes.
 
@@ -57,14 +59,20 @@ def solve_in_slices(model: RobotModel, tips: Sequence[str], targets: np.ndarray,
     :param tips: the links to place (one target each).
     :param targets: ``root_T_target``, ``(4, 4)`` for one tip, ``(len(tips), 4, 4)`` else.
     :param seed: the start configuration; joints that are not active keep its values.
-    :param active_joints: the joints the solver may move.
+    :param active_joints: the joints the solver may move (None: the solver's default, every
+        joint that moves the tips).
     :param deadline: when to stop, on ``clock``; at least one slice runs.
     :param clock: monotonic clock in seconds.
     :param pause: called with 0 between two slices (gives the interpreter to other threads).
     :param slice_time: time budget of one slice (s).
     :param slice_iterations: iteration limit of one slice.
+    :param max_iterations: stop once the slices have made this many iterations in all (None:
+        only the deadline stops the solve).
+    :param options: more options of the solver for every slice (``position_only``,
+        tolerances).
     :return: the best result (``success`` if any slice succeeded; ``iterations`` summed over
-        the slices, ``elapsed`` the whole time) and the number of slices.
+        the slices, ``elapsed`` the whole time, ``reason`` ``time_budget`` or
+        ``max_iterations`` when none succeeded) and the number of slices.
     :raises FrameKinematicsError: for a tip or target the solver refuses.
     """
     tip = tips[0] if len(tips) == 1 else list(tips)
@@ -74,20 +82,30 @@ def solve_in_slices(model: RobotModel, tips: Sequence[str], targets: np.ndarray,
     slices = 0
     current = seed
     start = clock()
+    active = None if active_joints is None else list(active_joints)
+    reason = 'time_budget'
     while True:
         budget = min(slice_time, max(deadline - clock(), 1e-6))
+        cap = slice_iterations if max_iterations is None else \
+            max(1, min(slice_iterations, max_iterations - iterations))
         result = model.inverse_kinematics(tip, targets, seed=current, time_budget=budget,
-                                          max_iterations=slice_iterations,
-                                          active_joints=list(active_joints), rng=rng)
+                                          max_iterations=cap,
+                                          active_joints=active, rng=rng,
+                                          **options)
         slices += 1
         iterations += int(result.iterations)
         if _better(result, best):
             best = result
             current = result.q
-        if best.success or clock() >= deadline:
+        if best.success:
+            reason = best.reason
+            break
+        if max_iterations is not None and iterations >= max_iterations:
+            reason = 'max_iterations'
+            break
+        if clock() >= deadline:
             break
         pause(0)
-    reason = best.reason if best.success else 'time_budget'
     return (IKResult(best.q, best.success, best.position_error, best.orientation_error,
                      iterations, best.restarts, reason, clock() - start,
                      best.tip_position_errors, best.tip_orientation_errors), slices)
