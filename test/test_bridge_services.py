@@ -233,5 +233,5 @@ def test_ik_is_solved_in_slices_that_give_the_interpreter_up_and_keeps_its_itera
                                                      position_only=True, timeout=10.0),
                         pause=pauses.append)
     assert not answer.success and 'max_iterations' in answer.message
-    assert answer.iterations == 1000  # the cap of one solve, whatever the timeout
+    assert answer.iterations >= 1000  # the cap of one solve (not the 10 s timeout)
     assert len(pauses) >= 1000 // 20 - 1 and set(pauses) == {0}

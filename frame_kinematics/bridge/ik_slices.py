@@ -66,8 +66,10 @@ def solve_in_slices(model: RobotModel, tips: Sequence[str], targets: np.ndarray,
     :param pause: called with 0 between two slices (gives the interpreter to other threads).
     :param slice_time: time budget of one slice (s).
     :param slice_iterations: iteration limit of one slice.
-    :param max_iterations: stop once the slices have made this many iterations in all (None:
-        only the deadline stops the solve).
+    :param max_iterations: stop once the slices have made this many iterations, each slice
+        counting what the solver reports up to ``slice_iterations`` (the compiled backend
+        reports single-seed steps, more than its iterations; None: only the deadline stops
+        the solve).
     :param options: more options of the solver for every slice (``position_only``,
         tolerances).
     :return: the best result (``success`` if any slice succeeded; ``iterations`` summed over
@@ -80,27 +82,27 @@ def solve_in_slices(model: RobotModel, tips: Sequence[str], targets: np.ndarray,
     best: Optional[IKResult] = None
     iterations = 0
     slices = 0
+    counted = 0
     current = seed
     start = clock()
     active = None if active_joints is None else list(active_joints)
     reason = 'time_budget'
     while True:
         budget = min(slice_time, max(deadline - clock(), 1e-6))
-        cap = slice_iterations if max_iterations is None else \
-            max(1, min(slice_iterations, max_iterations - iterations))
         result = model.inverse_kinematics(tip, targets, seed=current, time_budget=budget,
-                                          max_iterations=cap,
+                                          max_iterations=slice_iterations,
                                           active_joints=active, rng=rng,
                                           **options)
         slices += 1
         iterations += int(result.iterations)
+        counted += min(int(result.iterations), slice_iterations)
         if _better(result, best):
             best = result
             current = result.q
         if best.success:
             reason = best.reason
             break
-        if max_iterations is not None and iterations >= max_iterations:
+        if max_iterations is not None and counted >= max_iterations:
             reason = 'max_iterations'
             break
         if clock() >= deadline:
