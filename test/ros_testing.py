@@ -22,9 +22,10 @@ import signal
 import subprocess
 import time
 
+#: The loopback interface in :data:`LOOPBACK_CYCLONE`.
+LOOPBACK_INTERFACE = '<Interfaces><NetworkInterface name="lo"/></Interfaces>'
 #: Cyclone DDS on ``lo`` only, no multicast, 127.0.0.1 the only peer.
-LOOPBACK_CYCLONE = ('<CycloneDDS><Domain Id="any"><General><Interfaces>'
-                    '<NetworkInterface name="lo"/></Interfaces>'
+LOOPBACK_CYCLONE = ('<CycloneDDS><Domain Id="any"><General>' + LOOPBACK_INTERFACE +
                     '<AllowMulticast>false</AllowMulticast></General><Discovery>'
                     '<Peers><Peer address="127.0.0.1"/></Peers>'
                     '<ParticipantIndex>auto</ParticipantIndex>'
@@ -40,7 +41,12 @@ def stay_on_loopback(domain_id: int) -> None:
     """
     os.environ['ROS_LOCALHOST_ONLY'] = '1'
     os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
-    os.environ['CYCLONEDDS_URI'] = LOOPBACK_CYCLONE
+    config = LOOPBACK_CYCLONE
+    if os.environ.get('ROS_DISTRO') == 'humble':
+        # Humble's rmw_cyclonedds_cpp itself selects 127.0.0.1 under ROS_LOCALHOST_ONLY=1, and
+        # Cyclone refuses an interface selected twice ("failed to create domain")
+        config = config.replace(LOOPBACK_INTERFACE, '')
+    os.environ['CYCLONEDDS_URI'] = config
     os.environ['ROS_DOMAIN_ID'] = str(domain_id)
 
 
