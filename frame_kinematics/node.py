@@ -50,6 +50,7 @@ from geometry_msgs.msg import (PointStamped, PoseStamped, Transform, TransformSt
 from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
 import rclpy
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
+from rclpy.exceptions import ParameterUninitializedException
 from rclpy.executors import Executor, ExternalShutdownException, SingleThreadedExecutor
 from rclpy.logging import get_logger
 from rclpy.node import Node
@@ -98,6 +99,9 @@ LATCHED_QOS = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
 GIL_SWITCH_INTERVAL = 0.001
 #: Longest wait (s) of an executor before it checks whether to stop.
 STOP_CHECK_PERIOD = 0.1
+#: Why the node cannot start with a parameter given without a type (``{}``: rclpy's words).
+UNTYPED_OVERRIDE = ('a parameter given at start-up has no type ({}): an empty list in a '
+                    'parameters file (such as user_frames.names: []) has none, write [""]')
 #: Errors a callback logs in one line instead of raising.
 CALLBACK_ERRORS = (FrameKinematicsError, ValueError, TypeError, OverflowError)
 
@@ -115,11 +119,8 @@ class FrameKinematicsNode(Node):
         try:
             super().__init__('frame_kinematics', allow_undeclared_parameters=True,
                              automatically_declare_parameters_from_overrides=True, **kwargs)
-        except ValueError as exc:  # rclpy cannot declare an override without a type
-            raise ConfigurationError(
-                f'a parameter given at start-up has no type ({exc}): an empty list in a '
-                'parameters file (such as user_frames.names: []) has none, write [""]'
-            ) from None
+        except ValueError as exc:  # Jazzy's rclpy cannot declare an override without a type
+            raise ConfigurationError(UNTYPED_OVERRIDE.format(exc)) from None
         for name, default in PARAMETER_DEFAULTS.items():
             self._declare(name, default)
         names = self.get_parameter('user_frames.names').value
@@ -178,7 +179,11 @@ class FrameKinematicsNode(Node):
         if self.has_parameter(name):
             # declared from an override with a fixed type: rclpy would then refuse another
             # type with a reason that does not name the parameter
-            default = self.get_parameter(name).value
+            try:
+                default = self.get_parameter(name).value
+            except ParameterUninitializedException:  # Humble: an override without a type
+                raise ConfigurationError(UNTYPED_OVERRIDE.format(
+                    f"parameter '{name}' is not initialized")) from None
             self.undeclare_parameter(name)
         self.declare_parameter(name, default, ParameterDescriptor(dynamic_typing=True))
 
