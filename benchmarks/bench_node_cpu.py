@@ -18,12 +18,13 @@ Starts ``robot_state_publisher`` and ``frame_kinematics_node`` side by side on o
 (``/tf`` remapped to ``/tf_rsp`` and ``/tf_fk``), publishes ``joint_states`` for every joint
 at ``--rate`` Hz (a smooth sweep, stamped with the clock), and measures over ``--seconds``:
 each node's CPU (user + system time from ``/proc/<pid>/stat``, as a share of one core) and the
-``/tf`` messages each one published per second. Run it twice: with the default throttle
-(``publish_frequency: 20``) and publishing every message (``--publish-frequency 0``).
+``/tf`` messages each one published per second, and the ratios of the node to
+robot_state_publisher. Each ``--publish-frequency`` given is measured in turn in one run (by
+default the throttle, 20 Hz, then every message, 0).
 
 Run, in a sourced ROS 2 environment where ``frame_kinematics_interfaces`` is built:
 ``python3 benchmarks/bench_node_cpu.py [--robot talos|pr2] [--rate 1000] [--seconds 10]
-[--publish-frequency 20]``. Prints a markdown table.
+[--publish-frequency 20 0] [--tf-serialization messages|cdr]``. Prints a markdown table.
 """
 
 import argparse
@@ -50,13 +51,14 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
-def params_file(directory: str, name: str, urdf: str, frequency: float) -> str:
-    """Write a params file with the URDF as a YAML block string."""
+def params_file(directory: str, name: str, urdf: str, frequency: float,
+                extra: str = '') -> str:
+    """Write a params file with the URDF as a YAML block string (``extra``: more lines)."""
     path = os.path.join(directory, f'{name}.yaml')
     body = '\n'.join('      ' + line for line in urdf.splitlines())
     with open(path, 'w') as handle:
         handle.write(f'{name}:\n  ros__parameters:\n    publish_frequency: {frequency}\n'
-                     f'    robot_description: |\n{body}\n')
+                     f'{extra}    robot_description: |\n{body}\n')
     return path
 
 
@@ -64,18 +66,36 @@ def main() -> None:
     """Run the measurement and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     parser.add_argument('--robot', default='talos', choices=sorted(URDFS))
+    parser.add_argument('--urdf', help='URDF file of --robot (default: from example-robot-data)')
     parser.add_argument('--rate', type=float, default=1000.0)
     parser.add_argument('--seconds', type=float, default=10.0)
     parser.add_argument('--warmup', type=float, default=4.0)
-    parser.add_argument('--publish-frequency', type=float, default=20.0)
+    parser.add_argument('--publish-frequency', type=float, nargs='+', default=[20.0, 0.0])
+    parser.add_argument('--tf-serialization', default='messages', choices=('messages', 'cdr'))
     args = parser.parse_args()
+    rows = [measure(args, frequency) for frequency in args.publish_frequency]
+    print(f'{args.robot}, joint_states at {args.rate:g} Hz, {args.seconds:g} s each, '
+          f'tf_serialization {args.tf_serialization}')
+    print('| publish_frequency | node | CPU (% of a core) | /tf messages per second | '
+          'joint_states sent per second |')
+    print('|---|---|---|---|---|')
+    for frequency, sent, results in rows:
+        for key, (share, rate) in results.items():
+            print(f'| {frequency:g} | {key} | {share:.1f} | {rate:.0f} | {sent:.0f} |')
+        (rsp_cpu, rsp_tf), (fk_cpu, fk_tf) = results.values()
+        print(f'| {frequency:g} | ratio node / robot_state_publisher | '
+              f'{fk_cpu / max(rsp_cpu, 1e-9):.2f} | {fk_tf / max(rsp_tf, 1e-9):.3f} | |')
+
+
+def measure(args, frequency: float):
+    """Run both nodes at one publish frequency; return ``(frequency, sent/s, results)``."""
     import rclpy
     from ament_index_python.packages import get_package_prefix
     from rclpy.executors import SingleThreadedExecutor
     from sensor_msgs.msg import JointState
     from tf2_msgs.msg import TFMessage
 
-    path = robots.example_robot_data(URDFS[args.robot])
+    path = args.urdf or robots.example_robot_data(URDFS[args.robot])
     if path is None:
         sys.exit(f'{URDFS[args.robot]} (example-robot-data) not found')
     with open(path) as handle:
@@ -84,8 +104,9 @@ def main() -> None:
     rsp = os.path.join(get_package_prefix('robot_state_publisher'), 'lib',
                        'robot_state_publisher', 'robot_state_publisher')
     with tempfile.TemporaryDirectory() as directory:
-        rsp_params = params_file(directory, 'rsp_bench', urdf, args.publish_frequency)
-        fk_params = params_file(directory, 'fk_bench', urdf, args.publish_frequency)
+        rsp_params = params_file(directory, 'rsp_bench', urdf, frequency)
+        fk_params = params_file(directory, 'fk_bench', urdf, frequency,
+                                f'    tf_serialization: {args.tf_serialization}\n')
         processes = {
             'robot_state_publisher': start([rsp, '--ros-args', '-r', '__node:=rsp_bench',
                                             '--params-file', rsp_params, '-r', '/tf:=/tf_rsp']),
@@ -155,13 +176,8 @@ def main() -> None:
             rclpy.try_shutdown()
             for process in processes.values():
                 stop(process)
-    print(f'{args.robot}, joint_states at {sent:.0f} Hz for {elapsed:.1f} s, '
-          f'publish_frequency {args.publish_frequency:g}')
-    print('| node | CPU (% of a core) | /tf messages per second |')
-    print('|---|---|---|')
-    for key in processes:
-        share = 100.0 * (cpu1[key] - cpu0[key]) / elapsed
-        print(f'| {key} | {share:.1f} | {(tf1[key] - tf0[key]) / elapsed:.0f} |')
+    return frequency, sent, {key: (100.0 * (cpu1[key] - cpu0[key]) / elapsed,
+                                   (tf1[key] - tf0[key]) / elapsed) for key in processes}
 
 
 if __name__ == '__main__':

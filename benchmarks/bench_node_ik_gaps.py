@@ -102,7 +102,7 @@ def main() -> None:
 
         node.create_subscription(TFMessage, '/tf', on_tf, 1000)
         publisher = node.create_publisher(JointState, 'joint_states', 100)
-        client = node.create_client(ComputeIK, 'compute_ik')
+        client = node.create_client(ComputeIK, 'ik_gaps_node/compute_ik')
         executor = SingleThreadedExecutor()
         executor.add_node(node)
         spinner = threading.Thread(target=executor.spin, daemon=True)

@@ -14,24 +14,28 @@
 """
 The rclpy node: a robot_state_publisher drop-in with CoM frames and kinematics services.
 
-Every decision is taken by :class:`frame_kinematics.bridge.Bridge`; the conversions are in
-:mod:`frame_kinematics.ros.conversions`. This module only wires them to ROS, on two paths
-that never wait for each other:
+Every decision is taken by :class:`frame_kinematics.bridge.Bridge` and
+:class:`frame_kinematics.bridge.moveit.MoveItKinematics`; the conversions are in
+:mod:`frame_kinematics.ros.conversions` and :mod:`frame_kinematics.ros.moveit_conversions`.
+This module only wires them to ROS, on two paths that never wait for each other:
 
-* the ``/tf`` path: the ``joint_states`` subscription, alone in its own callback group on a
-  private node ``<name>_tf``, whose messages a thread of its own waits for and takes
-  (:class:`~frame_kinematics.ros.subscription_thread.SubscriptionThread`, a one-subscription
-  executor: rclpy has no executor per callback group, and its executors rebuild their wait
-  set in Python on every wake-up, about a fifth of a core at 1 kHz);
-* the services and parameter callbacks, on the node itself and the main executor. They read
-  a snapshot of the bridge; a parameter change builds the new model off the ``/tf`` path.
+* the ``/tf`` path: the ``joint_states`` subscription, alone on a private node ``<name>_tf``
+  spun by an executor of its own in a thread of its own
+  (:class:`~frame_kinematics.ros.tf_path.ExecutorThread`: rclpy's executors rebuild their
+  wait set on every wake-up, at a cost that grows with every entity they carry);
+* the services, the parameter callbacks and the SRDF topic, on the node itself and the main
+  executor. They read a snapshot of the bridge; a parameter change builds the new model off
+  the ``/tf`` path; an IK solve gives the interpreter up between short slices.
 
 Topics: subscribes ``joint_states`` (sensor-data QoS); publishes ``robot_description``
 (transient local), ``/tf``, ``/tf_static``, ``com`` (``geometry_msgs/PointStamped``),
 ``com_velocity`` and ``angular_momentum`` (``geometry_msgs/Vector3Stamped``), ``com_markers``
 (``visualization_msgs/MarkerArray``, see :mod:`frame_kinematics.bridge.markers`).
-Services (with ``frame_kinematics_interfaces``): ``compute_ik``, ``get_jacobian``,
-``get_relative_motion``.
+Services (with ``frame_kinematics_interfaces``): ``~/compute_ik``, ``get_jacobian``,
+``get_relative_motion``; (with ``moveit_msgs``) MoveIt's ``GetPositionIK`` and
+``GetPositionFK``, named by the parameters ``moveit.compute_ik_service`` and
+``moveit.compute_fk_service`` (``compute_ik``, ``compute_fk``), whose SRDF comes from the
+``robot_description_semantic`` parameter or topic.
 """
 
 import gc
@@ -41,16 +45,19 @@ import threading
 import time
 from typing import Any, Callable, List, Optional, Tuple
 
-from geometry_msgs.msg import PointStamped, TransformStamped, Vector3Stamped
+from geometry_msgs.msg import (PointStamped, PoseStamped, Transform, TransformStamped,
+                               Vector3Stamped)
 from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
 import rclpy
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
+from rclpy.exceptions import ParameterUninitializedException
 from rclpy.executors import Executor, ExternalShutdownException, SingleThreadedExecutor
 from rclpy.logging import get_logger
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 from rclpy.qos import (DurabilityPolicy, qos_profile_sensor_data, QoSProfile,
                        ReliabilityPolicy)
+from rclpy.serialization import serialize_message
 from rclpy.signals import SignalHandlerOptions
 from sensor_msgs.msg import JointState
 from std_msgs.msg import MultiArrayDimension, String
@@ -59,6 +66,8 @@ from visualization_msgs.msg import Marker, MarkerArray
 
 from .bridge import Bridge, BridgeOutput, PARAMETER_DEFAULTS, USER_FRAME_DEFAULTS
 from .bridge.log import shorten
+from .bridge.moveit import MoveItKinematics
+from .bridge.moveit_types import FAILURE, PositionFKAnswer, PositionIKAnswer
 from .bridge.parameters import split_frame_parameter, split_tool_parameter
 from .bridge.services import compute_ik, get_jacobian, get_relative_motion
 from .core.backend import describe, resolve
@@ -67,14 +76,20 @@ from .ros.conversions import (fill_ik_response, fill_jacobian_response, fill_poi
                               fill_relative_motion_response, fill_vector,
                               ik_request, jacobian_request, joint_state_input,
                               marker_messages, parameter_changes, relative_motion_request,
-                              transform_messages)
-from .ros.subscription_thread import SubscriptionThread
-from .ros.tf_cdr import TFMessageWriter
+                              TFMessageFiller, transform_messages)
+from .ros.moveit_conversions import (fill_position_fk_response, fill_position_ik_response,
+                                     position_fk_request, position_ik_request)
+from .ros.tf_cdr import tf_serializer
+from .ros.tf_path import ExecutorThread, guarded
 
 try:
     from frame_kinematics_interfaces.srv import ComputeIK, GetJacobian, GetRelativeMotion
 except ImportError:  # the interfaces package is optional: the node runs without services
     ComputeIK = GetJacobian = GetRelativeMotion = None
+try:
+    from moveit_msgs.srv import GetPositionFK, GetPositionIK
+except ImportError:  # optional too: without it, no MoveIt-compatible services
+    GetPositionFK = GetPositionIK = None
 
 #: Latched topics (``robot_description``, ``/tf_static``): the last message reaches late
 #: subscribers.
@@ -84,6 +99,9 @@ LATCHED_QOS = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
 GIL_SWITCH_INTERVAL = 0.001
 #: Longest wait (s) of an executor before it checks whether to stop.
 STOP_CHECK_PERIOD = 0.1
+#: Why the node cannot start with a parameter given without a type (``{}``: rclpy's words).
+UNTYPED_OVERRIDE = ('a parameter given at start-up has no type ({}): an empty list in a '
+                    'parameters file (such as user_frames.names: []) has none, write [""]')
 #: Errors a callback logs in one line instead of raising.
 CALLBACK_ERRORS = (FrameKinematicsError, ValueError, TypeError, OverflowError)
 
@@ -101,11 +119,8 @@ class FrameKinematicsNode(Node):
         try:
             super().__init__('frame_kinematics', allow_undeclared_parameters=True,
                              automatically_declare_parameters_from_overrides=True, **kwargs)
-        except ValueError as exc:  # rclpy cannot declare an override without a type
-            raise ConfigurationError(
-                f'a parameter given at start-up has no type ({exc}): an empty list in a '
-                'parameters file (such as user_frames.names: []) has none, write [""]'
-            ) from None
+        except ValueError as exc:  # Jazzy's rclpy cannot declare an override without a type
+            raise ConfigurationError(UNTYPED_OVERRIDE.format(exc)) from None
         for name, default in PARAMETER_DEFAULTS.items():
             self._declare(name, default)
         names = self.get_parameter('user_frames.names').value
@@ -123,6 +138,9 @@ class FrameKinematicsNode(Node):
         params = {name: param.value
                   for name, param in self.get_parameters_by_prefix('').items()}
         self.bridge = Bridge.from_parameters(params, logger=self.get_logger(), backend=None)
+        self.moveit = MoveItKinematics(self.get_logger())
+        self.moveit.set_semantic(params.get('robot_description_semantic', ''),
+                                 self.bridge.model)
         self._description_pub = self.create_publisher(String, 'robot_description', LATCHED_QOS)
         self._tf_pub = self.create_publisher(TFMessage, '/tf', 100)
         # Not tf2_ros's StaticTransformBroadcaster: it never replaces a child frame it has
@@ -138,13 +156,15 @@ class FrameKinematicsNode(Node):
                 'frame_kinematics_interfaces is not installed: the compute_ik, get_jacobian '
                 'and get_relative_motion services are not offered (build it with colcon)')
         else:
-            self.create_service(ComputeIK, 'compute_ik', self._on_compute_ik)
+            self.create_service(ComputeIK, '~/compute_ik', self._on_compute_ik)
             self.create_service(GetJacobian, 'get_jacobian', self._on_get_jacobian)
             self.create_service(GetRelativeMotion, 'get_relative_motion',
                                 self._on_get_relative_motion)
+        self._start_moveit_services(params)
+        self._tf_message = tf_serializer(
+            params['tf_serialization'], TFMessageFiller(TFMessage, TransformStamped),
+            serialize_message, self.get_logger())
         self._publish(self.bridge.initial_output(self._now()))
-        # /tf is only published by the /tf path (one thread): the writer is its own
-        self._tf_writer = TFMessageWriter()
         self._tf_node, self._tf_thread = self._start_tf_path()
         model = self.bridge.model
         target = resolve()
@@ -159,23 +179,41 @@ class FrameKinematicsNode(Node):
         if self.has_parameter(name):
             # declared from an override with a fixed type: rclpy would then refuse another
             # type with a reason that does not name the parameter
-            default = self.get_parameter(name).value
+            try:
+                default = self.get_parameter(name).value
+            except ParameterUninitializedException:  # Humble: an override without a type
+                raise ConfigurationError(UNTYPED_OVERRIDE.format(
+                    f"parameter '{name}' is not initialized")) from None
             self.undeclare_parameter(name)
         self.declare_parameter(name, default, ParameterDescriptor(dynamic_typing=True))
 
-    def _start_tf_path(self) -> Tuple[Node, SubscriptionThread]:
-        """Start the joint_states subscription on its own node, taken in its own thread."""
+    def _start_moveit_services(self, params) -> None:
+        """Serve MoveIt's GetPositionIK and GetPositionFK when moveit_msgs is installed."""
+        if GetPositionIK is None:
+            self.get_logger().info(
+                'moveit_msgs is not installed: the MoveIt-compatible services (GetPositionIK, '
+                'GetPositionFK) are not offered')
+            return
+        group = MutuallyExclusiveCallbackGroup()
+        self.create_service(GetPositionIK, params['moveit.compute_ik_service'],
+                            self._on_position_ik, callback_group=group)
+        self.create_service(GetPositionFK, params['moveit.compute_fk_service'],
+                            self._on_position_fk, callback_group=group)
+        self.create_subscription(String, 'robot_description_semantic', self._on_semantic,
+                                 LATCHED_QOS, callback_group=group)
+
+    def _start_tf_path(self) -> Tuple[Node, ExecutorThread]:
+        """Start the joint_states subscription on its own node, spun in its own thread."""
         name = f'{self.get_name()}_tf'
         node = Node(name, namespace=self.get_namespace(), context=self.context,
                     cli_args=['--ros-args', '-r', f'__node:={name}'],
                     start_parameter_services=False, enable_rosout=False,
                     parameter_overrides=[Parameter('start_type_description_service',
                                                    value=False)])
-        subscription = node.create_subscription(
-            JointState, 'joint_states', self._on_joint_state, qos_profile_sensor_data,
-            callback_group=MutuallyExclusiveCallbackGroup())
-        thread = SubscriptionThread(subscription, self.context, self._on_joint_state,
-                                    self._on_tf_path_error, name)
+        node.create_subscription(JointState, 'joint_states',
+                                 guarded(self._on_joint_state, self._on_tf_path_error),
+                                 qos_profile_sensor_data)
+        thread = ExecutorThread(node, name)
         thread.start()
         return node, thread
 
@@ -196,7 +234,7 @@ class FrameKinematicsNode(Node):
             self._tf_static_pub.publish(
                 TFMessage(transforms=transform_messages(out.tf_static, TransformStamped)))
         if out.tf:
-            self._tf_pub.publish(self._tf_writer.serialize(out.tf))
+            self._tf_pub.publish(self._tf_message(out.tf))
         com = out.center_of_mass
         if com is not None:
             self._com_pub.publish(fill_point(PointStamped(), com))
@@ -221,13 +259,41 @@ class FrameKinematicsNode(Node):
         self.get_logger().error(shorten(f'joint_states: unexpected {type(exc).__name__}: {exc}'))
 
     def _on_set_parameters(self, parameters: List[Parameter]) -> SetParametersResult:
+        changes = parameter_changes(parameters)
+        document = changes.get('robot_description_semantic')
         try:
-            out = self.bridge.apply_parameters(parameter_changes(parameters), self._now())
+            semantic = None if document is None else \
+                self.moveit.read_semantic(document, self.bridge.model)
+            out = self.bridge.apply_parameters(changes, self._now())
         except CALLBACK_ERRORS as exc:
             return SetParametersResult(successful=False, reason=shorten(str(exc)))
         if out.accepted:
+            if document is not None:
+                self.moveit.use_semantic(semantic)
             self._publish(out)
         return SetParametersResult(successful=out.accepted, reason=out.reason)
+
+    def _on_semantic(self, msg: String) -> None:
+        try:
+            self.moveit.set_semantic(msg.data, self.bridge.model)
+        except CALLBACK_ERRORS as exc:
+            self.get_logger().error(shorten(f'robot_description_semantic: {exc}'))
+
+    def _on_position_ik(self, request, response):
+        arrival = time.monotonic()
+        try:
+            answer = self.moveit.compute_ik(self.bridge.snapshot(),
+                                            position_ik_request(request), arrival)
+        except CALLBACK_ERRORS as exc:
+            answer = PositionIKAnswer(FAILURE, shorten(f'compute_ik: {exc}'))
+        return fill_position_ik_response(response, answer, self._now(), Transform)
+
+    def _on_position_fk(self, request, response):
+        try:
+            answer = self.moveit.compute_fk(self.bridge.snapshot(), position_fk_request(request))
+        except CALLBACK_ERRORS as exc:
+            answer = PositionFKAnswer(FAILURE, shorten(f'compute_fk: {exc}'))
+        return fill_position_fk_response(response, answer, self._now(), PoseStamped)
 
     def _answer(self, what: str, work: Callable[[], Any], response: Any) -> Any:
         try:

@@ -117,11 +117,19 @@ def _nodes(context):
     namespace = LaunchConfiguration('namespace').perform(context).strip('/')
     urdf_param = {'robot_description': ParameterValue(description, value_type=str),
                   'use_sim_time': sim_time}
+    node_params = dict(urdf_param)
+    srdf = LaunchConfiguration('srdf').perform(context).strip()
+    if srdf:
+        if not os.path.isfile(srdf):
+            raise RobotDescriptionError(f'srdf:={srdf}: no such file')
+        with open(srdf, encoding='utf-8') as handle:
+            node_params['robot_description_semantic'] = ParameterValue(handle.read(),
+                                                                       value_type=str)
     actions = [
         Node(package='frame_kinematics', executable='frame_kinematics_node',
              name=LaunchConfiguration('node_name').perform(context), namespace=namespace,
              output='screen',
-             parameters=[LaunchConfiguration('params_file').perform(context), urdf_param]),
+             parameters=[LaunchConfiguration('params_file').perform(context), node_params]),
     ]
     if _flag(context, 'demo'):
         actions.append(Node(package='frame_kinematics', executable='demo_joint_states',
@@ -155,6 +163,7 @@ def generate_launch_description():
         ('robot', '', f"bundled robot ({', '.join(robots.names())}); "
                       f'{robots.DEFAULT_ROBOT} when no robot is given'),
         ('robot_description', '', 'URDF text of the robot'),
+        ('srdf', '', "SRDF file of the robot (MoveIt's planning groups, for compute_ik)"),
         ('node_name', 'frame_kinematics', 'name of the frame_kinematics node'),
         ('namespace', '', 'namespace of the nodes (topics and services)'),
         ('use_sim_time', 'false', 'use the /clock topic'),

@@ -205,7 +205,7 @@ def test_static_and_dynamic_split_follows_robot_state_publisher():
 
 def test_floating_and_planar_joints_are_dynamic_with_entry_names():
     model = all_joint_types_model()
-    bridge = Bridge(model.urdf, logger=ListLogger())
+    bridge = Bridge(model.urdf, BridgeSettings(floating_joints='tf'), logger=ListLogger())
     static = {t.child for t in bridge.initial_output(0).tf_static}
     assert {'e', 'tip'} <= static and not {'free', 'plane'} & static
     rng = np.random.default_rng(5)
@@ -218,7 +218,7 @@ def test_floating_and_planar_joints_are_dynamic_with_entry_names():
 
 def test_non_unit_floating_quaternion_rejects_the_message():
     model = all_joint_types_model()
-    bridge = Bridge(model.urdf, logger=ListLogger())
+    bridge = Bridge(model.urdf, BridgeSettings(floating_joints='tf'), logger=ListLogger())
     out = bridge.on_joint_state(js(['j_free/qw', 'j_free/qx'], [0.5, 0.5]), SEC)
     assert not out.accepted and 'quaternion' in out.reason
 
@@ -401,7 +401,8 @@ def test_com_yaw_follows_the_floating_base():
         joint_xml('free', 'floating', 'world', 'base'),
         joint_xml('hip', 'revolute', 'base', 'leg', axis='0 1 0'),
     ])
-    bridge = Bridge(urdf(body), BridgeSettings(com_orientation='yaw'), logger=ListLogger())
+    bridge = Bridge(urdf(body), BridgeSettings(com_orientation='yaw', floating_joints='tf'),
+                    logger=ListLogger())
     yaw, pitch = 0.7, 0.3
     quat = [np.sin(pitch / 2) * -np.sin(yaw / 2), np.sin(pitch / 2) * np.cos(yaw / 2),
             np.cos(pitch / 2) * np.sin(yaw / 2), np.cos(pitch / 2) * np.cos(yaw / 2)]
@@ -503,7 +504,8 @@ def test_settings_from_the_shipped_parameters_file():
         return out
 
     flat = flatten(params)
-    assert set(flat) == set(PARAMETER_DEFAULTS) - {'robot_description'}
+    assert set(flat) == set(PARAMETER_DEFAULTS) - {'robot_description',
+                                                   'robot_description_semantic'}
     for key, value in flat.items():
         assert value == PARAMETER_DEFAULTS[key], key
     assert settings_from_parameters(flat).validated() == BridgeSettings().validated()

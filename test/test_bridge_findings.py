@@ -146,7 +146,9 @@ def test_f1_ik_timeout_is_capped_and_counts_from_the_arrival():
 
 # -- 2. parameters of the wrong type or out of range -------------------------------------------
 BAD_PARAMETERS = [
-    ('publish_frequency', 5e-324, None),
+    ('publish_frequency', 5e-324, 'publish_frequency'),
+    ('publish_frequency', 4e-10, 'publish_frequency'),
+    ('publish_frequency', -1.0, 'publish_frequency'),
     ('publish_frequency', 10 ** 400, 'publish_frequency'),
     ('publish_frequency', 1001.0, 'publish_frequency'),
     ('publish_frequency', 'fast', 'publish_frequency'),
@@ -161,7 +163,22 @@ BAD_PARAMETERS = [
     ('ignore_timestamp', 'yes', 'ignore_timestamp'),
     ('frame_prefix', 3, 'frame_prefix'),
     ('floating_joints', 'maybe', 'floating_joints'),
+    ('moveit.compute_ik_service', '1st', 'moveit.compute_ik_service'),
+    ('moveit.compute_fk_service', 'a b', 'moveit.compute_fk_service'),
+    ('tf_serialization', 'json', 'tf_serialization'),
+    ('robot_description_semantic', 5, 'robot_description_semantic'),
 ]
+
+
+def test_f2_parameters_read_at_start_up_only_are_refused_at_run_time():
+    bridge, _ = make()
+    for name, value in (('moveit.compute_ik_service', 'other_ik'), ('tf_serialization', 'cdr')):
+        out = bridge.apply_parameters({name: value}, 0)
+        assert not out.accepted and 'start-up only' in out.reason and name in out.reason
+    assert bridge.apply_parameters({'moveit.compute_ik_service': 'compute_ik'}, 0).accepted
+    started = Bridge.from_parameters({'robot_description': ARM,
+                                      'moveit.compute_ik_service': '/moveit/compute_ik'})
+    assert started.apply_parameters({'publish_frequency': 5.0}, 0).accepted
 
 
 @pytest.mark.parametrize('name, value, fragment', BAD_PARAMETERS)
@@ -184,14 +201,41 @@ def test_f2_bad_parameters_at_start_up_give_the_library_error(name, value, fragm
     assert '\n' not in str(info.value) and len(str(info.value)) < 300
 
 
-def test_f2_tiny_publish_frequency_throttles_without_overflow():
+def test_f2_a_publish_frequency_too_small_to_ever_publish_is_refused_with_a_reason():
     bridge, _ = make()
-    assert bridge.apply_parameters({'publish_frequency': 5e-324}, 0).accepted
-    out = bridge.on_joint_state(arm_state(0.2, SEC), SEC)
-    assert out.accepted and not out.tf  # as robot_state_publisher: due after the interval
-    out = bridge.on_joint_state(arm_state(0.3, 10 ** 6 * SEC), 10 ** 6 * SEC)
+    out = bridge.apply_parameters({'publish_frequency': 5e-324}, 0)
+    assert not out.accepted and '1e-09' in out.reason and 'never' in out.reason
+    assert bridge.settings.publish_frequency == 20.0
+    assert bridge.apply_parameters({'publish_frequency': 1e-9}, 0).accepted
+    stamp = 2 * 10 ** 9 * SEC  # the smallest frequency still lets a message through
+    out = bridge.on_joint_state(arm_state(0.2, stamp), stamp)
+    assert out.accepted and out.tf
+    out = bridge.on_joint_state(arm_state(0.3, stamp + SEC), stamp + SEC)
     assert out.accepted and not out.tf
     assert bridge.configuration[bridge.model.joint('elbow_joint').idx_q] == 0.3
+    assert bridge.apply_parameters({'publish_frequency': 0.0}, 0).accepted
+
+
+#: The stamps a builtin_interfaces/Time holds at its ends (sec is an int32), and negative ones.
+EXTREME_STAMPS = [-2 ** 31 * SEC, -2 ** 31 * SEC + 999_999_999, -SEC - 1, -1, 0,
+                  (2 ** 31 - 1) * SEC + 999_999_999]
+
+
+@pytest.mark.parametrize('stamp', EXTREME_STAMPS)
+def test_f2_any_stamp_of_a_time_message_reaches_tf_exactly(stamp):
+    bridge, _ = make(publish_frequency=0.0)
+    out = bridge.on_joint_state(arm_state(0.2, stamp), SEC)
+    assert out.tf and {t.stamp_ns for t in out.tf} == {stamp}
+    assert out.center_of_mass.stamp_ns == stamp
+
+
+def test_f2_the_com_stamp_never_passes_the_last_time_a_message_holds():
+    last = (2 ** 31 - 1) * SEC + 999_999_999
+    bridge, _ = make(publish_frequency=0.0)
+    bridge.on_joint_state(arm_state(0.2, last), SEC)
+    out = bridge.on_joint_state(arm_state(0.3, last), SEC)  # the same stamp again
+    assert out.tf and all(t.stamp_ns == last for t in out.tf)
+    assert out.center_of_mass is None  # one nanosecond later would not fit in a Time
 
 
 # -- 3. cost linear in the number of names ------------------------------------------------------
@@ -266,8 +310,20 @@ def test_f5_skipped_floating_joint_gives_the_com_in_its_child():
     assert answer.success, answer.message
 
 
+def test_f5_by_default_the_floating_joint_is_skipped_as_robot_state_publisher_does():
+    bridge = Bridge.from_parameters({'robot_description': FLOATING}, logger=ListLogger())
+    out = bridge.on_joint_state(js(['hip'], [0.3]), SEC)
+    assert {t.child for t in out.tf} == {'arm', 'com'}
+    assert out.center_of_mass is not None and out.center_of_mass.frame_id == 'base'
+    assert 'root_joint' not in {t.child for t in bridge.initial_output(0).tf_static}
+    tf_mode = Bridge.from_parameters({'robot_description': FLOATING, 'floating_joints': 'tf'},
+                                     logger=ListLogger())
+    out = tf_mode.on_joint_state(js(['hip'], [0.3]), SEC)
+    assert {t.child for t in out.tf} == {'arm'} and out.center_of_mass is None
+
+
 def test_f5_floating_pose_without_its_velocity_publishes_no_com_velocity():
-    bridge, _ = make(FLOATING, publish_frequency=0.0)
+    bridge, _ = make(FLOATING, floating_joints='tf', publish_frequency=0.0)
     names = list(bridge.model.configuration_names)
     q = bridge.model.neutral_configuration()
     out = bridge.on_joint_state(js(names, q), SEC)

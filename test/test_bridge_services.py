@@ -224,3 +224,14 @@ def test_matrix_layout_round_trip():
     out = MatrixOut.from_array(matrix, 'r', 'c')
     assert out.sizes == (2, 3) and out.strides == (6, 3) and out.data == tuple(range(6))
     np.testing.assert_array_equal(out.to_array(), matrix)
+
+
+def test_ik_is_solved_in_slices_that_give_the_interpreter_up_and_keeps_its_iteration_cap():
+    bridge, _ = arm()
+    pauses = []
+    answer = compute_ik(bridge.snapshot(), IKRequest('tool0', target_position=(5.0, 0.0, 0.0),
+                                                     position_only=True, timeout=10.0),
+                        pause=pauses.append)
+    assert not answer.success and 'max_iterations' in answer.message
+    assert answer.iterations >= 1000  # the cap of one solve (not the 10 s timeout)
+    assert len(pauses) >= 1000 // 20 - 1 and set(pauses) == {0}

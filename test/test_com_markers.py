@@ -118,10 +118,11 @@ def test_bad_states_and_stamps_are_refused():
     other = bundled()
     with pytest.raises(ConfigurationError, match="robot 'fk_arm' is one of robot 'fk_arm'"):
         com_markers(other, state, 0)
-    for stamp in (-1, 1.5, True, '5', None, np.nan):
+    for stamp in (-2 ** 31 * 10 ** 9 - 1, 2 ** 31 * 10 ** 9, 1.5, True, '5', None, np.nan):
         with pytest.raises(ConfigurationError, match='marker stamp'):
             com_markers(model, state, stamp)
     assert com_markers(model, state, np.int64(9))[0].stamp_ns == 9
+    assert com_markers(model, state, -1)[0].stamp_ns == -1  # a Time may be negative
 
 
 @pytest.mark.parametrize('changes', [

@@ -119,3 +119,16 @@ def test_switches_leave_out_the_demo_and_rviz(core_log):
     _, actions = evaluate(rviz_installed=False, demo='false', rviz='false')
     assert list(by_executable(actions)) == ['frame_kinematics_node']
     assert log.text == ''
+
+
+def test_an_srdf_file_becomes_the_robot_description_semantic_parameter(tmp_path):
+    path = tmp_path / 'robot.srdf'
+    path.write_text('<robot name="fk_arm"><group name="arm"/></robot>')
+    context, actions = evaluate(rviz_installed=False, demo='false', srdf=str(path))
+    node = by_executable(actions)['frame_kinematics_node']
+    # launch_ros keeps a node's parameters with substitutions as keys (no public accessor)
+    (given,) = [p for p in node._Node__parameters if isinstance(p, dict)]
+    names = {perform_substitutions(context, list(key)) for key in given}
+    assert {'robot_description', 'robot_description_semantic'} <= names
+    with pytest.raises(Exception, match='srdf:=.*no such file'):
+        evaluate(rviz_installed=False, srdf=str(tmp_path / 'missing.srdf'))

@@ -30,7 +30,7 @@ from frame_kinematics.core import RobotModel
 from frame_kinematics.core.spatial import rotation_from_quaternion
 import numpy as np
 import pytest
-from ros_testing import spin_until, stay_on_loopback
+from ros_testing import spin_until, stay_on_loopback, stop_group
 
 # Before any DDS participant exists (rclpy.init and the launched processes).
 stay_on_loopback(100 + os.getpid() % 100)
@@ -67,21 +67,8 @@ pytestmark = pytest.mark.skipif(_share() is None or shutil.which('ros2') is None
 
 def _stop(process):
     """End ``ros2 launch``: SIGINT to it (it stops its nodes), then escalate on the group."""
-    steps = ((lambda: process.send_signal(signal.SIGINT), 15),
-             (lambda: os.killpg(process.pid, signal.SIGINT), 5),
-             (lambda: os.killpg(process.pid, signal.SIGTERM), 5),
-             (lambda: os.killpg(process.pid, signal.SIGKILL), 5))
-    for send, wait in steps:
-        if process.poll() is not None:
-            return
-        try:
-            send()
-        except ProcessLookupError:
-            return
-        try:
-            process.wait(wait)
-        except subprocess.TimeoutExpired:
-            continue
+    stop_group(process, (('process', signal.SIGINT, 15), ('group', signal.SIGINT, 5),
+                         ('group', signal.SIGTERM, 5), ('group', signal.SIGKILL, 5)))
 
 
 class Harness:
@@ -95,7 +82,7 @@ class Harness:
         self.listener = tf2_ros.TransformListener(self.buffer, self.node, spin_thread=False)
         self.joint_pub = self.node.create_publisher(sensor_msgs.JointState, 'joint_states', 10)
         self.clients = {
-            'ik': self.node.create_client(interfaces.ComputeIK, 'compute_ik'),
+            'ik': self.node.create_client(interfaces.ComputeIK, 'frame_kinematics/compute_ik'),
             'jacobian': self.node.create_client(interfaces.GetJacobian, 'get_jacobian'),
             'relative': self.node.create_client(interfaces.GetRelativeMotion,
                                                 'get_relative_motion'),
@@ -343,7 +330,7 @@ def _tool0_follows(harness, q):
 
 @pytest.mark.parametrize('name, value, fragment', [
     ('publish_frequency', 'fast', 'publish_frequency'),
-    ('publish_frequency', 5e-324, None),
+    ('publish_frequency', 5e-324, '1e-09'),
     ('publish_frequency', 20.0, None),
     ('com.quaternion', 1.0, 'com.quaternion'),
     ('com.ypr', 1.0, 'com.ypr'),
@@ -371,13 +358,22 @@ def test_tf_bytes_equal_rclpy_serialization():
     serialization = pytest.importorskip('rclpy.serialization')
     from frame_kinematics.bridge.messages import TransformOut
     from frame_kinematics.ros.conversions import transform_messages
-    from frame_kinematics.ros.tf_cdr import TFMessageWriter
+    from frame_kinematics.ros.tf_cdr import PROBE, tf_serializer, TFMessageWriter
+
+    def make(transforms):
+        return tf2_msgs.TFMessage(transforms=transform_messages(transforms,
+                                                                geometry_msgs.TransformStamped))
+
     transforms = [TransformOut('base_link', 'link_' * k, 1_700_000_000_123_456_789 + k,
                                (0.1 * k, 2.0, -3.5), (0.0, 0.6, 0.0, 0.8))
-                  for k in range(1, 12)]
-    expected = serialization.serialize_message(tf2_msgs.TFMessage(
-        transforms=transform_messages(transforms, geometry_msgs.TransformStamped)))
+                  for k in range(1, 12)] + list(PROBE)
+    expected = serialization.serialize_message(make(transforms))
     assert TFMessageWriter().serialize(transforms) == expected
+    chosen = tf_serializer('cdr', make, serialization.serialize_message, None)
+    assert chosen(transforms) == expected  # the writer passed its check on this rclpy
+    back = serialization.deserialize_message(expected, tf2_msgs.TFMessage)
+    assert [(t.header.stamp.sec, t.header.stamp.nanosec) for t in back.transforms[-3:]] == \
+        [(-2 ** 31, 0), (-1, 999_999_999), (2 ** 31 - 1, 999_999_999)]
 
 
 def test_joint_states_subscription_is_alone_on_its_own_node(harness):

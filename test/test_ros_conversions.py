@@ -19,6 +19,7 @@ import subprocess
 import sys
 from types import SimpleNamespace as NS
 
+from conftest import ListLogger
 from frame_kinematics.bridge.messages import CenterOfMassOut, TransformOut
 from frame_kinematics.bridge.services import IKResponse, JacobianResponse, MatrixOut
 from frame_kinematics.ros import conversions, tf_cdr
@@ -53,6 +54,20 @@ def test_stamps_round_trip_in_integer_nanoseconds():
     msg = conversions.fill_stamp(stamp(), ns)
     assert (msg.sec, msg.nanosec) == (1_700_000_000, 123_456_789)
     assert conversions.stamp_to_ns(msg) == ns
+
+
+INT32_STAMPS = [(-2 ** 31, 0), (-2 ** 31, 999_999_999), (-1, 999_999_999), (-2, 5), (0, 0),
+                (2 ** 31 - 1, 999_999_999), (2 ** 31 - 1, 0)]
+
+
+def test_every_time_message_round_trips_through_the_bridge_stamp():
+    for sec, nanosec in INT32_STAMPS:
+        ns = conversions.stamp_to_ns(stamp(sec, nanosec))
+        data = conversions.joint_state_input(joint_state(['a'], [0.1], (), sec, nanosec))
+        assert data.stamp_ns == ns
+        out = TransformOut('p', 'c', ns, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0))
+        (msg,) = conversions.transform_messages([out], transform_stamped)
+        assert (msg.header.stamp.sec, msg.header.stamp.nanosec) == (sec, nanosec)
 
 
 def test_joint_state_and_transform_conversions():
@@ -113,6 +128,29 @@ def test_tf_messages_are_written_as_cdr_from_a_template_per_frame_list():
         few = [TransformOut('p', n, 1, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0)) for n in names]
         assert _decode_tf_message(writer.serialize(few)) == few
     assert _decode_tf_message(writer.serialize([])) == []
+    extremes = [TransformOut('p', 'c', sec * 10 ** 9 + nanosec, (0.0, 0.0, 0.0),
+                             (0.0, 0.0, 0.0, 1.0)) for sec, nanosec in INT32_STAMPS]
+    assert _decode_tf_message(writer.serialize(extremes)) == extremes
+
+
+def test_the_cdr_writer_is_used_only_when_asked_and_equal_to_rclpys_bytes():
+    messages = []
+
+    def make_message(transforms):
+        messages.append(list(transforms))
+        return ('message', tuple(transforms))
+
+    log = ListLogger()
+    assert tf_cdr.tf_serializer('messages', make_message, None, log) is make_message
+    writer = tf_cdr.TFMessageWriter()
+    same = tf_cdr.tf_serializer('cdr', make_message,
+                                lambda msg: writer.serialize(msg[1]), log)
+    assert same([]) == tf_cdr.TFMessageWriter().serialize([]) and not log.lines
+    assert messages == [list(tf_cdr.PROBE)]  # the probe covers the int32 stamp limits
+    assert {t.stamp_ns for t in tf_cdr.PROBE} >= {-2 ** 31 * 10 ** 9, -1}
+    other = tf_cdr.tf_serializer('cdr', make_message, lambda msg: b'other', log)
+    assert other is make_message and "differ from rclpy's" in log.texts()[0]
+    assert tf_cdr.tf_serializer('cdr', make_message, None, log) is make_message
 
 
 def test_center_of_mass_messages():
@@ -173,10 +211,35 @@ def test_parameter_changes():
 
 def test_conversions_do_not_import_rclpy():
     code = ('import sys, frame_kinematics.ros.conversions, frame_kinematics.ros.tf_cdr, '
-            'frame_kinematics.bridge.services; '
+            'frame_kinematics.ros.moveit_conversions, frame_kinematics.bridge.services, '
+            'frame_kinematics.bridge.moveit; '
             "print('rclpy' in sys.modules)")
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ, PYTHONPATH=here)
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
                          env=env, check=True)
     assert out.stdout.strip() == 'False'
+
+
+def test_tf_messages_are_built_once_per_frame_list_then_filled():
+    built = []
+
+    def make_transform():
+        built.append(1)
+        return transform_stamped()
+
+    filler = conversions.TFMessageFiller(lambda: NS(transforms=[]), make_transform, limit=2)
+    first = [TransformOut('p', 'a', 5, (1.0, 2.0, 3.0), (0.0, 0.0, 0.6, 0.8)),
+             TransformOut('a', 'b', -1, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0))]
+    msg = filler(first)
+    last = (2 ** 31 - 1) * 10 ** 9 + 999_999_999
+    moved = [t._replace(stamp_ns=last, translation=(7.0, 8.0, 9.0)) for t in first]
+    assert filler(moved) is msg and len(built) == 2  # the same objects, refilled
+    for out, transform in zip(msg.transforms, moved):
+        assert (out.header.frame_id, out.child_frame_id) == (transform.parent, transform.child)
+        assert (out.header.stamp.sec, out.header.stamp.nanosec) == (2 ** 31 - 1, 999_999_999)
+        t = out.transform.translation
+        assert (t.x, t.y, t.z) == (7.0, 8.0, 9.0)
+    for child in ('x', 'y', 'z'):  # beyond the limit the messages are dropped
+        other = filler([TransformOut('p', child, 1, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0))])
+        assert other.transforms[0].child_frame_id == child

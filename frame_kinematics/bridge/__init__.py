@@ -36,7 +36,11 @@ One concept per module:
 * :mod:`~frame_kinematics.bridge.bridge`: the ``/tf`` path, the lock and the swaps;
 * :mod:`~frame_kinematics.bridge.swap`: model swaps and settings changes, prepared;
 * :mod:`~frame_kinematics.bridge.service_types`: the services' requests and responses;
-* :mod:`~frame_kinematics.bridge.services`: the kinematics services.
+* :mod:`~frame_kinematics.bridge.services`: the kinematics services;
+* :mod:`~frame_kinematics.bridge.ik_slices`: a service's IK, solved in short slices;
+* :mod:`~frame_kinematics.bridge.moveit_types`, :mod:`~frame_kinematics.bridge.moveit_groups`,
+  :mod:`~frame_kinematics.bridge.moveit`: MoveIt's ``GetPositionIK`` and ``GetPositionFK``
+  (their plain data, what an SRDF group means on the model, the answers).
 
 Transform rules (those of robot_state_publisher, plus the additions of this package)
 ------------------------------------------------------------------------------------
@@ -44,8 +48,9 @@ Transform rules (those of robot_state_publisher, plus the additions of this pack
   ``joint_states`` message gives one ``/tf`` transform ``parent link -> child link``, stamped
   with the message's stamp. Mimic followers of a master named in the message are published
   with it. Planar joints, and floating joints with ``floating_joints: tf``, are movable too;
-  their configuration entries are named ``joint/x``, ... With ``floating_joints: skip``
-  floating joints are neither published nor waited for (robot_state_publisher's behaviour).
+  their configuration entries are named ``joint/x``, ... With ``floating_joints: skip`` (the
+  default) floating joints are neither published nor waited for (robot_state_publisher's
+  behaviour).
 * Throttling as robot_state_publisher (see :mod:`~frame_kinematics.bridge.throttle`).
 * Fixed joints go to ``/tf_static`` (stamped with the current time), together with the link
   center-of-mass frames ``<link>_com`` and the user frames; the whole static set is sent

@@ -37,6 +37,7 @@ from typing import List, NamedTuple, Tuple
 
 import numpy as np
 
+from .throttle import MAX_STAMP_NS, MIN_STAMP_NS
 from ..core.errors import ConfigurationError
 from ..core.kinematics import KinematicsState
 from ..core.model import RobotModel
@@ -144,9 +145,9 @@ def com_markers(model: RobotModel, state: KinematicsState, stamp_ns: int,
         raise ConfigurationError(f'markers need one configuration, got a batch of shape '
                                  f'{state.batch_shape}')
     if isinstance(stamp_ns, bool) or not isinstance(stamp_ns, (int, np.integer)) or \
-            stamp_ns < 0:
-        raise ConfigurationError(f'marker stamp must be an integer >= 0 of nanoseconds, got '
-                                 f'{stamp_ns!r}')
+            not MIN_STAMP_NS <= stamp_ns <= MAX_STAMP_NS:
+        raise ConfigurationError('marker stamp must be an integer of nanoseconds that a '
+                                 f'builtin_interfaces/Time holds, got {stamp_ns!r}')
     if model.total_mass <= 0:
         return []
     frame_id = frame_prefix + model.root_link

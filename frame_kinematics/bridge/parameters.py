@@ -28,11 +28,13 @@ set but that is not listed yet) waits, with a warning, until its definition is c
 """
 
 from dataclasses import fields
+import re
 from types import MappingProxyType
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
-from .settings import (BridgeSettings, check_bool, check_string, check_vector, CHECKS,
-                       OFFSET_LIMIT, SettingError, ToolSetting, USER_FRAME_LIMIT, UserFrame)
+from .settings import (BridgeSettings, check_bool, check_choice, check_string, check_vector,
+                       CHECKS, OFFSET_LIMIT, SettingError, ToolSetting, USER_FRAME_LIMIT,
+                       UserFrame)
 from ..core.errors import quote
 
 #: Parameter name -> :class:`BridgeSettings` attribute.
@@ -67,7 +69,18 @@ PARAMETER_DEFAULTS: Mapping[str, Any] = MappingProxyType({
               else getattr(_DEFAULT_SETTINGS, attr))
        for name, attr in SETTING_OF.items()},
     'user_frames.names': [''],
+    'robot_description_semantic': '',
+    'moveit.compute_ik_service': 'compute_ik',
+    'moveit.compute_fk_service': 'compute_fk',
+    'tf_serialization': 'messages',
 })
+
+#: Ways to serialize ``/tf``: rclpy's message objects, or the byte writer of
+#: :mod:`frame_kinematics.ros.tf_cdr` (used only when its bytes equal rclpy's).
+TF_SERIALIZATIONS = ('messages', 'cdr')
+#: Parameters the node reads at start-up only: a change at run time is refused.
+START_ONLY = ('moveit.compute_ik_service', 'moveit.compute_fk_service', 'tf_serialization')
+_SERVICE_NAME = re.compile(r'~?/?[A-Za-z_][A-Za-z0-9_]*(/[A-Za-z_][A-Za-z0-9_]*)*\Z')
 
 #: Defaults of the per-frame parameters ``user_frames.<name>.<key>``.
 USER_FRAME_DEFAULTS: Mapping[str, Any] = MappingProxyType({
@@ -148,6 +161,30 @@ def split_tool_parameter(name: str) -> Optional[Tuple[str, str]]:
     return tip, key
 
 
+def _service_name(value: Any, what: str) -> str:
+    name = check_string(value, what, empty=False)
+    if not _SERVICE_NAME.match(name):
+        raise ParameterError(f'{what} must be a ROS service name (letters, digits, _ and /, '
+                             f'not starting with a digit), got {quote(value)}')
+    return name
+
+
+def _document(value: Any, what: str, kind: str) -> str:
+    if not isinstance(value, str):
+        raise ParameterError(f'{what} must be a string ({kind}), got {quote(value)}')
+    return value
+
+
+#: Checks of the node's own parameters (not settings of the bridge).
+_NODE_CHECKS: Dict[str, Callable[[Any, str], Any]] = {
+    'robot_description': lambda v, w: _document(v, w, 'URDF'),
+    'robot_description_semantic': lambda v, w: _document(v, w, 'SRDF'),
+    'moveit.compute_ik_service': _service_name,
+    'moveit.compute_fk_service': _service_name,
+    'tf_serialization': lambda v, w: check_choice(v, w, TF_SERIALIZATIONS),
+}
+
+
 _TOOL_CHECKS: Dict[str, Callable[[Any, str], Any]] = {
     'xyz': _FRAME_CHECKS['xyz'], 'rpy': _FRAME_CHECKS['rpy'], 'name': check_string,
 }
@@ -167,11 +204,8 @@ def check_parameter(name: Any, value: Any) -> Any:
         raise ParameterError(f'parameter {quote(name)} cannot be set because it was not '
                              'declared')
     try:
-        if name == 'robot_description':
-            if not isinstance(value, str):
-                raise ParameterError(f'robot_description must be a string (URDF), got '
-                                     f'{quote(value)}')
-            return value
+        if name in _NODE_CHECKS:
+            return _NODE_CHECKS[name](value, name)
         if name == 'user_frames.names':
             return _names(value, name)
         attr = SETTING_OF.get(name)
@@ -224,11 +258,17 @@ class ParameterValues:
         Return the parameters with some of them changed; this object does not change.
 
         :param changes: ``{name: value}``.
-        :raises ParameterError: for an unknown name or a bad value.
+        :raises ParameterError: for an unknown name or a bad value, or a change of a
+            parameter read at start-up only (:data:`START_ONLY`).
         """
         merged = dict(self._values)
         merged.update(changes)
-        return ParameterValues(merged)
+        values = ParameterValues(merged)
+        for name in START_ONLY:
+            if values[name] != self._values[name]:
+                raise ParameterError(f'{name} is read at start-up only: restart the node to '
+                                     'change it')
+        return values
 
     @classmethod
     def from_settings(cls, settings: BridgeSettings, urdf: str) -> 'ParameterValues':

@@ -28,6 +28,7 @@ from typing import Callable, Optional, Tuple
 
 import numpy as np
 
+from .ik_slices import solve_in_slices
 from .log import shorten
 from .service_types import (IKRequest, IKResponse, JacobianRequest, JacobianResponse,
                             JointValues, LockedJointIn, MatrixOut, MAX_TIMEOUT,
@@ -41,6 +42,10 @@ from ..core.kinematics import ExpressedIn
 from ..core.relative_motion import RelativeMotion
 from ..core.spatial import inverse, transform_from_xyz_quaternion, unit_quaternion
 from ..core.velocity import is_singular, manipulability
+
+
+#: Iteration cap of a ``ComputeIK`` solve, whatever its timeout (the solver's own default).
+MAX_IK_ITERATIONS = 1000
 
 
 class RequestError(FrameKinematicsError):
@@ -130,20 +135,24 @@ def get_relative_motion(snapshot: Snapshot, request: RelativeMotionRequest
 
 
 def compute_ik(snapshot: Snapshot, request: IKRequest, arrival: Optional[float] = None,
-               clock: Callable[[], float] = time.monotonic) -> IKResponse:
+               clock: Callable[[], float] = time.monotonic,
+               pause: Callable[[float], None] = time.sleep) -> IKResponse:
     """
     Answer a ``ComputeIK`` request with the core's solver.
 
     The target is converted to the root link with the snapshot's joint values (a target
     given in a moving frame needs the joints that move it). The timeout counts from the
     request's arrival: the time spent reading the request is taken from the solver's budget.
-    Besides its time budget, the solver stops at its iteration cap (1000 iterations), which
-    a long timeout does not lift: the message then says ``max_iterations``.
+    Besides its time budget, the solver stops at its iteration cap (:data:`MAX_IK_ITERATIONS`),
+    which a long timeout does not lift: the message then says ``max_iterations``. It solves in
+    short slices (:mod:`~frame_kinematics.bridge.ik_slices`), giving the interpreter up in
+    between, so that ``/tf`` keeps its rate.
 
     :param snapshot: the model and joint values to use.
     :param request: the request.
     :param arrival: when the request arrived, on ``clock`` (default: now).
     :param clock: monotonic clock in seconds.
+    :param pause: called between two slices of the solve.
     :return: the response (``success=False`` with the reason for a bad request or no solution).
     """
     start = clock() if arrival is None else arrival
@@ -166,23 +175,22 @@ def compute_ik(snapshot: Snapshot, request: IKRequest, arrival: Optional[float] 
         root_T_target = snapshot.root_T_frame(frame, current) @ frame_T_target
         if not np.all(np.isfinite(root_T_target)):
             raise RequestError('the target is not finite in the root link')
-        options['seed'] = snapshot.configuration_for(request.seed.names,
-                                                     request.seed.positions, ())
+        seed = snapshot.configuration_for(request.seed.names, request.seed.positions, ())
         if len(request.active_joints) > len(model.joint_names):
             raise RequestError(f'active_joints names {len(request.active_joints)} joints, robot '
                                f"'{model.name}' has {len(model.joint_names)}")
+        active = None
         if len(request.active_joints):
             active = [_text(name, 'active joint') for name in request.active_joints]
             if len(set(active)) != len(active):
                 raise RequestError(f'active_joints names a joint twice: {name_list(active)}')
             for name in active:
                 model.joint(name)
-            options['active_joints'] = active
-        budget = (timeout if timeout > 0 else 0.02) - (clock() - start)
-        if budget <= 0:
+        deadline = start + (timeout if timeout > 0 else 0.02)
+        if deadline <= clock():
             return IKResponse(False, f'timeout of {timeout:g} s spent before solving')
-        options['time_budget'] = budget
-        result = model.inverse_kinematics(tip, root_T_target, **options)
+        result, _ = solve_in_slices(model, [tip], root_T_target, seed, active, deadline, clock,
+                                    pause, max_iterations=MAX_IK_ITERATIONS, **options)
     except (FrameKinematicsError, ValueError, TypeError) as exc:
         return IKResponse(False, shorten(f'inverse kinematics of {quote(request.tip_link)}: '
                                          f'{exc}'))

@@ -34,12 +34,17 @@ from ..core.spatial import unit_quaternion
 from ..core.velocity import SINGULARITY_THRESHOLD
 
 COM_ORIENTATIONS = COM_ORIENTATION_MODES
-#: ``tf``: floating joints are moving joints on ``/tf`` (their pose comes on joint_states);
-#: ``skip``: as robot_state_publisher, they are not published and not waited for (another
-#: publisher gives the base pose); the CoM is then given relative to the floating joint's child.
-FLOATING_JOINT_MODES = ('tf', 'skip')
+#: ``skip`` (the default, robot_state_publisher's behaviour): floating joints are not published
+#: and not waited for (another publisher gives the base pose); the CoM is then given relative to
+#: the floating joint's child. ``tf``: floating joints are moving joints on ``/tf`` (their pose
+#: comes on joint_states).
+FLOATING_JOINT_MODES = ('skip', 'tf')
 #: Range of ``publish_frequency`` (Hz), as robot_state_publisher's.
 FREQUENCY_RANGE = (0.0, 1000.0)
+#: Smallest positive ``publish_frequency`` (Hz): its throttle interval, 1e9 s, is within the
+#: 2**31 s a ``builtin_interfaces/Time`` counts; a smaller one would never let a message
+#: through, so it is refused (0 still publishes every message).
+MIN_PUBLISH_FREQUENCY = 1e-9
 #: Range of ``singularity_threshold``.
 THRESHOLD_RANGE = (0.0, 1e3)
 #: Range of ``warn_period`` (seconds).
@@ -254,13 +259,23 @@ def _tools(value: Any, what: str) -> Tuple[ToolSetting, ...]:
     return tools
 
 
+def _frequency(value: Any, what: str) -> float:
+    number = check_number(value, what, *FREQUENCY_RANGE)
+    if 0.0 < number < MIN_PUBLISH_FREQUENCY:
+        raise SettingError(f'{what} must be 0 (every message) or from {MIN_PUBLISH_FREQUENCY:g} '
+                           f'to {FREQUENCY_RANGE[1]:g} Hz, got {quote(value)}: a throttle '
+                           'interval longer than the 2**31 s a stamp counts would never let a '
+                           'message through')
+    return number
+
+
 def _frame_name(value: Any, what: str) -> str:
     return check_string(value, what, empty=False)
 
 
 #: The check of each setting: ``attribute -> check(value, what)``.
 CHECKS: Dict[str, Callable[[Any, str], Any]] = {
-    'publish_frequency': lambda v, w: check_number(v, w, *FREQUENCY_RANGE),
+    'publish_frequency': _frequency,
     'ignore_timestamp': check_bool,
     'frame_prefix': check_string,
     'publish_joint_transforms': check_bool,
@@ -291,8 +306,8 @@ class BridgeSettings:
     """
     Run-time settings of the bridge (the node's parameters other than the URDF).
 
-    :ivar publish_frequency: maximum rate (Hz) of joint transforms per joint, 0 to 1000;
-        0: no throttling.
+    :ivar publish_frequency: maximum rate (Hz) of joint transforms per joint, 0 or
+        :data:`MIN_PUBLISH_FREQUENCY` to 1000; 0: no throttling.
     :ivar ignore_timestamp: publish every message whatever its stamp.
     :ivar frame_prefix: prepended to every frame id.
     :ivar publish_joint_transforms: movable joints on ``/tf``.
@@ -339,7 +354,7 @@ class BridgeSettings:
     com_quaternion: Tuple[float, float, float, float] = (0.0, 0.0, 0.0, 1.0)
     com_ypr: Tuple[float, float, float] = (0.0, 0.0, 0.0)
     com_yaw_link: str = ''
-    floating_joints: str = 'tf'
+    floating_joints: str = 'skip'
     user_frames: Tuple[UserFrame, ...] = ()
     tools: Tuple[ToolSetting, ...] = ()
     world_frame: str = 'world'

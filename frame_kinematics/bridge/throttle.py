@@ -36,6 +36,9 @@ MAX_INTERVAL_NS = 2 ** 62
 SAME_TICK_NS = 1_000_000
 #: Shortest stamp interval between two CoM marker arrays (10 per second).
 MARKER_PERIOD_NS = 100_000_000
+#: Earliest and latest stamps a ``builtin_interfaces/Time`` holds (``sec`` is an int32).
+MIN_STAMP_NS = -2 ** 31 * 1_000_000_000
+MAX_STAMP_NS = (2 ** 31 - 1) * 1_000_000_000 + 999_999_999
 
 
 def publish_interval_ns(publish_frequency: float) -> int:
@@ -119,11 +122,12 @@ class Throttle:
         :param stamp_ns: the message stamp.
         :return: the stamp (one nanosecond after the previous one when the message repeats
             its stamp, give or take :data:`SAME_TICK_NS`), or None for a message older than
-            that (no CoM is sent for it).
+            that, or when the next stamp would be past :data:`MAX_STAMP_NS` (no CoM is sent
+            for it).
         """
         last = self.last_com_ns
         if last is not None and stamp_ns <= last:
-            if last - stamp_ns >= SAME_TICK_NS:
+            if last - stamp_ns >= SAME_TICK_NS or last >= MAX_STAMP_NS:
                 return None
             stamp_ns = last + 1
         self.last_com_ns = stamp_ns

@@ -69,6 +69,54 @@ def transform_messages(transforms: Sequence[TransformOut], make: Callable[[], An
     return [fill_transform(make(), t) for t in transforms]
 
 
+class TFMessageFiller:
+    """
+    ``tf2_msgs/TFMessage`` objects for the ``/tf`` path, one kept per list of frame pairs.
+
+    Building the ``TransformStamped`` objects costs more than filling their numbers: the
+    frame ids of the ``/tf`` path repeat from one message to the next, so a message is built
+    once per list of frame pairs and then only its stamps and numbers are written. rclpy
+    copies a message when it is published, so the next fill may change it. One thread uses
+    it (the ``/tf`` path).
+
+    :param make_message: creates an empty ``TFMessage``.
+    :param make_transform: creates an empty ``TransformStamped``.
+    :param limit: most messages kept (all are dropped beyond).
+    """
+
+    def __init__(self, make_message: Callable[[], Any], make_transform: Callable[[], Any],
+                 limit: int = 64) -> None:
+        """Keep the factories; no message is built yet."""
+        self._make_message = make_message
+        self._make_transform = make_transform
+        self._limit = limit
+        self._messages: dict = {}
+
+    def __call__(self, transforms: Sequence[TransformOut]) -> Any:
+        """
+        Return the ``TFMessage`` of ``transforms`` (valid until the next call).
+
+        :param transforms: the transforms.
+        """
+        key = tuple((t.parent, t.child) for t in transforms)
+        msg = self._messages.get(key)
+        if msg is None:
+            if len(self._messages) >= self._limit:
+                self._messages.clear()
+            msg = self._make_message()
+            msg.transforms = transform_messages(transforms, self._make_transform)
+            self._messages[key] = msg
+            return msg
+        for out, transform in zip(msg.transforms, transforms):
+            stamp = out.header.stamp
+            stamp.sec, stamp.nanosec = divmod(transform.stamp_ns, NS_PER_S)
+            t = out.transform.translation
+            t.x, t.y, t.z = transform.translation
+            r = out.transform.rotation
+            r.x, r.y, r.z, r.w = transform.rotation
+        return msg
+
+
 def marker_messages(markers: Sequence[MarkerOut], make: Callable[[], Any], add: int,
                     sphere: int, cylinder: int) -> List[Any]:
     """

@@ -17,8 +17,9 @@
 Serializing a 34-transform ``TFMessage`` through rclpy's Python messages costs more than the
 kinematics (the manual's performance page); the frame ids of the ``/tf`` path repeat from one
 message to the next. :class:`TFMessageWriter` keeps one byte template per list of frame pairs and
-writes only the stamps and the numbers into a copy. No ROS import: the bytes are checked
-against rclpy's own serialization in the node's tests.
+writes only the stamps and the numbers into a copy. No ROS import. It is used only when asked
+(``tf_serialization: cdr``) and when its bytes equal rclpy's own serialization of a probe
+(:func:`tf_serializer`); by default the node publishes rclpy's message objects.
 
 Layout (XCDR1, as ROS 2 serializes): a 4-byte encapsulation header ``00 01 00 00``, then the
 sequence length and, per ``geometry_msgs/TransformStamped``, ``int32 sec, uint32 nanosec``,
@@ -27,7 +28,7 @@ on 8 bytes from the start of the payload.
 """
 
 import struct
-from typing import Dict, Sequence, Tuple
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -87,7 +88,8 @@ class TFMessageWriter:
         """
         Return the serialized ``TFMessage`` of ``transforms``.
 
-        :param transforms: the transforms, stamps from 0 to 2**32 seconds.
+        :param transforms: the transforms, stamps those of a ``builtin_interfaces/Time``
+            (``sec`` an int32, negative ones included; ``nanosec`` from 0 to 999999999).
         """
         key = tuple((t.parent, t.child) for t in transforms)
         template = self._templates.get(key)
@@ -105,3 +107,33 @@ class TFMessageWriter:
         floats[template.number_index] = np.array(
             [t.translation + t.rotation for t in transforms], dtype=float).reshape(-1)
         return ENCAPSULATION + bytes(payload)
+
+
+#: Stamps and frames a check of the writer against rclpy's serialization covers.
+PROBE = (TransformOut('base_link', 'a', -2 ** 31 * NS_PER_S, (0.1, -2.0, 3.5),
+                      (0.0, 0.6, 0.0, 0.8)),
+         TransformOut('a', 'bb', -1, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0)),
+         TransformOut('bb', 'ccc', (2 ** 31 - 1) * NS_PER_S + 999_999_999, (1e-300, 1e300, -0.0),
+                      (0.5, 0.5, 0.5, 0.5)))
+
+
+def tf_serializer(mode: str, make_message: Callable[[Sequence[TransformOut]], Any],
+                  serialize: Optional[Callable[[Any], bytes]], logger) -> Callable:
+    """
+    Choose how the ``/tf`` path turns transforms into what it publishes.
+
+    :param mode: ``messages`` (rclpy's message objects) or ``cdr`` (this module's bytes, used
+        only when they equal ``serialize``'s bytes for :data:`PROBE`).
+    :param make_message: transforms to a ``tf2_msgs/TFMessage``.
+    :param serialize: rclpy's ``serialize_message`` (None where it is missing).
+    :param logger: where the fall-back is reported.
+    :return: a function of the transforms giving a message or its bytes.
+    """
+    if mode != 'cdr':
+        return make_message
+    writer = TFMessageWriter()
+    if serialize is not None and writer.serialize(PROBE) == serialize(make_message(PROBE)):
+        return writer.serialize
+    logger.warning("tf_serialization is cdr but its bytes differ from rclpy's serialization "
+                   "here: publishing rclpy's message objects")
+    return make_message

@@ -1,0 +1,290 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""MoveIt's GetPositionIK and GetPositionFK answered on plain data, as move_group answers them."""
+
+from conftest import ListLogger, moveit_resource
+from frame_kinematics.bridge import Bridge, BridgeSettings, JointStateInput
+from frame_kinematics.bridge.moveit import DEFAULT_IK_TIMEOUT, MoveItKinematics
+from frame_kinematics.bridge.moveit_groups import model_frame, resolve_group
+from frame_kinematics.bridge.moveit_types import (FRAME_TRANSFORM_FAILURE, INVALID_GROUP_NAME,
+                                                  INVALID_LINK_NAME, INVALID_ROBOT_STATE,
+                                                  NO_IK_SOLUTION, PoseIn, PositionFKRequestIn,
+                                                  PositionIKRequestIn, RobotStateIn, SUCCESS)
+from frame_kinematics.core.errors import SRDFError
+from frame_kinematics.core.spatial import (quaternion_from_rotation,
+                                           transform_from_xyz_quaternion, transform_from_xyz_rpy)
+from frame_kinematics.core.srdf import load_srdf, read_srdf_file
+import numpy as np
+import pytest
+
+SEC = 1_000_000_000
+ARM7 = [f'panda_joint{i}' for i in range(1, 8)]
+READY = [0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785]
+
+
+def _read(relative):
+    with open(moveit_resource(relative)) as handle:
+        return handle.read()
+
+
+@pytest.fixture
+def panda():
+    """Return a bridge on moveit_resources' Panda at 'ready', and the services with its SRDF."""
+    bridge = Bridge(_read('panda_description/urdf/panda.urdf'), BridgeSettings())
+    names = ARM7 + ['panda_finger_joint1']
+    bridge.on_joint_state(JointStateInput(names, READY + [0.01], (), SEC), SEC)
+    log = ListLogger()
+    services = MoveItKinematics(log)
+    services.set_semantic(_read('panda_moveit_config/config/panda.srdf'))
+    return bridge, services, log
+
+
+def _pose(matrix, frame='world'):
+    return PoseIn(frame, tuple(matrix[:3, 3]), tuple(quaternion_from_rotation(matrix[:3, :3])))
+
+
+def _target(bridge, values, link='panda_link8'):
+    q = bridge.configuration
+    for name, value in zip(ARM7, values):
+        q[bridge.model.joint(name).idx_q] = value
+    return bridge.model.forward_kinematics(q).transform(link)
+
+
+def _solution_q(bridge, answer):
+    q = bridge.configuration
+    for name, value in zip(answer.solution.names, answer.solution.positions):
+        joint = bridge.model.joint(name)
+        if joint.is_actuated:
+            q[joint.idx_q] = value
+    return q
+
+
+# -- groups ----------------------------------------------------------------------------------
+def test_groups_of_the_moveit_configurations_resolve_to_their_joints_and_tips():
+    from frame_kinematics.core import RobotModel
+    panda = RobotModel.from_urdf_file(moveit_resource('panda_description/urdf/panda.urdf'))
+    srdf = read_srdf_file(moveit_resource('panda_moveit_config/config/panda.srdf'))
+    arm = resolve_group(srdf, panda, 'panda_arm')
+    assert arm.active_joints == tuple(ARM7)
+    assert 'panda_joint8' in arm.joints and arm.links[0] == 'panda_link0'
+    assert arm.tips == ('panda_link8',)  # the hand's end effector is attached there
+    assert resolve_group(srdf, panda, 'hand').active_joints == ('panda_finger_joint1',)
+    assert model_frame(srdf, panda) == 'world'
+
+    pr2 = RobotModel.from_urdf_file(moveit_resource('pr2_description/urdf/robot.xml'))
+    srdf = read_srdf_file(moveit_resource('pr2_description/srdf/robot.xml'))
+    arms = resolve_group(srdf, pr2, 'arms')  # two subgroups: both tips, in SRDF order
+    assert arms.tips == ('r_wrist_roll_link', 'l_wrist_roll_link')
+    assert len(arms.active_joints) == 14
+    torso = resolve_group(srdf, pr2, 'arms_and_torso')
+    assert set(torso.active_joints) == set(arms.active_joints) | {'torso_lift_joint'}
+    assert resolve_group(srdf, pr2, 'base').active_joints == ()  # only the virtual joint
+    assert model_frame(srdf, pr2) == 'odom_combined'
+
+    fanuc = RobotModel.from_urdf_file(moveit_resource('fanuc_description/urdf/fanuc.urdf'))
+    srdf = read_srdf_file(moveit_resource('fanuc_moveit_config/config/fanuc.srdf'))
+    manipulator = resolve_group(srdf, fanuc, 'manipulator')
+    assert manipulator.active_joints == tuple(f'joint_{i}' for i in range(1, 7))
+    assert manipulator.tips == ('tool0',)
+
+
+def test_a_group_naming_what_the_model_lacks_is_refused(panda):
+    bridge, _, _ = panda
+    srdf = load_srdf('<robot name="p"><group name="g"><chain base_link="panda_link0" '
+                     'tip_link="nowhere"/></group><group name="j"><joint name="nope"/></group>'
+                     '</robot>')
+    with pytest.raises(SRDFError, match="group 'g': unknown link 'nowhere'"):
+        resolve_group(srdf, bridge.model, 'g')
+    with pytest.raises(SRDFError, match="group 'j': unknown joint 'nope'"):
+        resolve_group(srdf, bridge.model, 'j')
+    with pytest.raises(SRDFError, match="unknown group 'arm'"):
+        resolve_group(srdf, bridge.model, 'arm')
+
+
+# -- GetPositionFK ---------------------------------------------------------------------------
+def test_fk_answers_the_core_poses_in_the_model_frame_and_in_any_frame(panda):
+    bridge, services, _ = panda
+    values = [0.3, -0.2, 0.1, -1.9, 0.2, 1.4, 0.5]
+    request = PositionFKRequestIn('', ['panda_link8', 'panda_hand'],
+                                  RobotStateIn(ARM7, values))
+    answer = services.compute_fk(bridge.snapshot(), request)
+    assert answer.error_code == SUCCESS, answer.message
+    assert answer.fk_link_names == ('panda_link8', 'panda_hand')
+    for link, pose in zip(answer.fk_link_names, answer.pose_stamped):
+        expected = _target(bridge, values, link)  # world is at panda_link0 (the virtual joint)
+        assert pose.frame_id == 'world'
+        got = transform_from_xyz_quaternion(np.array(pose.position), np.array(pose.orientation))
+        np.testing.assert_allclose(got, expected, atol=1e-12)
+    # in a moving frame, placed at the latest joint values (as TF would)
+    answer = services.compute_fk(bridge.snapshot(), PositionFKRequestIn(
+        'panda_link4', ['panda_link8'], RobotStateIn(ARM7, values)))
+    pose = answer.pose_stamped[0]
+    root_T_4 = bridge.model.forward_kinematics(bridge.configuration).transform('panda_link4')
+    expected = np.linalg.inv(root_T_4) @ _target(bridge, values)
+    got = transform_from_xyz_quaternion(np.array(pose.position), np.array(pose.orientation))
+    np.testing.assert_allclose(got, expected, atol=1e-12)
+    assert pose.frame_id == 'panda_link4'
+
+
+def test_fk_error_codes_are_move_groups(panda):
+    bridge, services, _ = panda
+    snap = bridge.snapshot()
+    assert services.compute_fk(snap, PositionFKRequestIn('', [])).error_code == \
+        INVALID_LINK_NAME
+    partial = services.compute_fk(snap, PositionFKRequestIn('', ['panda_link8', 'nope']))
+    assert partial.error_code == INVALID_LINK_NAME and partial.fk_link_names == ('panda_link8',)
+    assert 'nope' in partial.message
+    assert services.compute_fk(snap, PositionFKRequestIn('mars', ['panda_link8'])).error_code \
+        == FRAME_TRANSFORM_FAILURE
+    for state in (RobotStateIn(['panda_joint1'], []), RobotStateIn(['nope'], [0.0]),
+                  RobotStateIn(['panda_joint1'], [float('nan')]),
+                  RobotStateIn(['panda_joint1', 'panda_joint1'], [0.0, 0.1])):
+        answer = services.compute_fk(snap, PositionFKRequestIn('', ['panda_link8'], state))
+        assert answer.error_code == INVALID_ROBOT_STATE, state
+
+
+def test_the_virtual_joint_of_the_robot_state_places_the_model_frame(panda):
+    bridge, services, _ = panda
+    world_T_0 = transform_from_xyz_rpy(np.array([1.0, 2.0, 0.5]), np.array([0.0, 0.0, 0.7]))
+    state = RobotStateIn((), (), ['virtual_joint'],
+                         [(tuple(world_T_0[:3, 3]),
+                           tuple(quaternion_from_rotation(world_T_0[:3, :3])))])
+    answer = services.compute_fk(bridge.snapshot(), PositionFKRequestIn('', ['panda_link8'],
+                                                                        state))
+    pose = answer.pose_stamped[0]
+    got = transform_from_xyz_quaternion(np.array(pose.position), np.array(pose.orientation))
+    np.testing.assert_allclose(got, world_T_0 @ _target(bridge, READY), atol=1e-12)
+
+
+# -- GetPositionIK ---------------------------------------------------------------------------
+def test_ik_meets_the_target_moving_only_the_group(panda):
+    bridge, services, _ = panda
+    goal = [0.4, -0.5, 0.2, -2.0, 0.1, 1.8, 0.3]
+    target = _target(bridge, goal)
+    answer = services.compute_ik(bridge.snapshot(), PositionIKRequestIn(
+        'panda_arm', pose_stamped=_pose(target), timeout=1.0))
+    assert answer.error_code == SUCCESS, answer.message
+    q = _solution_q(bridge, answer)
+    reached = bridge.model.forward_kinematics(q).transform('panda_link8')
+    np.testing.assert_allclose(reached, target, atol=1e-4)
+    solution = dict(zip(answer.solution.names, answer.solution.positions))
+    assert solution['panda_finger_joint1'] == pytest.approx(0.01)  # not in the group: kept
+    assert solution['panda_finger_joint2'] == pytest.approx(0.01)  # mimic, answered too
+    assert set(answer.solution.names) >= set(ARM7)
+
+
+def test_ik_seed_link_and_frame_come_from_the_request(panda):
+    bridge, services, _ = panda
+    goal = [0.1, -0.6, 0.3, -2.2, 0.0, 1.6, 0.9]
+    root_T_hand = _target(bridge, goal, 'panda_hand')
+    root_T_0 = np.eye(4)
+    # the target given in panda_link0 for the named link, seeded near the goal
+    seed = RobotStateIn(ARM7, [v + 0.05 for v in goal])
+    answer = services.compute_ik(bridge.snapshot(), PositionIKRequestIn(
+        'panda_arm', seed, 'panda_hand', _pose(np.linalg.inv(root_T_0) @ root_T_hand,
+                                               'panda_link0'), timeout=1.0))
+    assert answer.error_code == SUCCESS, answer.message
+    q = _solution_q(bridge, answer)
+    np.testing.assert_allclose(bridge.model.forward_kinematics(q).transform('panda_hand'),
+                               root_T_hand, atol=1e-4)
+    assert np.abs(q[:7] - np.array(goal)).max() < 0.2  # from the seed, not a far branch
+
+
+def test_several_tips_need_as_many_link_names(panda):
+    bridge, services, _ = panda
+    target = _target(bridge, [0.2, -0.4, 0.1, -2.0, 0.1, 1.5, 0.4])
+    poses = [_pose(target), _pose(target)]
+    answer = services.compute_ik(bridge.snapshot(), PositionIKRequestIn(
+        'panda_arm', pose_stamped_vector=poses, ik_link_names=['panda_link8']))
+    assert answer.error_code == INVALID_LINK_NAME
+    hand = _target(bridge, [0.2, -0.4, 0.1, -2.0, 0.1, 1.5, 0.4], 'panda_hand')
+    answer = services.compute_ik(bridge.snapshot(), PositionIKRequestIn(
+        'panda_arm', pose_stamped_vector=[_pose(target), _pose(hand)],
+        ik_link_names=['panda_link8', 'panda_hand'], timeout=1.0))
+    assert answer.error_code == SUCCESS, answer.message
+
+
+def test_ik_error_codes_are_move_groups(panda):
+    bridge, services, _ = panda
+    snap = bridge.snapshot()
+    target = _pose(_target(bridge, [0.2, -0.4, 0.1, -2.0, 0.1, 1.5, 0.4]))
+    far = PoseIn('world', (3.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0))
+
+    def code(**kwargs):
+        fields = {'group_name': 'panda_arm', 'pose_stamped': target, 'timeout': 0.05}
+        fields.update(kwargs)
+        return services.compute_ik(snap, PositionIKRequestIn(**fields)).error_code
+
+    assert code(group_name='arm') == INVALID_GROUP_NAME
+    assert code(ik_link_name='nope') == NO_IK_SOLUTION  # move_group's setFromIK fails
+    assert code(pose_stamped=far) == NO_IK_SOLUTION
+    assert code(timeout=1e-9) in (NO_IK_SOLUTION, SUCCESS)
+    assert code(pose_stamped=PoseIn('mars', target.position, target.orientation)) == \
+        FRAME_TRANSFORM_FAILURE
+    assert code(robot_state=RobotStateIn(['nope'], [0.0])) == INVALID_ROBOT_STATE
+    assert code(pose_stamped=PoseIn('world', (0.3, 0.0, 0.5), (0.0, 0.0, 0.0, 0.0))) == \
+        NO_IK_SOLUTION
+    assert MoveItKinematics(ListLogger()).compute_ik(
+        snap, PositionIKRequestIn('panda_arm', pose_stamped=target)).error_code == \
+        INVALID_GROUP_NAME  # no SRDF yet
+
+
+def test_a_tiny_timeout_answers_no_solution_without_solving_long(panda):
+    bridge, services, _ = panda
+    ticks = iter(np.arange(0.0, 100.0, 0.01))
+    services._clock = lambda: float(next(ticks))  # every reading moves 10 ms on
+    far = PoseIn('world', (3.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0))
+    answer = services.compute_ik(bridge.snapshot(), PositionIKRequestIn(
+        'panda_arm', pose_stamped=far, timeout=1e-6))
+    assert answer.error_code == NO_IK_SOLUTION and 'timed out' in answer.message
+
+
+def test_ignored_options_are_logged_and_the_timeout_defaults(panda):
+    bridge, services, log = panda
+    slices = []
+    services._pause = slices.append
+    answer = services.compute_ik(bridge.snapshot(), PositionIKRequestIn(
+        'panda_arm', pose_stamped=PoseIn('world', (3.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0)),
+        avoid_collisions=True, has_constraints=True, timeout=0.0))
+    assert answer.error_code == NO_IK_SOLUTION
+    assert f'timed out after {DEFAULT_IK_TIMEOUT:g} s' in answer.message
+    warnings = ' '.join(log.texts())
+    assert 'avoid_collisions is not supported' in warnings and 'constraints' in warnings
+    assert slices and set(slices) == {0}  # the solve gave the interpreter up between slices
+
+
+def test_a_bad_srdf_changes_nothing(panda):
+    _, services, _ = panda
+    before = services.semantic
+    with pytest.raises(SRDFError):
+        services.set_semantic('<robot name="x"><group/></robot>')
+    assert services.semantic is before
+    assert services.set_semantic('') is None and services.semantic is None
+
+
+def test_an_srdf_is_checked_against_the_model_before_it_is_used(panda):
+    bridge, services, _ = panda
+    model = bridge.model
+    before = services.semantic
+    with pytest.raises(SRDFError, match="unknown link 'nowhere'"):
+        services.set_semantic('<robot name="p"><group name="g"><chain base_link="panda_link0" '
+                              'tip_link="nowhere"/></group></robot>', model)
+    assert services.semantic is before
+    for urdf, srdf in (('panda_description/urdf/panda.urdf',
+                        'panda_moveit_config/config/panda.srdf'),
+                       ('pr2_description/urdf/robot.xml', 'pr2_description/srdf/robot.xml'),
+                       ('fanuc_description/urdf/fanuc.urdf',
+                        'fanuc_moveit_config/config/fanuc.srdf')):
+        other = Bridge(_read(urdf), BridgeSettings()).model
+        assert MoveItKinematics.read_semantic(_read(srdf), other).groups

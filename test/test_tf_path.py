@@ -1,0 +1,68 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""The /tf path's executor thread, on real rclpy (skipped without it)."""
+
+import os
+import time
+
+import pytest
+from ros_testing import stay_on_loopback
+
+stay_on_loopback(215 + os.getpid() % 5)
+
+rclpy = pytest.importorskip('rclpy')
+sensor_msgs = pytest.importorskip('sensor_msgs.msg')
+tf_path = pytest.importorskip('frame_kinematics.ros.tf_path')
+
+
+@pytest.fixture
+def context():
+    ctx = rclpy.context.Context()
+    rclpy.init(context=ctx)
+    yield ctx
+    rclpy.try_shutdown(context=ctx)
+
+
+def test_the_executor_is_rclpys_own_and_found_by_feature_detection():
+    found = tf_path.events_executor_class()
+    assert found is None or found.__module__.startswith('rclpy.experimental')
+
+
+def test_a_callback_error_is_reported_and_the_thread_goes_on_then_stops_when_asked(context):
+    node = rclpy.create_node('tf_path_test', context=context)
+    sender = rclpy.create_node('tf_path_sender', context=context)
+    received, errors = [], []
+
+    def callback(msg):
+        received.append(msg)
+        if len(received) == 2:
+            raise RuntimeError('a bug in the callback')
+
+    node.create_subscription(sensor_msgs.JointState, 'tf_path_test_joints',
+                             tf_path.guarded(callback, errors.append), 10)
+    thread = tf_path.ExecutorThread(node, 'tf_path_test')
+    thread.start()
+    publisher = sender.create_publisher(sensor_msgs.JointState, 'tf_path_test_joints', 10)
+    try:
+        end = time.monotonic() + 30.0
+        while len(received) < 5 and time.monotonic() < end:
+            publisher.publish(sensor_msgs.JointState())
+            time.sleep(0.05)
+    finally:
+        thread.stop()
+        node.destroy_node()
+        sender.destroy_node()
+    assert len(received) >= 5  # messages after the error were still taken
+    assert [str(e) for e in errors] == ['a bug in the callback']
+    assert not thread._thread.is_alive()
