@@ -24,8 +24,6 @@ robot (its tables are data), so the child warms them on the bundled arm.
 
 import subprocess
 import sys
-import tempfile
-import threading
 from typing import Callable
 
 from ..core import backend
@@ -35,26 +33,24 @@ from ..core.model import RobotModel
 #: How long the child process may take to compile every kernel on an empty cache (s).
 COMPILE_TIMEOUT = 1800.0
 
-#: What the child runs: the kernels the node uses (/tf first, then the solvers').
-_WARM = ('import sys\n'
-         'from frame_kinematics import robots\n'
+#: What the child runs: every kernel the node uses (the /tf path's and the solvers').
+_WARM = ('from frame_kinematics import robots\n'
          'from frame_kinematics.core import RobotModel\n'
          "model = RobotModel.from_urdf_file(robots.path(), backend='numba')\n"
          'model.accelerator.tf\n'
-         "print('tf', flush=True)\n"
-         'model.accelerator.threads\n'
-         "print('ik', flush=True)\n")
+         'model.accelerator.threads\n')
 
 
 def switch_to_compiled(urdf: str, install: Callable[[RobotModel], None], logger) -> None:
     """
     Build ``urdf``'s model on the numba backend without compiling here, and hand it over.
 
-    Runs in a thread of the bridge. The child process's kernels for the solvers are compiled
-    after the ``/tf`` kernel, once ``install`` has been called.
+    Runs in a thread of the bridge. When the disk cache does not hold the node's kernels yet,
+    a child process compiles them all first (the ``/tf`` path's and the solvers'), so that
+    neither ``/tf`` nor a service ever waits for the compiler in this process.
 
     :param urdf: the robot description (already parsed once, on numpy).
-    :param install: takes the model, its checked and ``/tf`` kernels loaded.
+    :param install: takes the model, its checked, ``/tf`` and solver kernels loaded.
     :param logger: where to say what happens (``info``/``warning``); when the compiled backend
         cannot be made ready, the reason is logged and ``install`` is not called.
     """
@@ -64,44 +60,24 @@ def switch_to_compiled(urdf: str, install: Callable[[RobotModel], None], logger)
         logger.warning(f"the compiled kernels cannot be cached in '{directory}': /tf stays on "
                        f'numpy (set {backend.CACHE_VARIABLE} to a writable directory)')
         return
-    if kernels.cached(directory, node=True):
-        _install(urdf, install, logger)
-        return
-    logger.info(f'compiling the numba kernels in the background, once (kernel cache '
-                f'{directory}): /tf is published on numpy meanwhile')
-    errors = tempfile.TemporaryFile(mode='w+')
-    try:
-        child = subprocess.Popen([sys.executable, '-c', _WARM], stdin=subprocess.DEVNULL,
-                                 stdout=subprocess.PIPE, stderr=errors, text=True)
-    except OSError as error:
-        errors.close()
-        logger.warning(f'cannot start the kernel compilation ({error}): /tf stays on numpy')
-        return
-    deadline = threading.Timer(COMPILE_TIMEOUT, child.kill)
-    deadline.start()
-    try:
-        if child.stdout.readline().strip() != 'tf':
-            child.wait()
-            errors.seek(0)
-            logger.warning('the kernel compilation failed: /tf stays on numpy '
-                           f'({_last_line(errors.read())})')
+    if not kernels.cached(directory, node=True):
+        logger.info(f'compiling the numba kernels in the background, once (kernel cache '
+                    f'{directory}): /tf is published on numpy meanwhile')
+        try:
+            done = subprocess.run([sys.executable, '-c', _WARM], stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                  text=True, timeout=COMPILE_TIMEOUT)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            logger.warning(f'the kernel compilation did not end ({error}): /tf stays on numpy')
             return
-        _install(urdf, install, logger)
-        child.wait()  # the solvers' kernels, compiled after the /tf one
-    finally:
-        deadline.cancel()
-        if child.poll() is None:
-            child.kill()
-            child.wait()
-        child.stdout.close()
-        errors.close()
-
-
-def _install(urdf: str, install: Callable[[RobotModel], None], logger) -> None:
-    """Build the compiled model from the disk cache and hand it over."""
+        if done.returncode != 0:
+            logger.warning('the kernel compilation failed: /tf stays on numpy '
+                           f'({_last_line(done.stderr)})')
+            return
     try:
         model = RobotModel.from_urdf_string(urdf, backend='numba')
         model.accelerator.tf  # loaded now, not on a message
+        model.accelerator.threads  # the solvers' kernels, loaded now, not on a request
     except FrameKinematicsError as error:
         logger.warning(f'the compiled backend is not ready ({error}): /tf stays on numpy')
         return
