@@ -155,3 +155,50 @@ def test_a_kernel_digest_follows_constants_read_through_a_module(tmp_path):
             sys.modules.pop(f'inner_{folder}', None)
         digests.append(kernel_digest(outer.outer))
     assert digests[0] != digests[1]
+
+
+def test_threads_probing_the_cache_directory_at_once_all_find_it_writable(tmp_path):
+    import threading
+    from frame_kinematics.core.accel.cache import writable
+    answers = []
+    barrier = threading.Barrier(16)
+
+    def probe():
+        barrier.wait()
+        answers.extend(writable(str(tmp_path)) for _ in range(50))
+
+    threads = [threading.Thread(target=probe) for _ in range(16)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert answers == [True] * 800 and list(tmp_path.iterdir()) == []
+
+
+_THREADS = """
+import sys, threading
+from frame_kinematics import robots
+from frame_kinematics.core import RobotModel
+errors, barrier = [], threading.Barrier(6)
+
+def build():
+    barrier.wait()
+    try:
+        RobotModel.from_urdf_file(robots.path('fk_arm'), backend='numba')
+    except Exception as error:
+        errors.append(repr(error))
+
+threads = [threading.Thread(target=build) for _ in range(6)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+print(errors)
+"""
+
+
+def test_threads_building_the_first_numba_models_of_a_process_at_once(tmp_path):
+    done = subprocess.run([sys.executable, '-c', _THREADS], capture_output=True, text=True,
+                          timeout=900)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == '[]'

@@ -36,6 +36,7 @@ has the pieces used here, and kernels are compiled in memory when it does not.
 import hashlib
 import os
 import sys
+import tempfile
 import types
 from typing import Iterable, Optional
 
@@ -135,10 +136,7 @@ def writable(directory: str) -> bool:
     """
     try:
         os.makedirs(directory, exist_ok=True)
-        probe = os.path.join(directory, f'.probe-{os.getpid()}')
-        with open(probe, 'wb'):
-            pass
-        os.remove(probe)
+        tempfile.TemporaryFile(dir=directory).close()  # a name of its own: threads may probe
     except OSError:
         return False
     return True

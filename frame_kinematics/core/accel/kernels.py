@@ -26,6 +26,7 @@ import logging
 from typing import Callable, Iterator, Optional, Tuple
 
 from numba import types
+from numba.core.compiler_lock import global_compiler_lock
 from numba.core.dispatcher import Dispatcher
 
 from . import cache, com, ik, ik_one, integrate, jacobian, lm, poses, runtime, tables, tf, \
@@ -75,7 +76,15 @@ def prepare(directory: Optional[str], notice: Callable[[str], None] = _LOG.warni
         (:func:`~frame_kinematics.core.backend.cache_directory`), or None for no disk cache.
     :param notice: what says, once, that kernels are compiled in memory, or that they are
         compiled now because the cache does not hold them yet.
+
+    Threads may build their first numba models at once: the preparation holds numba's own
+    compiler lock, so one of them prepares and the others find it done.
     """
+    with global_compiler_lock:
+        _prepare(directory, notice)
+
+
+def _prepare(directory: Optional[str], notice: Callable[[str], None]) -> None:
     if prepared():
         return
     if directory is not None and not cache.writable(directory):
