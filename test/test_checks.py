@@ -11,7 +11,7 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""The one rule for numbers (``core.checks.number_within``), used by the core, bridge and CLI."""
+"""The one rule for numbers (``core.checks.number_within``): the core, bridge and CLI use it."""
 
 import math
 

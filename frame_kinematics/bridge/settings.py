@@ -22,11 +22,11 @@ node's parameters (:mod:`frame_kinematics.bridge.parameters`) use the same check
 
 from dataclasses import dataclass, fields, replace
 import math
-import numbers
 from typing import Any, Callable, Dict, Sequence, Tuple
 
 import numpy as np
 
+from ..core.checks import number_within
 from ..core.errors import ConfigurationError, quote
 from ..core.frames import COM_ORIENTATION_MODES
 from ..core.placement import tool_link_name
@@ -85,13 +85,9 @@ def check_number(value: Any, what: str, low: float, high: float) -> float:
 
     :raises SettingError: otherwise.
     """
-    if isinstance(value, numbers.Real) and not isinstance(value, bool):
-        try:
-            number = float(value)
-        except (OverflowError, ValueError):
-            number = math.inf
-        if math.isfinite(number) and low <= number <= high:
-            return number
+    number = None if isinstance(value, str) else number_within(value, low, high)
+    if number is not None:
+        return number
     raise SettingError(f'{what} must be a number from {low:g} to {high:g}, got {quote(value)}')
 
 
@@ -103,16 +99,10 @@ def check_vector(value: Any, what: str, size: int, limit: float = math.inf
     :raises SettingError: otherwise.
     """
     if _is_sequence(value) and len(value) == size:
-        out = []
-        for item in value:
-            if not isinstance(item, numbers.Real) or isinstance(item, bool):
-                break
-            number = float(item) if abs(item) < 1e308 else math.inf
-            if not (math.isfinite(number) and abs(number) <= limit):
-                break
-            out.append(number)
-        else:
-            return tuple(out)
+        out = tuple(None if isinstance(item, str) else number_within(item, -limit, limit)
+                    for item in value)
+        if None not in out:
+            return out
     bound = '' if math.isinf(limit) else f' of magnitude at most {limit:g}'
     raise SettingError(f'{what} must be a list of {size} finite numbers{bound}, got '
                        f'{quote(value)}')
