@@ -12,9 +12,10 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 """
-Regression tests of the node's findings (issue 10), on the ROS-free bridge.
+The bridge under what a robot or a user sends.
 
-Each test names the finding it covers; each failed on the code before the fix.
+Services and joint_states interleaved, bad parameters, many names, stamps, floating joints,
+service requests, settings given one parameter at a time.
 """
 
 import sys
@@ -56,8 +57,8 @@ def as_matrix(transform):
                                          np.array(transform.rotation))
 
 
-# -- 1. services and joint_states interleaved -------------------------------------------------
-def test_f1_tf_stays_exact_while_services_run_in_another_thread():
+# -- services and joint_states interleaved -------------------------------------------------
+def test_tf_stays_exact_while_services_run_in_another_thread():
     """Finding 1: a service's read preempted by joint_states must not leave TF stale."""
     bridge, _ = make()  # 20 Hz: most messages are throttled, their values only stored
     model = bridge.model
@@ -120,7 +121,7 @@ def test_f1_tf_stays_exact_while_services_run_in_another_thread():
     assert not errors, errors[0]
 
 
-def test_f1_snapshot_is_immutable_and_does_not_follow_later_messages():
+def test_snapshot_is_immutable_and_does_not_follow_later_messages():
     bridge, _ = make()
     bridge.on_joint_state(arm_state(0.1), SEC)
     snapshot = bridge.snapshot()
@@ -131,7 +132,7 @@ def test_f1_snapshot_is_immutable_and_does_not_follow_later_messages():
         snapshot.q[index] = 3.0
 
 
-def test_f1_ik_timeout_is_capped_and_counts_from_the_arrival():
+def test_ik_timeout_is_capped_and_counts_from_the_arrival():
     bridge, _ = make()
     bridge.on_joint_state(arm_state(0.1), SEC)
     snapshot = bridge.snapshot()
@@ -144,7 +145,7 @@ def test_f1_ik_timeout_is_capped_and_counts_from_the_arrival():
     assert not answer.success and 'before solving' in answer.message
 
 
-# -- 2. parameters of the wrong type or out of range -------------------------------------------
+# -- parameters of the wrong type or out of range -------------------------------------------
 BAD_PARAMETERS = [
     ('publish_frequency', 5e-324, 'publish_frequency'),
     ('publish_frequency', 4e-10, 'publish_frequency'),
@@ -170,7 +171,7 @@ BAD_PARAMETERS = [
 ]
 
 
-def test_f2_parameters_read_at_start_up_only_are_refused_at_run_time():
+def test_parameters_read_at_start_up_only_are_refused_at_run_time():
     bridge, _ = make()
     for name, value in (('moveit.compute_ik_service', 'other_ik'), ('tf_serialization', 'cdr')):
         out = bridge.apply_parameters({name: value}, 0)
@@ -182,7 +183,7 @@ def test_f2_parameters_read_at_start_up_only_are_refused_at_run_time():
 
 
 @pytest.mark.parametrize('name, value, fragment', BAD_PARAMETERS)
-def test_f2_bad_parameters_are_refused_and_joint_states_keep_working(name, value, fragment):
+def test_bad_parameters_are_refused_and_joint_states_keep_working(name, value, fragment):
     bridge, logger = make()
     before = bridge.settings
     out = bridge.apply_parameters({name: value}, 0)
@@ -194,14 +195,14 @@ def test_f2_bad_parameters_are_refused_and_joint_states_keep_working(name, value
 
 
 @pytest.mark.parametrize('name, value, fragment', [p for p in BAD_PARAMETERS if p[2]])
-def test_f2_bad_parameters_at_start_up_give_the_library_error(name, value, fragment):
+def test_bad_parameters_at_start_up_give_the_library_error(name, value, fragment):
     with pytest.raises(FrameKinematicsError, match=fragment.replace('.', r'\.')) as info:
         settings_from_parameters({'user_frames.names': ['cam'],
                                   'user_frames.cam.parent': 'tool0', name: value})
     assert '\n' not in str(info.value) and len(str(info.value)) < 300
 
 
-def test_f2_a_publish_frequency_too_small_to_ever_publish_is_refused_with_a_reason():
+def test_a_publish_frequency_too_small_to_ever_publish_is_refused_with_a_reason():
     bridge, _ = make()
     out = bridge.apply_parameters({'publish_frequency': 5e-324}, 0)
     assert not out.accepted and '1e-09' in out.reason and 'never' in out.reason
@@ -222,14 +223,14 @@ EXTREME_STAMPS = [-2 ** 31 * SEC, -2 ** 31 * SEC + 999_999_999, -SEC - 1, -1, 0,
 
 
 @pytest.mark.parametrize('stamp', EXTREME_STAMPS)
-def test_f2_any_stamp_of_a_time_message_reaches_tf_exactly(stamp):
+def test_any_stamp_of_a_time_message_reaches_tf_exactly(stamp):
     bridge, _ = make(publish_frequency=0.0)
     out = bridge.on_joint_state(arm_state(0.2, stamp), SEC)
     assert out.tf and {t.stamp_ns for t in out.tf} == {stamp}
     assert out.center_of_mass.stamp_ns == stamp
 
 
-def test_f2_the_com_stamp_never_passes_the_last_time_a_message_holds():
+def test_the_com_stamp_never_passes_the_last_time_a_message_holds():
     last = (2 ** 31 - 1) * SEC + 999_999_999
     bridge, _ = make(publish_frequency=0.0)
     bridge.on_joint_state(arm_state(0.2, last), SEC)
@@ -238,7 +239,7 @@ def test_f2_the_com_stamp_never_passes_the_last_time_a_message_holds():
     assert out.center_of_mass is None  # one nanosecond later would not fit in a Time
 
 
-# -- 3. cost linear in the number of names ------------------------------------------------------
+# -- cost linear in the number of names ------------------------------------------------------
 class CountingName(str):
     """A name that counts its equality comparisons."""
 
@@ -251,7 +252,7 @@ class CountingName(str):
     __hash__ = str.__hash__
 
 
-def test_f3_duplicate_check_is_linear_in_the_number_of_names():
+def test_duplicate_check_is_linear_in_the_number_of_names():
     names = [CountingName(f'ghost_{i}') for i in range(3000)] + [CountingName('ghost_7')]
     bridge, _ = make()
     CountingName.comparisons = 0
@@ -260,7 +261,7 @@ def test_f3_duplicate_check_is_linear_in_the_number_of_names():
     assert CountingName.comparisons < 20 * len(names)
 
 
-def test_f3_many_unknown_names_are_reported_briefly():
+def test_many_unknown_names_are_reported_briefly():
     names = [f'ghost_{i}' for i in range(100_000)] + ['elbow_joint']
     bridge, logger = make()
     out = bridge.on_joint_state(js(names, [0.0] * 100_000 + [0.4]), SEC)
@@ -269,8 +270,8 @@ def test_f3_many_unknown_names_are_reported_briefly():
     assert '100000 in all' in warning and len(warning) < 400
 
 
-# -- 4. robot CoM stamps strictly increase ------------------------------------------------------
-def test_f4_two_sources_with_one_stamp_give_increasing_com_stamps():
+# -- robot CoM stamps strictly increase ------------------------------------------------------
+def test_two_sources_with_one_stamp_give_increasing_com_stamps():
     bridge, _ = make(publish_frequency=0.0)
     stamps = []
     for tick in range(1, 4):
@@ -283,7 +284,7 @@ def test_f4_two_sources_with_one_stamp_give_increasing_com_stamps():
     assert all(abs(s - round(s / SEC) * SEC) < MS for s in stamps)
 
 
-# -- 5. floating joints -----------------------------------------------------------------------
+# -- floating joints -----------------------------------------------------------------------
 FLOATING = urdf('\n'.join([
     link_xml('world'), link_xml('base', 2.0, '0.1 0 0'), link_xml('arm', 1.0, '0 0 0.3'),
     joint_xml('root_joint', 'floating', 'world', 'base', '0 0 0.5'),
@@ -291,7 +292,7 @@ FLOATING = urdf('\n'.join([
 ]), 'floater')
 
 
-def test_f5_skipped_floating_joint_gives_the_com_in_its_child():
+def test_skipped_floating_joint_gives_the_com_in_its_child():
     bridge, _ = make(FLOATING, floating_joints='skip', publish_frequency=0.0)
     model = bridge.model
     out = bridge.on_joint_state(js(['hip'], [0.3], [0.5]), SEC)
@@ -310,7 +311,7 @@ def test_f5_skipped_floating_joint_gives_the_com_in_its_child():
     assert answer.success, answer.message
 
 
-def test_f5_by_default_the_floating_joint_is_skipped_as_robot_state_publisher_does():
+def test_by_default_the_floating_joint_is_skipped_as_robot_state_publisher_does():
     bridge = Bridge.from_parameters({'robot_description': FLOATING}, logger=ListLogger())
     out = bridge.on_joint_state(js(['hip'], [0.3]), SEC)
     assert {t.child for t in out.tf} == {'arm', 'com'}
@@ -322,7 +323,7 @@ def test_f5_by_default_the_floating_joint_is_skipped_as_robot_state_publisher_do
     assert {t.child for t in out.tf} == {'arm'} and out.center_of_mass is None
 
 
-def test_f5_floating_pose_without_its_velocity_publishes_no_com_velocity():
+def test_floating_pose_without_its_velocity_publishes_no_com_velocity():
     bridge, _ = make(FLOATING, floating_joints='tf', publish_frequency=0.0)
     names = list(bridge.model.configuration_names)
     q = bridge.model.neutral_configuration()
@@ -332,8 +333,8 @@ def test_f5_floating_pose_without_its_velocity_publishes_no_com_velocity():
     assert out.center_of_mass.velocity is None and out.center_of_mass.angular_momentum is None
 
 
-# -- 6. services accept what the topic accepts, and nothing non-finite -------------------------
-def test_f6_a_joint_state_naming_mimic_joints_is_a_valid_seed_and_configuration():
+# -- services accept what the topic accepts, and nothing non-finite -------------------------
+def test_a_joint_state_naming_mimic_joints_is_a_valid_seed_and_configuration():
     bridge, _ = make()
     bridge.on_joint_state(arm_state(0.1), SEC)
     names = list(ARM_JOINTS) + ['right_finger_joint']
@@ -352,7 +353,7 @@ def test_f6_a_joint_state_naming_mimic_joints_is_a_valid_seed_and_configuration(
     assert not answer.success and 'right_finger_joint' in answer.message
 
 
-def test_f6_a_seed_naming_a_joint_twice_is_refused():
+def test_a_seed_naming_a_joint_twice_is_refused():
     bridge, _ = make()
     bridge.on_joint_state(arm_state(0.1), SEC)
     answer = compute_ik(bridge.snapshot(), IKRequest(
@@ -361,7 +362,7 @@ def test_f6_a_seed_naming_a_joint_twice_is_refused():
     assert not answer.success and 'elbow_joint' in answer.message and 'once' in answer.message
 
 
-def test_f6_ik_timeout_counts_the_reading_of_a_huge_request():
+def test_ik_timeout_counts_the_reading_of_a_huge_request():
     bridge, _ = make()
     bridge.on_joint_state(arm_state(0.1), SEC)
     names = [f'joint_{i}' for i in range(120_000)]
@@ -376,7 +377,7 @@ def test_f6_ik_timeout_counts_the_reading_of_a_huge_request():
     assert not answer.success and 'before solving' in answer.message
 
 
-def test_f6_jacobian_of_a_frame_below_the_com_frame_is_refused():
+def test_jacobian_of_a_frame_below_the_com_frame_is_refused():
     bridge, _ = make()
     assert bridge.apply_parameters({'user_frames.names': ['below'],
                                     'user_frames.below.parent': 'com'}, 0).accepted
@@ -389,7 +390,7 @@ def test_f6_jacobian_of_a_frame_below_the_com_frame_is_refused():
     JacobianRequest('tool0', point=(1e308, 0.0, 0.0)),
     JacobianRequest('tool0', joint_state=JointValues(['shoulder_pan_joint'], [1e308])),
 ])
-def test_f6_non_finite_jacobians_are_refused(request_):
+def test_non_finite_jacobians_are_refused(request_):
     bridge, _ = make()
     bridge.on_joint_state(arm_state(0.1), SEC)
     answer = get_jacobian(bridge.snapshot(), request_)
@@ -397,7 +398,7 @@ def test_f6_non_finite_jacobians_are_refused(request_):
                                   and np.isfinite(answer.manipulability))
 
 
-def test_f6_manipulability_and_singularity_are_the_core_definitions():
+def test_manipulability_and_singularity_are_the_core_definitions():
     from frame_kinematics.core.velocity import is_singular, manipulability
     bridge, _ = make()
     bridge.on_joint_state(arm_state(0.0), SEC)
@@ -407,8 +408,8 @@ def test_f6_manipulability_and_singularity_are_the_core_definitions():
     assert answer.singular == is_singular(jacobian, bridge.settings.singularity_threshold)
 
 
-# -- 7. multi-parameter settings one at a time; /tf_static only when it changed ---------------
-def test_f7_a_user_frame_defined_one_parameter_at_a_time_appears_when_complete():
+# -- multi-parameter settings one at a time; /tf_static only when it changed ---------------
+def test_a_user_frame_defined_one_parameter_at_a_time_appears_when_complete():
     bridge, logger = make()
     out = bridge.apply_parameters({'user_frames.names': ['cam']}, 0)
     assert out.accepted and out.tf_static is None
@@ -422,7 +423,7 @@ def test_f7_a_user_frame_defined_one_parameter_at_a_time_appears_when_complete()
     assert cam.parent == 'tool0' and cam.translation == pytest.approx((0.0, 0.0, 0.1))
 
 
-def test_f7_frame_parameters_before_the_name_wait_too():
+def test_frame_parameters_before_the_name_wait_too():
     bridge, logger = make()
     assert bridge.apply_parameters({'user_frames.cam.parent': 'tool0'}, 0).accepted
     assert any('not in user_frames.names' in t for t in logger.texts('warning'))
@@ -430,7 +431,7 @@ def test_f7_frame_parameters_before_the_name_wait_too():
     assert out.accepted and any(t.child == 'cam' for t in out.tf_static)
 
 
-def test_f7_static_set_is_resent_only_when_it_changed():
+def test_static_set_is_resent_only_when_it_changed():
     bridge, _ = make()
     assert bridge.apply_parameters({'publish_frequency': 30.0}, 0).tf_static is None
     assert bridge.apply_parameters({'ignore_timestamp': False}, 0).tf_static is None
@@ -438,8 +439,8 @@ def test_f7_static_set_is_resent_only_when_it_changed():
     assert bridge.apply_parameters({'frame_prefix': 'r/'}, 0).tf_static is None
 
 
-# -- 8. short excerpts in logs -----------------------------------------------------------------
-def test_f8_a_huge_refused_value_is_not_quoted_whole():
+# -- short excerpts in logs -----------------------------------------------------------------
+def test_a_huge_refused_value_is_not_quoted_whole():
     bridge, logger = make()
     huge = 'x' * 20_000_000
     out = bridge.apply_parameters({'com.frame': huge, 'com.orientation': 'sideways'}, 0)
@@ -451,15 +452,15 @@ def test_f8_a_huge_refused_value_is_not_quoted_whole():
     assert all(len(text) < 600 for text in logger.texts(None))
 
 
-# -- 9. undeclared parameters ------------------------------------------------------------------
+# -- undeclared parameters ------------------------------------------------------------------
 @pytest.mark.parametrize('name', ['publish_frequncy', 'com.colour', 'user_frames.cam.size'])
-def test_f9_a_misspelt_parameter_is_refused_as_robot_state_publisher(name):
+def test_a_misspelt_parameter_is_refused_as_robot_state_publisher(name):
     bridge, _ = make()
     out = bridge.apply_parameters({name: 50}, 0)
     assert not out.accepted
     assert out.reason.endswith(f"parameter '{name}' cannot be set because it was not declared")
 
 
-def test_f9_rclpy_parameters_pass_through():
+def test_rclpy_parameters_pass_through():
     bridge, _ = make()
     assert bridge.apply_parameters({'use_sim_time': True}, 0).accepted
