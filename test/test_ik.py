@@ -774,6 +774,10 @@ def test_the_one_call_functions_reuse_one_solver_per_model_and_tips(monkeypatch)
 def test_solving_never_imports_numpy_ma_while_the_budget_runs():
     import subprocess
     import sys
+    eager = subprocess.run([sys.executable, '-c', "import sys, numpy; print('numpy.ma' in "
+                            'sys.modules)'], capture_output=True, text=True, check=True)
+    if eager.stdout.strip() == 'True':
+        pytest.skip('this numpy imports numpy.ma with numpy itself (before 1.25)')
     code = ('import sys\n'
             'from frame_kinematics.core import RobotModel, ik\n'
             'from frame_kinematics import robots\n'
