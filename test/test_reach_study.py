@@ -97,3 +97,13 @@ def test_bad_studies_are_refused_before_any_work(model, targets):
         run_study(model, ['tool0', 'flange'], targets)
     with pytest.raises(ConfigurationError, match='restarts'):
         run_study(model, 'tool0', targets, restarts=-1)
+
+
+def test_a_study_on_the_compiled_backend_is_the_same_for_the_same_seed(targets):
+    pytest.importorskip('numba')
+    compiled = bundled('fk_arm', backend='numba')
+    first = run_study(compiled, 'tool0', targets, seed=7, max_iterations=40, restarts=3)
+    again = run_study(compiled, 'tool0', targets, seed=7, max_iterations=40, restarts=3)
+    assert first.reached.any()
+    assert np.array_equal(again.status, first.status)
+    assert np.array_equal(again.q, first.q, equal_nan=True)
