@@ -258,6 +258,17 @@ def test_bad_joint_states_do_not_kill_the_node(harness):
     assert len(answer.joint_names) == arm.nv
 
 
+def _height_is(harness, parent, child, z):
+    """Return a condition: TF gives ``child`` at height ``z`` in ``parent`` (to 1e-12)."""
+    def reached():
+        try:
+            t = harness.buffer.lookup_transform(parent, child, rclpy_time.Time())
+        except tf2_ros.TransformException:
+            return False
+        return abs(t.transform.translation.z - z) < 1e-12
+    return reached
+
+
 def test_robot_description_parameter_updates(harness):
     def set_description(text):
         request = rcl_srvs.SetParameters.Request()
@@ -272,14 +283,7 @@ def test_robot_description_parameter_updates(harness):
                         '<origin xyz="0 0 0.25" rpy="0 0 0"/>')
     assert set_description(moved).successful
 
-    def tool_moved():
-        try:
-            t = harness.buffer.lookup_transform('gripper_base_link', 'tool0', rclpy_time.Time())
-        except tf2_ros.TransformException:
-            return False
-        return abs(t.transform.translation.z - 0.25) < 1e-12
-
-    assert harness.spin_until(tool_moved)
+    assert harness.spin_until(_height_is(harness, 'gripper_base_link', 'tool0', 0.25))
     assert set_description(ARM).successful
 
 
@@ -289,14 +293,7 @@ def test_a_tool_parameter_puts_the_tool_frame_on_tf(harness):
     result = harness.call('parameters', request).results[0]
     assert result.successful, result.reason
 
-    def tool_shown():
-        try:
-            t = harness.buffer.lookup_transform('tool0', 'tool0_tool', rclpy_time.Time())
-        except tf2_ros.TransformException:
-            return False
-        return abs(t.transform.translation.z - 0.12) < 1e-12
-
-    assert harness.spin_until(tool_shown)
+    assert harness.spin_until(_height_is(harness, 'tool0', 'tool0_tool', 0.12))
 
 
 def _parameter(name, value):
