@@ -41,7 +41,7 @@ from bench_fast import _stripped
 from bench_ik import random_configurations, robot_cases, within_limits
 from frame_kinematics.core import ik, RobotModel
 from frame_kinematics.core.reach import make_targets, reach_bound, run_study
-from frame_kinematics.core.reach.study import pose_errors
+from frame_kinematics.core.reach.chunks import pose_errors
 from frame_kinematics.core.spatial import quaternion_from_rotation
 import numpy as np
 

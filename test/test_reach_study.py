@@ -17,7 +17,7 @@ from conftest import bundled
 from frame_kinematics.core import ConfigurationError, UnknownFrameError
 from frame_kinematics.core.reach import cone_orientations, grid_targets, make_targets, run_study
 from frame_kinematics.core.reach.result import STATUS_BEYOND, STATUS_NEIGHBOUR
-from frame_kinematics.core.reach.study import pose_errors
+from frame_kinematics.core.reach.chunks import pose_errors
 from frame_kinematics.core.spatial import rotation_from_quaternion, transform
 import numpy as np
 import pytest

@@ -21,6 +21,7 @@ prints the summary.
 """
 
 import argparse
+import contextlib
 import sys
 from typing import Callable, List, Optional
 
@@ -30,6 +31,7 @@ from .common import CommandLineError, emit, Progress, table, to_json
 from .inputs import default_link
 from .robot_input import model_of
 from ..core.checks import check_count
+from ..core.errors import excerpt
 from ..core.model import RobotModel
 from ..core.reach import (cone_orientations, floor_grid, grid_targets, make_targets,
                           rank_bases, read_points, run_study, shell_targets,
@@ -128,6 +130,28 @@ def _study_options(args: argparse.Namespace) -> dict:
             'reject_beyond_reach': not args.no_bound}
 
 
+def cluster_client(address: Optional[str]):
+    """
+    Return a context that gives the Dask client of ``--scheduler`` (None without it).
+
+    :param address: the scheduler's address, or None.
+    :return: the context (the client is closed when it ends).
+    :raises CommandLineError: when Dask is not installed or the scheduler does not answer.
+    """
+    if address is None:
+        return contextlib.nullcontext()
+    try:
+        from distributed import Client
+    except ImportError as exc:
+        raise CommandLineError("--scheduler needs Dask: pip install 'dask[distributed]' (the "
+                               "extra 'cluster')") from exc
+    try:
+        return Client(address, timeout=30)
+    except (OSError, ValueError, TypeError) as exc:
+        raise CommandLineError(f'--scheduler {excerpt(address)}: no Dask scheduler answers '
+                               f'({excerpt(str(exc))})') from exc
+
+
 def _number(value: Optional[float], precision: int) -> str:
     return '-' if value is None else f'{value:.{precision}f}'
 
@@ -204,15 +228,17 @@ def run(args: argparse.Namespace) -> int:
     link = default_link(model, args.link)
     options = _study_options(args)
     ranking = None
-    if args.bases is not None:
-        x0, x1, y0, y1, step = args.bases
-        bases = floor_grid((x0, x1), (y0, y1), step)
-        ranking = rank_bases(model, link, targets, bases, **options,
-                             progress=progress_reporter(not args.quiet))
-        result = ranking.best
-    else:
-        result = run_study(model, link, targets, **options,
-                           progress=progress_reporter(not args.quiet))
+    with cluster_client(args.scheduler) as client:
+        progress = progress_reporter(not args.quiet)
+        if args.bases is not None:
+            x0, x1, y0, y1, step = args.bases
+            bases = floor_grid((x0, x1), (y0, y1), step)
+            ranking = rank_bases(model, link, targets, bases, **options, progress=progress,
+                                 client=client)
+            result = ranking.best
+        else:
+            result = run_study(model, link, targets, **options, progress=progress,
+                               client=client)
     path = result.save(args.output)
     written = [path] + _pictures(model, result, ranking, args)
     summary = result.summary()

@@ -92,6 +92,9 @@ def add_options(parser: argparse.ArgumentParser) -> None:
                        help='seed of the random restarts (default 0: reproducible)')
     solve.add_argument('--active-joints', nargs='+', action='extend', type=nonempty,
                        metavar='JOINT', help='joints allowed to move (default: all)')
+    solve.add_argument('--scheduler', metavar='ADDRESS', type=nonempty,
+                       help='solve on this Dask cluster, e.g. tcp://10.0.0.5:8786 (the extra '
+                            "'cluster'; the same result as without it)")
     base = parser.add_argument_group('base placement')
     base.add_argument('--bases', nargs=5, type=coordinate,
                       metavar=('X0', 'X1', 'Y0', 'Y1', 'STEP'),

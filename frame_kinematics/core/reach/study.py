@@ -30,16 +30,21 @@ Run a reach study: batch inverse kinematics of every target, checked, seeded fro
    point; new solutions seed their neighbours in the next round.
 5. Solutions are scored (:mod:`.scores`).
 
-The random restarts of chunk ``k`` draw from ``numpy.random.default_rng([seed, k])``: a
-study is the same for the same seed and settings.
+Every solve is cut in chunks of ``chunk`` targets (:class:`~.chunks.Chunk`), solved in this
+process or, given a Dask ``client``, on the workers of its cluster (:mod:`.cluster`). The
+random restarts of chunk ``k`` of the first pass draw from ``numpy.random.default_rng((seed,
+k))``, those of round ``r`` of the neighbour pass from ``default_rng((seed, NEIGHBOUR_KEY, r,
+k))``: a chunk's answer depends on nothing else, so that a study is the same for the same
+seed and settings, in one process or on a cluster of any size.
 """
 
 import time
-from typing import Callable, Optional, Sequence
+from typing import Callable, Optional, Sequence, Tuple
 
 import numpy as np
 
 from .bounds import reach_bound
+from .chunks import Chunk, LocalRunner
 from .neighbours import nearest
 from .result import ReachResult, STATUS_BEYOND, STATUS_NEIGHBOUR, STATUS_SOLVED
 from .scores import check_weights, combined_score, DEFAULT_WEIGHTS, joint_limit_margin, \
@@ -48,34 +53,18 @@ from .targets import TargetSet
 from ..checks import check_count
 from ..errors import ConfigurationError
 from ..ik import IKSolver
-from ..ik.options import default_seed, MAX_TIME_BUDGET, number
+from ..ik.options import default_seed, number
 from ..model import RobotModel
-from ..spatial import log_so3, quaternion_from_rotation
+from ..spatial import quaternion_from_rotation
 
 #: Neighbours looked at per unsolved target.
 NEIGHBOURS = 8
+#: The second entry of the random keys of the neighbour pass's chunks (see the module).
+NEIGHBOUR_KEY = 1 << 20
 #: Configurations scored per forward kinematics call (bounds the memory of the link poses).
 _SCORE_CHUNK = 16384
 
 Progress = Callable[[int, int, str], None]
-
-
-def pose_errors(model: RobotModel, tip: str, q: np.ndarray, root_T_target: np.ndarray):
-    """
-    Return the position and orientation errors of ``tip`` at ``q`` by forward kinematics.
-
-    :param model: the robot model.
-    :param tip: the tip link.
-    :param q: ``(B, nq)`` configurations.
-    :param root_T_target: ``(B, 4, 4)`` targets in the root link.
-    :return: ``(position errors (m), orientation errors (rad))``, each ``(B,)``.
-    """
-    if not len(q):
-        return np.zeros(0), np.zeros(0)
-    reached = model.forward_kinematics(q).transform(tip)
-    position = np.linalg.norm(reached[..., :3, 3] - root_T_target[..., :3, 3], axis=-1)
-    relative = np.swapaxes(reached[..., :3, :3], -1, -2) @ root_T_target[..., :3, :3]
-    return position, np.linalg.norm(log_so3(relative), axis=-1)
 
 
 def _default_radius(points: np.ndarray) -> float:
@@ -91,35 +80,33 @@ def _default_radius(points: np.ndarray) -> float:
 class _Study:
     """The state of one study while it runs (flat target index ``i * O + o``)."""
 
-    def __init__(self, model, tip, solver, targets, root_T_targets, q_rest, options, seed):
-        self.model, self.tip, self.solver = model, tip, solver
-        self.seed = seed
-        self.shape = targets.shape
+    def __init__(self, runner, shape, root_T_targets, nq, seed, chunk):
+        self.runner = runner
+        self.seed, self.chunk = seed, chunk
+        self.shape = shape
         self.poses = root_T_targets.reshape(-1, 4, 4)
-        self.q_rest = q_rest
-        self.options = options
-        self.q = np.full((len(self.poses), model.nq), np.nan)
+        self.q = np.full((len(self.poses), nq), np.nan)
         self.status = np.zeros(len(self.poses), dtype=np.int8)
         self.fk_rejected = 0
 
-    def solve(self, index: np.ndarray, seeds: Optional[np.ndarray], rng, restarts,
-              iterations, status: int) -> int:
-        """Solve targets ``index``; keep the checked solutions; return how many."""
-        if not len(index):
-            return 0
-        seed = self.q_rest if seeds is None else seeds
-        out = self.solver.solve_batch(self.poses[index], seed=seed, rng=rng, restarts=restarts,
-                                      max_iterations=iterations, time_budget=MAX_TIME_BUDGET,
-                                      **self.options)
-        claimed = index[out.success]
-        q = out.q[out.success]
-        pos, ori = pose_errors(self.model, self.tip, q, self.poses[claimed])
-        ok = (pos <= self.options['position_tolerance']) & \
-            (ori <= self.options['orientation_tolerance'])
-        self.fk_rejected += int(np.count_nonzero(~ok))
-        self.q[claimed[ok]] = q[ok]
-        self.status[claimed[ok]] = status
-        return int(np.count_nonzero(ok))
+    def solve(self, index: np.ndarray, seeds: Optional[np.ndarray], key: Tuple[int, ...],
+              restarts: int, iterations: int, status: int, done=None) -> int:
+        """
+        Solve targets ``index`` in chunks; keep the checked solutions; return how many.
+
+        Chunk ``k`` of the call draws its restarts from ``default_rng(key + (k,))``.
+        """
+        parts = [index[first:first + self.chunk] for first in range(0, len(index), self.chunk)]
+        chunks = [Chunk(self.poses[part], None if seeds is None else
+                        seeds[k * self.chunk:k * self.chunk + len(part)], key + (k,), restarts,
+                        iterations) for k, part in enumerate(parts)]
+        found = 0
+        for part, (q, ok, rejected) in zip(parts, self.runner(chunks, done)):
+            self.fk_rejected += rejected
+            self.q[part[ok]] = q[ok]
+            self.status[part[ok]] = status
+            found += int(np.count_nonzero(ok))
+        return found
 
 
 def _neighbour_pass(study: _Study, points: np.ndarray, radius: float, rounds: int,
@@ -151,8 +138,8 @@ def _neighbour_pass(study: _Study, points: np.ndarray, radius: float, rounds: in
         target = open_points[rows] * n_orient + cols
         seeds = study.q[source[rows, cols]]
         tried[open_points[rows], cols] = source[rows, cols]
-        rng = np.random.default_rng([study.seed, 1 << 20, round_index])
-        found += study.solve(target, seeds, rng, 0, iterations, STATUS_NEIGHBOUR)
+        found += study.solve(target, seeds, (study.seed, NEIGHBOUR_KEY, round_index), 0,
+                             iterations, STATUS_NEIGHBOUR)
         if progress is not None:
             progress(round_index + 1, rounds, f'neighbour rounds, {found} more solved')
     return found
@@ -165,7 +152,7 @@ def run_study(model: RobotModel, tip: str, targets: TargetSet, *,
               neighbour_radius: Optional[float] = None, neighbour_rounds: int = 3,
               neighbour_iterations: int = 60, weights: Sequence[float] = DEFAULT_WEIGHTS,
               reject_beyond_reach: bool = True, chunk: int = 4096,
-              progress: Optional[Progress] = None) -> ReachResult:
+              progress: Optional[Progress] = None, client=None) -> ReachResult:
     """
     Run a reach study (see the module for the passes).
 
@@ -184,12 +171,16 @@ def run_study(model: RobotModel, tip: str, targets: TargetSet, *,
     :param neighbour_iterations: iterations of a neighbour-seeded local solve.
     :param weights: ``(manipulability, joint-limit margin)`` of the combined score.
     :param reject_beyond_reach: whether to reject targets outside the reach bound unsolved.
-    :param chunk: targets per batch solve (bounds memory, paces the progress reports).
+    :param chunk: targets per batch solve (bounds memory, paces the progress reports; the
+        unit of work on a cluster).
     :param progress: called as ``progress(done, total, what)`` after every chunk and every
         neighbour round (``what`` names the work: ``targets tried, 12 solved``).
+    :param client: a ``distributed.Client``: the chunks are solved on its cluster's workers
+        (:mod:`.cluster`; the same result as in this process). None: in this process.
     :return: the result.
     :raises UnknownFrameError: for an unknown tip, joint or target frame (before any work).
-    :raises ConfigurationError: for a bad option (before any work).
+    :raises ConfigurationError: for a bad option, or a client and a model not built from
+        its URDF text (before any work).
     """
     start = time.perf_counter()
     if not isinstance(targets, TargetSet):
@@ -217,24 +208,16 @@ def run_study(model: RobotModel, tip: str, targets: TargetSet, *,
     points = root_T_targets[:, 0, :3, 3].copy()
     radius = _default_radius(points) if neighbour_radius is None else \
         number(neighbour_radius, 'neighbour_radius')
-    study = _Study(model, tip, solver, targets, root_T_targets, q_rest, options, seed)
-    n_orient = targets.shape[1]
-    bound = reach_bound(model, tip, solver.active_joints, q_rest)
-    if reject_beyond_reach:
-        beyond = bound.outside(points, options['position_tolerance'])
-        study.status.reshape(-1, n_orient)[beyond] = STATUS_BEYOND
-    todo = np.nonzero(study.status == 0)[0]
-    solved_first = 0
-    for k, first in enumerate(range(0, len(todo), chunk)):
-        part = todo[first:first + chunk]
-        solved_first += study.solve(part, None, np.random.default_rng([seed, k]), restarts,
-                                    max_iterations, STATUS_SOLVED)
-        if progress is not None:
-            progress(first + len(part), len(todo), f'targets tried, {solved_first} solved')
-    solved_neighbour = 0
-    if radius > 0 and rounds:
-        solved_neighbour = _neighbour_pass(study, points, radius, rounds, neighbour_iterations,
-                                           progress)
+    runner = LocalRunner(solver, tip, q_rest, options) if client is None else \
+        _cluster_runner(client, model, tip, solver.active_joints, q_rest, options)
+    try:
+        study = _Study(runner, targets.shape, root_T_targets, model.nq, seed, chunk)
+        solved_first, solved_neighbour, bound = _passes(
+            study, model, tip, solver, q_rest, points, radius, rounds,
+            (max_iterations, restarts, neighbour_iterations), reject_beyond_reach, progress)
+    finally:
+        if client is not None:
+            runner.close()
     scores = _scores(model, tip, solver, study.q, study.status > 0, weights)
     status = study.status.reshape(targets.shape)
     stats = {'beyond_reach': int(np.count_nonzero(status == STATUS_BEYOND)),
@@ -254,6 +237,40 @@ def run_study(model: RobotModel, tip: str, targets: TargetSet, *,
         manipulability=scores[0].reshape(targets.shape),
         joint_limit_margin=scores[1].reshape(targets.shape),
         score=scores[2].reshape(targets.shape), settings=settings, stats=stats)
+
+
+def _passes(study: _Study, model: RobotModel, tip: str, solver: IKSolver, q_rest: np.ndarray,
+            points: np.ndarray, radius: float, rounds: int, budgets: Tuple[int, int, int],
+            reject_beyond_reach: bool, progress: Optional[Progress]):
+    """Run the bound, the first pass and the neighbour pass: ``(first, neighbour, bound)``."""
+    max_iterations, restarts, neighbour_iterations = budgets
+    bound = reach_bound(model, tip, solver.active_joints, q_rest)
+    if reject_beyond_reach:
+        beyond = bound.outside(points, study.runner.options['position_tolerance'])
+        study.status.reshape(-1, study.shape[1])[beyond] = STATUS_BEYOND
+    todo = np.nonzero(study.status == 0)[0]
+    counts = [0, 0]
+
+    def done(size: int, solved: int) -> None:
+        counts[0] += size
+        counts[1] += solved
+        if progress is not None:
+            progress(counts[0], len(todo), f'targets tried, {counts[1]} solved')
+
+    solved_first = study.solve(todo, None, (study.seed,), restarts, max_iterations,
+                               STATUS_SOLVED, done)
+    solved_neighbour = 0
+    if radius > 0 and rounds:
+        solved_neighbour = _neighbour_pass(study, points, radius, rounds, neighbour_iterations,
+                                           progress)
+    return solved_first, solved_neighbour, bound
+
+
+def _cluster_runner(client, model: RobotModel, tip: str, active_joints, q_rest: np.ndarray,
+                    options: dict):
+    """Return a runner on a Dask cluster (Dask is imported here, for a study with a client)."""
+    from .cluster import ClusterRunner
+    return ClusterRunner(client, model, tip, active_joints, q_rest, options)
 
 
 def _scores(model, tip, solver, q, solved, weights):

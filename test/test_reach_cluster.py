@@ -1,0 +1,107 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Reach studies on a Dask cluster: the single-process result, workers' models, refusals."""
+
+import os
+import subprocess
+import sys
+
+from conftest import bundled
+from frame_kinematics.core import ConfigurationError, RobotModel
+from frame_kinematics.core.reach import cone_orientations, grid_targets, ReachResult, run_study
+from frame_kinematics.core.reach.cluster import rebuild_arguments
+from frame_kinematics.core.urdf import load_urdf
+import numpy as np
+import pytest
+
+distributed = pytest.importorskip('distributed')
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OPTIONS = {'seed': 3, 'max_iterations': 30, 'restarts': 2, 'chunk': 40}
+
+
+@pytest.fixture(scope='module')
+def model():
+    return bundled('fk_arm', backend='numpy')
+
+
+@pytest.fixture(scope='module')
+def targets():
+    return grid_targets([-0.9, -0.9, 0.0], [0.9, 0.9, 0.9], 0.3, cone_orientations(0.5, 3, 2))
+
+
+@pytest.fixture(scope='module')
+def client():
+    env = {'FRAME_KINEMATICS_BACKEND': 'numpy', 'PYTHONPATH': ROOT}
+    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                                  host='127.0.0.1', dashboard_address=None,
+                                  env=env) as cluster, distributed.Client(cluster) as client:
+        yield client
+
+
+def same(a: ReachResult, b: ReachResult) -> None:
+    assert np.array_equal(a.status, b.status)
+    assert np.array_equal(a.q, b.q, equal_nan=True)
+    assert np.array_equal(a.score, b.score, equal_nan=True)
+    assert a.stats['solved_first_pass'] == b.stats['solved_first_pass']
+    assert a.stats['solved_neighbour_pass'] == b.stats['solved_neighbour_pass']
+
+
+def test_a_study_on_two_workers_equals_the_single_process_one(model, targets, client):
+    alone = run_study(model, 'tool0', targets, **OPTIONS)
+    reports = []
+    spread = run_study(model, 'tool0', targets, **OPTIONS, client=client,
+                       progress=lambda done, total, what: reports.append((done, total)))
+    assert alone.reached.any() and alone.stats['solved_neighbour_pass'] > 0
+    same(alone, spread)
+    first_pass = [r for r in reports if r[1] == reports[0][1]]
+    assert first_pass[-1][0] == first_pass[-1][1]  # every chunk reported
+    assert len(client.scheduler_info()['workers']) == 2
+
+
+def test_workers_build_the_model_once_per_study_and_drop_it_after(model, targets, client):
+    run_study(model, 'tool0', targets, **OPTIONS, client=client)
+    names = client.run(lambda dask_worker: sorted(dask_worker.plugins))
+    assert all(not any(n.startswith('frame_kinematics') for n in found)
+               for found in names.values())
+
+
+def test_a_floating_base_model_is_rebuilt_with_its_root(model):
+    floating = RobotModel.from_urdf_string(model.urdf, floating_base=True, world_frame='odom',
+                                           backend='numpy')
+    assert rebuild_arguments(floating) == (True, 'odom')
+    assert rebuild_arguments(model) == (False, model.root_link)
+
+
+def test_bad_clients_and_models_are_refused_before_any_work(model, targets, client):
+    with pytest.raises(ConfigurationError, match='distributed.Client'):
+        run_study(model, 'tool0', targets, client=object())
+    without_text = RobotModel(load_urdf(model.urdf)[0], backend='numpy')
+    with pytest.raises(ConfigurationError, match='URDF'):
+        run_study(without_text, 'tool0', targets, client=client)
+
+
+def test_the_command_line_runs_a_study_on_a_scheduler(model, targets, client, tmp_path):
+    box = ['--box', '-0.6', '-0.6', '0.2', '0.6', '0.6', '0.6', '--step', '0.3', '--cone', '0.4',
+           '3', '2', '--max-iterations', '30', '--restarts', '2']
+    env = dict(os.environ, PYTHONPATH=ROOT, FRAME_KINEMATICS_BACKEND='numpy')
+    written = []
+    for name, extra in (('alone.npz', []), ('spread.npz', ['--scheduler',
+                                                           client.scheduler.address])):
+        path = tmp_path / name
+        done = subprocess.run([sys.executable, '-m', 'frame_kinematics', 'reach', *box,
+                               '-o', str(path), '-q', *extra], env=env, capture_output=True,
+                              text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        written.append(ReachResult.load(path))
+    same(*written)
