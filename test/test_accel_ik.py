@@ -426,9 +426,10 @@ def test_compiled_answers_do_not_depend_on_the_solvers_earlier_calls():
         assert_verified(model, tip, target, found, position_only=True)
 
 
+@pytest.mark.parametrize('abandon_stalled', [False, True])
 @pytest.mark.parametrize('name, tip', [('ur5', 'tool0'), ('panda', 'panda_link8'),
                                        ('iiwa', 'lbr_iiwa_link_7')])
-def test_without_restarts_both_backends_take_the_same_steps(name, tip):
+def test_without_restarts_both_backends_take_the_same_steps(name, tip, abandon_stalled):
     """One LM schedule (``ik.schedule``): one seed, no restart, the same iterates."""
     pytest.importorskip('numba')
     compiled = _compiled(real_robot_path(name))
@@ -441,7 +442,8 @@ def test_without_restarts_both_backends_take_the_same_steps(name, tip):
     reasons = set()
     for target, seed in zip(targets, seeds):
         a, b = [ik.solve(m, tip, target, seed=cfg.clip(reference, seed), restarts=0,
-                         max_iterations=200, time_budget=60.0) for m in (reference, compiled)]
+                         max_iterations=200, time_budget=60.0, abandon_stalled=abandon_stalled)
+                for m in (reference, compiled)]
         assert (a.iterations, a.reason, a.restarts) == (b.iterations, b.reason, b.restarts)
         np.testing.assert_allclose(a.q, b.q, rtol=0.0, atol=1e-9)
         reasons.add(a.reason)
@@ -460,3 +462,22 @@ def test_batches_stay_on_one_thread_under_numbas_workqueue_layer(monkeypatch):
     assert ik_engine.warm_up() == (numba.threading_layer() in ik_engine.THREAD_SAFE_LAYERS)
     monkeypatch.setattr(numba, 'threading_layer', lambda: 'workqueue')
     assert ik_engine.warm_up() is False  # two threads launching at once would abort
+
+
+def test_abandon_stalled_stops_hopeless_targets_early_in_compiled_code_too():
+    tip, count = 'lbr_iiwa_link_7', 24
+    model = _compiled(real_robot_path('iiwa'))
+    rng = np.random.default_rng(31)
+    targets = model.forward_kinematics(random_configuration(model, rng, 2 * count)) \
+        .transform(tip).copy()
+    away = targets[:count, :3, 3]
+    targets[:count, :3, 3] = 3.0 * away / np.linalg.norm(away, axis=1, keepdims=True)
+    options = {'restarts': 8, 'max_iterations': 100, 'time_budget': 60.0}
+    full, early = [ik.IKSolver(model, tip).solve_batch(targets, **options, abandon_stalled=on,
+                                                       rng=np.random.default_rng(2))
+                   for on in (False, True)]
+    assert not full.success[:count].any() and not early.success[:count].any()
+    assert set(early.reason[:count]) == {'stalled'} and 'stalled' not in full.reason
+    assert np.all(early.iterations[:count] % ik.schedule.ABANDON_ITERATIONS == 0)
+    assert early.iterations[:count].sum() < 0.5 * full.iterations[:count].sum()
+    assert early.success[count:].mean() >= 0.9

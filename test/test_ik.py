@@ -789,3 +789,40 @@ def test_solving_never_imports_numpy_ma_while_the_budget_runs():
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == 'False'
+
+
+@pytest.fixture(scope='module')
+def iiwa_numpy():
+    return RobotModel.from_urdf_file(real_robot_path('iiwa'), backend='numpy')
+
+
+def _hopeless_and_easy(model, tip, count=24):
+    """Targets pushed 3 m away from the base (beyond reach), then reachable ones."""
+    rng = np.random.default_rng(31)
+    targets = model.forward_kinematics(random_configuration(model, rng, 2 * count)) \
+        .transform(tip).copy()
+    away = targets[:count, :3, 3]
+    targets[:count, :3, 3] = 3.0 * away / np.linalg.norm(away, axis=1, keepdims=True)
+    return targets
+
+
+def test_abandon_stalled_stops_hopeless_targets_early_and_solves_the_others(iiwa_numpy):
+    tip, count = 'lbr_iiwa_link_7', 24
+    targets = _hopeless_and_easy(iiwa_numpy, tip, count)
+    options = {'restarts': 8, 'max_iterations': 100, 'time_budget': 60.0}
+    full = ik.IKSolver(iiwa_numpy, tip).solve_batch(targets, **options,
+                                                    rng=np.random.default_rng(2))
+    early = ik.IKSolver(iiwa_numpy, tip).solve_batch(targets, **options, abandon_stalled=True,
+                                                     rng=np.random.default_rng(2))
+    assert not full.success[:count].any() and not early.success[:count].any()
+    assert set(early.reason[:count]) == {'stalled'}
+    assert 'stalled' not in full.reason
+    assert np.all(early.iterations[:count] % ik.schedule.ABANDON_ITERATIONS == 0)
+    assert early.iterations[:count].sum() < 0.5 * full.iterations[:count].sum()
+    assert early.success[count:].mean() >= 0.9
+
+
+def test_abandon_stalled_must_be_a_bool(iiwa_numpy):
+    with pytest.raises(ConfigurationError, match='abandon_stalled'):
+        ik.IKSolver(iiwa_numpy, 'lbr_iiwa_link_7').solve_batch(np.eye(4)[None],
+                                                               abandon_stalled='yes')

@@ -201,3 +201,17 @@ def check_count(value, name: str, minimum: int = 0, maximum: int = 10 ** 9) -> i
         shown = str(number) if len(str(number)) <= 20 else f'{float(number):.3g}'
         raise ConfigurationError(f'{name} must be between {minimum} and {maximum}, got {shown}')
     return number
+
+
+def check_flag(value, name: str) -> bool:
+    """
+    Validate a yes-or-no option.
+
+    :param value: a bool (numpy's included).
+    :param name: what it is called in error messages.
+    :return: the bool.
+    :raises ConfigurationError: for anything else (``1``, ``'yes'``, None).
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise ConfigurationError(f'{name} must be True or False, got {type(value).__name__}')
+    return bool(value)

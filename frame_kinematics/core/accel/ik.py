@@ -39,13 +39,13 @@ from .integrate import integrate, normalize
 from .lm import damped_step, residual, tip_jacobian
 from .poses import load, poses_into, product, store
 from .runtime import monotonic, uniform
-from ..ik.schedule import (CLAMP_AFTER, DAMPING_DECREASE, DAMPING_INCREASE, DAMPING_MAX,
-                           DAMPING_MIN, ERROR_DAMPING, RESTART_DAMPING, RESTART_DAMPING_CAP,
-                           STALL_ITERATIONS, STALL_PROGRESS)
+from ..ik.schedule import (ABANDON_PROGRESS, CLAMP_AFTER, DAMPING_DECREASE, DAMPING_INCREASE,
+                           DAMPING_MAX, DAMPING_MIN, ERROR_DAMPING, RESTART_DAMPING,
+                           RESTART_DAMPING_CAP, STALL_ITERATIONS, STALL_PROGRESS)
 
 #: Stop reasons, in the order of :data:`REASONS`.
-CONVERGED, MAX_ITERATIONS, MAX_RESTARTS, TIME_BUDGET = 0, 1, 2, 3
-REASONS = ('converged', 'max_iterations', 'max_restarts', 'time_budget')
+CONVERGED, MAX_ITERATIONS, MAX_RESTARTS, TIME_BUDGET, STALLED = 0, 1, 2, 3, 4
+REASONS = ('converged', 'max_iterations', 'max_restarts', 'time_budget', 'stalled')
 
 
 @numba.njit(error_model='numpy')
@@ -85,7 +85,8 @@ def solve_into(table, node_parent, tip_parent, tip_constant, columns, bounds, se
     :param target: ``(n_tips, 4, 4)`` ``root_T_target``.
     :param seed: the reduced seed ``(n,)``, its continuous angles in ``[-pi, pi]``.
     :param state: the uint64 generator state ``(1,)`` of this solve.
-    :param limits: ``(max_iterations, max_restarts)`` of this solve (-1: no restart limit).
+    :param limits: ``(max_iterations, max_restarts, window)`` of this solve (-1: no restart
+        limit; ``window``: the iterations of the stall rule's check, -1: no check).
     :param deadline: clock value at which to stop.
     :param out_q: ``(n,)`` the configuration found.
     :param out_err: ``(2, n_tips)`` its position and orientation errors.
@@ -96,7 +97,7 @@ def solve_into(table, node_parent, tip_parent, tip_constant, columns, bounds, se
     steps = (one_q, one_v, floating_q, floating_v, planar_q, planar_v)
     tol_p, tol_o, damping, rest_gain, clock_id, time_slice = settings
     with_rest = len(rest) > 0
-    max_iterations, max_restarts = limits[0], limits[1]
+    max_iterations, max_restarts, window = limits[0], limits[1], limits[2]
     nq, n_nodes, n_tips = len(seed), len(node_parent), len(tip_parent)
     # one-dof joints only: q and v are the same; else each step is integrated
     simple = len(steps[2]) == 0 and len(steps[4]) == 0
@@ -135,6 +136,7 @@ def solve_into(table, node_parent, tip_parent, tip_constant, columns, bounds, se
     lam = damping
     restart_lam = min(damping * RESTART_DAMPING, max(damping, RESTART_DAMPING_CAP))
     stall = 0
+    lowest, mark = np.inf, np.inf
     iterations = 0
     restarts = 0
     reason = TIME_BUDGET
@@ -152,6 +154,12 @@ def solve_into(table, node_parent, tip_parent, tip_constant, columns, bounds, se
         if monotonic(clock_id, clock) >= deadline:
             reason = TIME_BUDGET
             break
+        lowest = min(lowest, cost)
+        if window > 0 and iterations > 0 and iterations % window == 0:
+            if lowest > ABANDON_PROGRESS * mark:
+                reason = STALLED
+                break
+            mark = lowest
         restart = stall >= STALL_ITERATIONS or lam > DAMPING_MAX
         if restart and 0 <= max_restarts <= restarts:
             reason = MAX_RESTARTS
@@ -235,7 +243,7 @@ def solve_serial(table, node_parent, tip_parent, tip_constant, columns, bounds, 
     :func:`solve_into` for every target in turn.
 
     The GIL is released: other threads, such as the node's ``/tf`` path, run while it solves.
-    ``limits`` ``(B, 2)`` and ``out_stats`` ``(B, 3)`` (reason, iterations, restarts) are
+    ``limits`` ``(B, 3)`` and ``out_stats`` ``(B, 3)`` (reason, iterations, restarts) are
     int64 arrays.
     """
     for b in range(len(targets)):

@@ -38,7 +38,7 @@ import numpy as np
 
 from . import ik, ik_one, tables
 from ..ik.sampler import Sampler
-from ..ik.schedule import DAMPING_MIN
+from ..ik.schedule import ABANDON_ITERATIONS, DAMPING_MIN
 from ..joints import ConfigurationLayout, frozen, JointKernel, JointType
 from ..topology import Topology
 
@@ -128,7 +128,8 @@ class CompiledChain:
     def run(self, seeds: np.ndarray, targets: np.ndarray, problem: 'PoseResidual',
             rng: np.random.Generator, max_iterations: int, max_restarts: Optional[int],
             damping: float, deadline: float, parallel_seeds: int = 1,
-            rest: Optional[np.ndarray] = None, rest_gain: float = 0.0) -> 'CompiledOutcome':
+            rest: Optional[np.ndarray] = None, rest_gain: float = 0.0,
+            abandon_stalled: bool = False) -> 'CompiledOutcome':
         """
         Solve ``targets`` (``(B, n_tips, 4, 4)``) from reduced ``seeds`` (``(B, n)``).
 
@@ -143,6 +144,7 @@ class CompiledChain:
         :param parallel_seeds: seeds the numpy engine would advance together.
         :param rest: reduced rest posture pulled toward in the null space (or None).
         :param rest_gain: gain of that pull.
+        :param abandon_stalled: whether to abandon stalled targets (see :func:`prepare`).
         :return: the per-target outcome (the best configuration of each target).
         """
         count, n_tips = len(seeds), problem.n_tips
@@ -152,13 +154,13 @@ class CompiledChain:
                                    np.zeros((0, n_tips)), np.zeros((0, n_tips)), empty, empty,
                                    np.zeros(0, dtype=object))
         prepared = prepare(problem, max_iterations, max_restarts, damping, parallel_seeds,
-                           rest_gain)
+                           rest_gain, abandon_stalled)
         weight, settings = prepared.weight, prepared.settings[:-1]
         rest = self._no_rest if rest is None else frozen(np.array(rest, dtype=float))
         targets = np.array(targets, dtype=float, order='C')
         states = rng.bit_generator.random_raw((count, 1))
         q = np.array(seeds, dtype=float, order='C')
-        limits = np.empty((count, 2), dtype=np.int64)
+        limits = np.empty((count, 3), dtype=np.int64)
         limits[:] = prepared.limits
         err = np.empty((count, 2, n_tips))
         stats = np.empty((count, 3), dtype=np.int64)
@@ -242,12 +244,14 @@ class Prepared(NamedTuple):
     #: ``(tol_p, tol_o, damping, rest_gain, clock_id, time_slice)`` (no time slice:
     #: infinite).
     settings: tuple
-    #: ``(2,)`` int64 ``(max_iterations, max_restarts)`` (-1: no restart limit).
+    #: ``(3,)`` int64 ``(max_iterations, max_restarts, window)`` (-1: no restart limit, no
+    #: stall check).
     limits: np.ndarray
 
 
 def prepare(problem: 'PoseResidual', max_iterations: int, max_restarts: Optional[int],
-            damping: float, parallel_seeds: int, rest_gain: float = 0.0) -> Prepared:
+            damping: float, parallel_seeds: int, rest_gain: float = 0.0,
+            abandon_stalled: bool = False) -> Prepared:
     """
     Convert validated options to the kernels' arguments.
 
@@ -259,6 +263,10 @@ def prepare(problem: 'PoseResidual', max_iterations: int, max_restarts: Optional
     :param damping: initial damping.
     :param parallel_seeds: seeds the numpy engine would advance together.
     :param rest_gain: gain of the pull toward a rest posture (if there is one).
+    :param abandon_stalled: whether to abandon a target by the stall rule of
+        :mod:`~frame_kinematics.core.ik.schedule`, checked every ``ABANDON_ITERATIONS *
+        parallel_seeds`` single-seed steps (the numpy engine's ``ABANDON_ITERATIONS``
+        iterations).
     :return: the prepared arguments.
     """
     weights = problem.weights
@@ -267,7 +275,9 @@ def prepare(problem: 'PoseResidual', max_iterations: int, max_restarts: Optional
     settings = (float(problem.position_tolerance), float(problem.orientation_tolerance),
                 max(float(damping), DAMPING_MIN), float(rest_gain), _CLOCK, np.inf)
     limits = np.array([max_iterations * parallel_seeds,
-                       -1 if max_restarts is None else max_restarts], dtype=np.int64)
+                       -1 if max_restarts is None else max_restarts,
+                       ABANDON_ITERATIONS * parallel_seeds if abandon_stalled else -1],
+                      dtype=np.int64)
     return Prepared(frozen(weight), settings, frozen(limits))
 
 
@@ -313,14 +323,14 @@ def warm_up() -> bool:
     def call(kernel):
         kernel(nodes, root, first, eye, columns, bounds, settings, np.array(eye[None]),
                np.zeros((1, 1)), np.ones((1, 1), dtype=np.uint64),
-               np.ones((1, 2), dtype=np.int64), 0.0, np.empty((1, 1)), np.empty((1, 2, 1)),
+               np.ones((1, 3), dtype=np.int64), 0.0, np.empty((1, 1)), np.empty((1, 2, 1)),
                np.empty((1, 3), dtype=np.int64))
 
     call(ik.solve_serial)
     target, q = np.array(eye), np.zeros(1)
     ik_one.usable(target, q, frozen([-1.0]), one)
     ik_one.solve_full(nodes, root, first, eye, columns, bounds, settings, first, target, q,
-                      np.ones(1, dtype=np.uint64), frozen(np.ones(2, dtype=np.int64)), 0.0,
+                      np.ones(1, dtype=np.uint64), frozen(np.ones(3, dtype=np.int64)), 0.0,
                       np.empty((2, 1)))
     try:
         call(ik.solve_parallel)

@@ -32,9 +32,9 @@ import numpy as np
 from .chain import ChainEvaluator
 from .residual import PoseResidual
 from .sampler import Sampler
-from .schedule import (CLAMP_AFTER, DAMPING_DECREASE, DAMPING_INCREASE, DAMPING_MAX, DAMPING_MIN,
-                       ERROR_DAMPING, RESTART_DAMPING, RESTART_DAMPING_CAP, STALL_ITERATIONS,
-                       STALL_PROGRESS)
+from .schedule import (ABANDON_ITERATIONS, ABANDON_PROGRESS, CLAMP_AFTER, DAMPING_DECREASE,
+                       DAMPING_INCREASE, DAMPING_MAX, DAMPING_MIN, ERROR_DAMPING,
+                       RESTART_DAMPING, RESTART_DAMPING_CAP, STALL_ITERATIONS, STALL_PROGRESS)
 from ..joints import wrap_angle
 
 #: When a batch has at most this many seeds left in flight ...
@@ -51,7 +51,7 @@ class Engine:
     def __init__(self, evaluator: ChainEvaluator, problem: PoseResidual,
                  rng: np.random.Generator, parallel_seeds: int, max_iterations: int,
                  max_restarts: Optional[int], damping: float, rest: Optional[np.ndarray],
-                 rest_gain: float) -> None:
+                 rest_gain: float, abandon_stalled: bool = False) -> None:
         """
         Set up a solve.
 
@@ -64,8 +64,10 @@ class Engine:
         :param damping: initial damping.
         :param rest: reduced rest posture pulled toward in the null space (or None).
         :param rest_gain: gain of that pull.
+        :param abandon_stalled: whether to abandon stalled targets (:mod:`.schedule`).
         """
         self.ev = evaluator
+        self.abandon_stalled = abandon_stalled
         self.problem = problem
         self.sampler = Sampler(evaluator.layout, rng)
         self.k = parallel_seeds
@@ -190,6 +192,7 @@ class Engine:
         tol_p, tol_o = problem.position_tolerance, problem.orientation_tolerance
         iteration = 0
         limited = self.max_restarts is not None
+        lowest, mark = np.full(count, np.inf), np.full(count, np.inf)
         while True:
             ok = (metrics[:, pos_cols] < tol_p) & (metrics[:, ori_cols] < tol_o)
             converged = ok[:, 0] if n_tips == 1 else ok.all(axis=1)
@@ -205,6 +208,18 @@ class Engine:
                 out.record(ids, q, metrics, m)
                 out.finish(ids, 'max_iterations', iteration)
                 break
+            if self.abandon_stalled:
+                lowest[ids] = np.minimum(lowest[ids], metrics[:, -1].reshape(-1, k).min(axis=1))
+                if iteration and iteration % ABANDON_ITERATIONS == 0:
+                    stalled = lowest[ids] > ABANDON_PROGRESS * mark[ids]
+                    if retire is not None:
+                        stalled &= ~retire
+                    mark[ids] = lowest[ids]
+                    if stalled.any():
+                        slots = np.repeat(stalled, k)
+                        out.record(ids[stalled], q[slots], metrics[slots], m)
+                        out.finish(ids[stalled], 'stalled', iteration)
+                        retire = stalled if retire is None else retire | stalled
             if limited:
                 wanted = (stall >= STALL_ITERATIONS) | (lam > DAMPING_MAX)
                 exhausted = (out.restarts[ids] >= self.max_restarts) & \

@@ -26,7 +26,7 @@ from typing import Optional, Tuple, TYPE_CHECKING
 
 import numpy as np
 
-from ..checks import (as_float_array, check_count, check_finite, MAX_MAGNITUDE,
+from ..checks import (as_float_array, check_count, check_finite, check_flag, MAX_MAGNITUDE,
                       number_within)
 from ..errors import ConfigurationError, excerpt, UnknownOptionError
 from ..joints import ConfigurationLayout
@@ -53,7 +53,8 @@ TIME_BUDGET_PER_TARGET = 0.001
 #: The keyword options of a solve (see :meth:`IKSolver.solve <.solver.IKSolver.solve>`).
 OPTIONS = ('seed', 'reference_frame', 'position_only', 'orientation_weight', 'weights',
            'position_tolerance', 'orientation_tolerance', 'max_iterations', 'time_budget',
-           'restarts', 'parallel_seeds', 'rng', 'rest_posture', 'rest_gain', 'damping')
+           'restarts', 'parallel_seeds', 'rng', 'rest_posture', 'rest_gain', 'damping',
+           'abandon_stalled')
 _OPTION_SET = frozenset(OPTIONS)
 
 
@@ -121,6 +122,7 @@ class Options:
     rest_posture: Optional[np.ndarray]
     rest_gain: float
     damping: float
+    abandon_stalled: bool
 
 
 def number(value, name: str, minimum: float = 0.0, maximum: float = MAX_MAGNITUDE,
@@ -184,7 +186,8 @@ def read_options(model: 'RobotModel', n_tips: int, batch: bool, n_targets: int, 
                  max_iterations: int = 1000, time_budget: Optional[float] = None,
                  restarts: Optional[int] = None, parallel_seeds: Optional[int] = None,
                  rng: Optional[np.random.Generator] = None, rest_posture=None,
-                 rest_gain: float = 0.1, damping: float = 1e-3) -> Options:
+                 rest_gain: float = 0.1, damping: float = 1e-3,
+                 abandon_stalled: bool = False) -> Options:
     """
     Validate the keyword options of a call (:func:`check_option_names` has checked the names).
 
@@ -229,7 +232,8 @@ def read_options(model: 'RobotModel', n_tips: int, batch: bool, n_targets: int, 
         parallel_seeds=parallel_seeds if restarts is None else min(parallel_seeds,
                                                                    restarts + 1),
         rng=rng, rest_posture=rest, rest_gain=number(rest_gain, 'rest_gain'),
-        damping=number(damping, 'damping', positive=True))
+        damping=number(damping, 'damping', positive=True),
+        abandon_stalled=check_flag(abandon_stalled, 'abandon_stalled'))
 
 
 def read_targets(tips: Tuple[str, ...], target, batch: Optional[bool]

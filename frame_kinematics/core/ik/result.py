@@ -36,8 +36,8 @@ class IKResult:
     :ivar orientation_error: largest orientation error over the tips (rad).
     :ivar iterations: solver iterations spent on this target.
     :ivar restarts: random seeds tried besides the caller's seed.
-    :ivar reason: why it stopped: ``converged``, ``time_budget``, ``max_iterations`` or
-        ``max_restarts``.
+    :ivar reason: why it stopped: ``converged``, ``time_budget``, ``max_iterations``,
+        ``max_restarts`` or ``stalled`` (option ``abandon_stalled``).
     :ivar elapsed: wall time of the call (s); for a batch, of the whole batch.
     :ivar tip_position_errors: position error of each tip (m).
     :ivar tip_orientation_errors: orientation error of each tip (rad).

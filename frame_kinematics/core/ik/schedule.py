@@ -30,7 +30,12 @@ no restart they take the same steps (up to rounding):
   :data:`STALL_ITERATIONS` iterations in a row, or whose ``lam`` exceeds :data:`DAMPING_MAX`,
   is restarted from a random configuration, with ``lam = min(RESTART_DAMPING * initial,
   max(initial, RESTART_DAMPING_CAP))``; with no restart left it stops (``max_restarts``)
-  before that iteration is counted.
+  before that iteration is counted;
+* with ``abandon_stalled`` (an option of the batch solve that reach studies turn on), a target
+  is abandoned as hopeless (stop reason ``stalled``) when, at a multiple of
+  :data:`ABANDON_ITERATIONS` iterations, the lowest cost of all its seeds so far is above
+  :data:`ABANDON_PROGRESS` times what it was at the previous multiple: the check comes after
+  the iteration limit's, before the restart rule's.
 """
 
 #: Factor applied to the damping after an accepted step.
@@ -56,3 +61,8 @@ ERROR_DAMPING = 0.01
 RESTART_DAMPING = 30.0
 #: ... but at most this, or the initial damping if that is larger.
 RESTART_DAMPING_CAP = 1.0
+#: With ``abandon_stalled``, a target whose lowest cost has not fallen below this fraction of
+#: what it was ...
+ABANDON_PROGRESS = 0.5
+#: ... this many iterations earlier (checked every this many iterations) is abandoned.
+ABANDON_ITERATIONS = 10

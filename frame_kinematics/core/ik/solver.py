@@ -171,6 +171,9 @@ class IKSolver:
         * ``rest_posture``, ``rest_gain``: a configuration ``(nq,)`` pulled toward in the
           Jacobian's null space, and the gain of that pull (default 0.1).
         * ``damping``: initial Levenberg-Marquardt damping (default 1e-3).
+        * ``abandon_stalled``: abandon a target whose lowest error stalls (stop reason
+          ``stalled``; the rule and its constants are in :mod:`.schedule`): hopeless targets
+          stop early, at the price of a hard one now and then; default False.
 
         :param target: the target pose(s), see above (copied).
         :param options: the options above.
@@ -242,11 +245,12 @@ class IKSolver:
         if compiled is not None and compiled.supports(problem, rest):
             out = compiled.run(evaluator.reduce(q), targets, problem, opts.rng,
                                opts.max_iterations, opts.restarts, opts.damping, deadline,
-                               opts.parallel_seeds, rest, opts.rest_gain)
+                               opts.parallel_seeds, rest, opts.rest_gain,
+                               opts.abandon_stalled)
         else:
             out = Engine(evaluator, problem, opts.rng, opts.parallel_seeds,
                          opts.max_iterations, opts.restarts, opts.damping, rest,
-                         opts.rest_gain).run(evaluator.reduce(q), targets, deadline)
+                         opts.rest_gain, opts.abandon_stalled).run(evaluator.reduce(q), targets, deadline)
         # the engines return the configurations they evaluated (continuous angles wrapped)
         q[:, evaluator.q_index] = out.q
         result = IKBatchResult(q, out.success, out.pos.max(axis=1), out.ori.max(axis=1),
@@ -283,7 +287,8 @@ class IKSolver:
             return None
         from ..accel.ik_engine import prepare
         return (opts, problem, prepare(problem, opts.max_iterations, opts.restarts,
-                                       opts.damping, opts.parallel_seeds))
+                                       opts.damping, opts.parallel_seeds, 0.0,
+                                       opts.abandon_stalled))
 
     def _solve_one(self, start: float, target, options: dict) -> Optional[IKResult]:
         """

@@ -50,7 +50,7 @@ from .result import ReachResult, STATUS_BEYOND, STATUS_NEIGHBOUR, STATUS_SOLVED
 from .scores import check_weights, combined_score, DEFAULT_WEIGHTS, joint_limit_margin, \
     manipulability
 from .targets import TargetSet
-from ..checks import check_count
+from ..checks import check_count, check_flag
 from ..errors import ConfigurationError
 from ..ik import IKSolver
 from ..ik.options import default_seed, number
@@ -110,10 +110,13 @@ class _Study:
 
 
 def _neighbour_pass(study: _Study, points: np.ndarray, radius: float, rounds: int,
-                    iterations: int, progress: Optional[Progress]) -> int:
+                    iterations: int, skip_failed: bool, progress: Optional[Progress]
+                    ) -> Tuple[int, int]:
+    """Run the neighbour rounds: ``(targets solved, targets skipped)`` (see the module)."""
     n_points, n_orient = study.shape
     status = study.status.reshape(n_points, n_orient)
     tried = np.full(status.shape, -1, dtype=np.int64)
+    skipped = np.zeros(status.shape, dtype=bool)
     found = 0
     for round_index in range(rounds):
         open_points = np.nonzero(np.any(status == 0, axis=1))[0]
@@ -121,6 +124,7 @@ def _neighbour_pass(study: _Study, points: np.ndarray, radius: float, rounds: in
             break
         _, near = nearest(points, points[open_points], NEIGHBOURS, radius)
         source = np.full((len(open_points), n_orient), -1, dtype=np.int64)
+        others = (near < n_points) & (near != open_points[:, None])
         for column in range(NEIGHBOURS - 1, -1, -1):  # nearest last: it wins
             j = near[:, column]
             valid = j < n_points
@@ -130,6 +134,11 @@ def _neighbour_pass(study: _Study, points: np.ndarray, radius: float, rounds: in
         own = status[open_points] > 0
         first = np.where(own.any(axis=1), np.argmax(own, axis=1), -1)
         fallback = np.where(first >= 0, open_points * n_orient + first, -1)[:, None]
+        if skip_failed:
+            # every neighbour failed this orientation: the target is not retried
+            failed = (source < 0) & others.any(axis=1)[:, None]
+            skipped[open_points] |= failed & (status[open_points] == 0)
+            fallback = np.where(failed, -1, fallback)
         source = np.where(source >= 0, source, fallback)
         rows, cols = np.nonzero((status[open_points] == 0) & (source >= 0) &
                                 (source != tried[open_points]))
@@ -142,7 +151,7 @@ def _neighbour_pass(study: _Study, points: np.ndarray, radius: float, rounds: in
                              iterations, STATUS_NEIGHBOUR)
         if progress is not None:
             progress(round_index + 1, rounds, f'neighbour rounds, {found} more solved')
-    return found
+    return found, int(np.count_nonzero(skipped & (status == 0)))
 
 
 def run_study(model: RobotModel, tip: str, targets: TargetSet, *,
@@ -151,7 +160,8 @@ def run_study(model: RobotModel, tip: str, targets: TargetSet, *,
               max_iterations: int = 60, restarts: int = 8,
               neighbour_radius: Optional[float] = None, neighbour_rounds: int = 3,
               neighbour_iterations: int = 60, weights: Sequence[float] = DEFAULT_WEIGHTS,
-              reject_beyond_reach: bool = True, chunk: int = 4096,
+              reject_beyond_reach: bool = True, abandon_stalled: bool = True,
+              skip_failed_neighbours: bool = True, chunk: int = 4096,
               progress: Optional[Progress] = None, client=None) -> ReachResult:
     """
     Run a reach study (see the module for the passes).
@@ -171,6 +181,10 @@ def run_study(model: RobotModel, tip: str, targets: TargetSet, *,
     :param neighbour_iterations: iterations of a neighbour-seeded local solve.
     :param weights: ``(manipulability, joint-limit margin)`` of the combined score.
     :param reject_beyond_reach: whether to reject targets outside the reach bound unsolved.
+    :param abandon_stalled: whether the first pass abandons a target whose error stalls (the
+        batch solve's option ``abandon_stalled``).
+    :param skip_failed_neighbours: whether the neighbour pass leaves out a target none of
+        whose neighbours reached its orientation.
     :param chunk: targets per batch solve (bounds memory, paces the progress reports; the
         unit of work on a cluster).
     :param progress: called as ``progress(done, total, what)`` after every chunk and every
@@ -193,7 +207,10 @@ def run_study(model: RobotModel, tip: str, targets: TargetSet, *,
     options = {'position_tolerance': number(position_tolerance, 'position_tolerance',
                                             positive=True),
                'orientation_tolerance': number(orientation_tolerance, 'orientation_tolerance',
-                                               positive=True)}
+                                               positive=True),
+               'abandon_stalled': check_flag(abandon_stalled, 'abandon_stalled')}
+    rules = (check_flag(reject_beyond_reach, 'reject_beyond_reach'),
+             check_flag(skip_failed_neighbours, 'skip_failed_neighbours'))
     max_iterations = check_count(max_iterations, 'max_iterations', 1, 10 ** 6)
     restarts = check_count(restarts, 'restarts', 0, 10 ** 6)
     rounds = check_count(neighbour_rounds, 'neighbour_rounds', 0, 1000)
@@ -212,9 +229,10 @@ def run_study(model: RobotModel, tip: str, targets: TargetSet, *,
         _cluster_runner(client, model, tip, solver.active_joints, q_rest, options)
     try:
         study = _Study(runner, targets.shape, root_T_targets, model.nq, seed, chunk)
-        solved_first, solved_neighbour, bound = _passes(
+        solved_first, solved_neighbour, skipped, bound = _passes(
             study, model, tip, solver, q_rest, points, radius, rounds,
-            (max_iterations, restarts, neighbour_iterations), reject_beyond_reach, progress)
+            (max_iterations, restarts, neighbour_iterations),
+            rules, progress)
     finally:
         if client is not None:
             runner.close()
@@ -222,12 +240,13 @@ def run_study(model: RobotModel, tip: str, targets: TargetSet, *,
     status = study.status.reshape(targets.shape)
     stats = {'beyond_reach': int(np.count_nonzero(status == STATUS_BEYOND)),
              'solved_first_pass': solved_first, 'solved_neighbour_pass': solved_neighbour,
-             'fk_rejected': study.fk_rejected, 'reach_radius': bound.radius,
+             'neighbour_skipped': skipped, 'fk_rejected': study.fk_rejected, 'reach_radius': bound.radius,
              'elapsed': time.perf_counter() - start}
     settings = {'seed': seed, 'max_iterations': max_iterations, 'restarts': restarts,
                 'neighbour_radius': radius, 'neighbour_rounds': rounds,
                 'neighbour_iterations': neighbour_iterations, 'weights': list(weights),
-                'reject_beyond_reach': bool(reject_beyond_reach), 'chunk': chunk, **options}
+                'reject_beyond_reach': rules[0], 'skip_failed_neighbours': rules[1],
+                'chunk': chunk, **options}
     rotations = root_T_targets[..., :3, :3]
     return ReachResult(
         robot=model.name, tip=tip, active_joints=tuple(solver.active_joints),
@@ -241,9 +260,10 @@ def run_study(model: RobotModel, tip: str, targets: TargetSet, *,
 
 def _passes(study: _Study, model: RobotModel, tip: str, solver: IKSolver, q_rest: np.ndarray,
             points: np.ndarray, radius: float, rounds: int, budgets: Tuple[int, int, int],
-            reject_beyond_reach: bool, progress: Optional[Progress]):
+            rules: Tuple[bool, bool], progress: Optional[Progress]):
     """Run the bound, the first pass and the neighbour pass: ``(first, neighbour, bound)``."""
     max_iterations, restarts, neighbour_iterations = budgets
+    reject_beyond_reach, skip_failed = rules
     bound = reach_bound(model, tip, solver.active_joints, q_rest)
     if reject_beyond_reach:
         beyond = bound.outside(points, study.runner.options['position_tolerance'])
@@ -259,11 +279,11 @@ def _passes(study: _Study, model: RobotModel, tip: str, solver: IKSolver, q_rest
 
     solved_first = study.solve(todo, None, (study.seed,), restarts, max_iterations,
                                STATUS_SOLVED, done)
-    solved_neighbour = 0
+    solved_neighbour = skipped = 0
     if radius > 0 and rounds:
-        solved_neighbour = _neighbour_pass(study, points, radius, rounds, neighbour_iterations,
-                                           progress)
-    return solved_first, solved_neighbour, bound
+        solved_neighbour, skipped = _neighbour_pass(study, points, radius, rounds,
+                                                    neighbour_iterations, skip_failed, progress)
+    return solved_first, solved_neighbour, skipped, bound
 
 
 def _cluster_runner(client, model: RobotModel, tip: str, active_joints, q_rest: np.ndarray,
