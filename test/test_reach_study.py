@@ -16,7 +16,7 @@
 from conftest import bundled
 from frame_kinematics.core import ConfigurationError, UnknownFrameError
 from frame_kinematics.core.reach import cone_orientations, grid_targets, make_targets, run_study
-from frame_kinematics.core.reach.result import STATUS_BEYOND, STATUS_NEIGHBOUR
+from frame_kinematics.core.reach.result import STATUS_BEYOND, STATUS_NEIGHBOUR, STATUS_SOLVED
 from frame_kinematics.core.reach.chunks import pose_errors
 from frame_kinematics.core.spatial import rotation_from_quaternion, transform
 import numpy as np
@@ -97,6 +97,9 @@ def test_bad_studies_are_refused_before_any_work(model, targets):
         run_study(model, ['tool0', 'flange'], targets)
     with pytest.raises(ConfigurationError, match='restarts'):
         run_study(model, 'tool0', targets, restarts=-1)
+    for flag in ('abandon_stalled', 'skip_failed_neighbours', 'reject_beyond_reach'):
+        with pytest.raises(ConfigurationError, match=flag):
+            run_study(model, 'tool0', targets, **{flag: 'yes'})
 
 
 def test_a_study_on_the_compiled_backend_is_the_same_for_the_same_seed(targets):
@@ -107,3 +110,28 @@ def test_a_study_on_the_compiled_backend_is_the_same_for_the_same_seed(targets):
     assert first.reached.any()
     assert np.array_equal(again.status, first.status)
     assert np.array_equal(again.q, first.q, equal_nan=True)
+
+
+def test_the_neighbour_pass_skips_targets_whose_neighbours_all_failed(model, targets):
+    options = {'seed': 1, 'max_iterations': 12, 'restarts': 0, 'neighbour_iterations': 40,
+               'neighbour_rounds': 1}
+    skipping = run_study(model, 'tool0', targets, **options)
+    trying = run_study(model, 'tool0', targets, skip_failed_neighbours=False, **options)
+    radius = skipping.settings['neighbour_radius']
+    first = skipping.status == STATUS_SOLVED
+
+    def helped_by_a_neighbour(i, o):
+        near = np.linalg.norm(skipping.points - skipping.points[i], axis=1) <= radius
+        near[i] = False
+        return bool(first[near, o].any())
+
+    for result in (skipping, trying):
+        assert np.array_equal(result.status == STATUS_SOLVED, first)
+    by_skipping = [helped_by_a_neighbour(i, o)
+                   for i, o in zip(*np.nonzero(skipping.status == STATUS_NEIGHBOUR))]
+    by_trying = [helped_by_a_neighbour(i, o)
+                 for i, o in zip(*np.nonzero(trying.status == STATUS_NEIGHBOUR))]
+    assert by_skipping and all(by_skipping)
+    assert not all(by_trying)  # some were seeded from another orientation of their point
+    assert skipping.stats['neighbour_skipped'] > 0
+    assert trying.stats['neighbour_skipped'] == 0
