@@ -12,15 +12,19 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 """
-Reach study on the KUKA iiwa (7 DOF): targets per second, recall, false claims, and REACH's way.
+Reach study on the KUKA iiwa (7 DOF): targets per second, recall, false claims, REACH's way.
 
-Targets (one orientation per point, each point's frame given whole):
+Targets: ``--points`` points x ``--orientations`` orientations, each point's frame given
+whole and its orientations ``--orientations`` turns about the tool axis spread over +-90
+degrees (a cone of half-angle 0 with that many rotations about the normal):
 
-* reachable: the tip's pose at uniform random configurations within the limits;
-* beyond reach: such poses pushed radially away from the first joint to 1.02-1.5 times the
+* reachable points: the tip's pose at uniform random configurations within the limits, the
+  last joint (whose axis is the tool axis) drawn within 90 degrees of its limits, so that
+  every orientation of the point is the pose of a configuration within the limits;
+* beyond reach: such points pushed radially away from the first joint to 1.02-1.5 times the
   reach bound (:func:`frame_kinematics.core.reach.reach_bound`), a proven upper bound of the
   tip's distance: no configuration reaches them;
-* near the boundary: such poses pushed to 0.95-1.0 times the bound, orientation kept (their
+* near the boundary: such points pushed to 0.95-1.0 times the bound, orientations kept (their
   truth is unknown; every claim is checked by forward kinematics like every other).
 
 Every claimed solution is checked here again by forward kinematics against the tolerances
@@ -28,8 +32,12 @@ Every claimed solution is checked here again by forward kinematics against the t
 beyond reach, is a false claim. REACH's approach, one IK call per target, is measured on a
 sample of the same targets with roboticstoolbox's C++ ``ik_LM`` (its default 100 random
 searches) and TRAC-IK (``pytracik``, 5 ms) when installed; the ratio is of time per target.
+``--compare`` also runs the study without its early rejections (reach bound, stall rule,
+failed neighbours); ``--scheduler local`` (a LocalCluster of 2 worker processes of one thread
+each on loopback) or ``--scheduler tcp://host:port`` runs it on a Dask cluster too, checks
+that the result is the same and prints the overhead.
 
-    python3 benchmarks/bench_reach.py --points 20000 --beyond 0.2 --near 0.1
+    python3 benchmarks/bench_reach.py --points 31250 --orientations 32 --scheduler local
 """
 
 import argparse
@@ -42,25 +50,42 @@ from bench_ik import random_configurations, robot_cases, within_limits
 from frame_kinematics.core import ik, RobotModel
 from frame_kinematics.core.reach import make_targets, reach_bound, run_study
 from frame_kinematics.core.reach.chunks import pose_errors
-from frame_kinematics.core.spatial import quaternion_from_rotation
+from frame_kinematics.core.spatial import quaternion_from_rotation, rotation_from_rpy
 import numpy as np
 
 TOLERANCE = 1e-5
 TRACIK_BUDGET = 0.005
+#: Turns about the tool axis of a point's orientations: within +-SPAN.
+SPAN = np.pi / 2
 
 
-def make_case(model, evaluator, tip, count, beyond, near, rng):
-    """Poses and their class: 0 reachable, 1 beyond reach, 2 near the boundary."""
+def make_case(model, evaluator, tip, count, n_orient, beyond, near, rng):
+    """Points' frames ``(P, 4, 4)``, turns ``(O, 3, 3)`` and each point's class (0, 1, 2)."""
     q = random_configurations(model, evaluator, rng, count)
-    poses = model.forward_kinematics(q).transform(tip).copy()
+    last = evaluator.q_index[-1]
+    margin = SPAN if n_orient > 1 else 0.0
+    q[:, last] = rng.uniform(model.lower[last] + margin, model.upper[last] - margin, count)
+    frames = model.forward_kinematics(q).transform(tip).copy()
     kind = rng.choice(3, size=count, p=[1.0 - beyond - near, beyond, near])
     bound = reach_bound(model, tip, evaluator.active_joints, model.neutral_configuration())
-    offset = poses[:, :3, 3] - bound.center
+    offset = frames[:, :3, 3] - bound.center
     unit = offset / np.linalg.norm(offset, axis=1, keepdims=True)
     scale = np.where(kind == 1, rng.uniform(1.02, 1.5, count), rng.uniform(0.95, 1.0, count))
     pushed = bound.center + unit * (scale * bound.radius)[:, None]
-    poses[kind > 0, :3, 3] = pushed[kind > 0]
-    return poses, kind
+    frames[kind > 0, :3, 3] = pushed[kind > 0]
+    turns = np.linspace(-SPAN, SPAN, n_orient) if n_orient > 1 else np.zeros(1)
+    rotations = rotation_from_rpy(np.stack([np.zeros(n_orient), np.zeros(n_orient), turns],
+                                           axis=-1))
+    # the truth of the reachable targets: the last joint turned by each orientation's angle
+    sample = np.nonzero(kind == 0)[0][:20]
+    turned = np.repeat(q[sample], n_orient, axis=0)
+    turned[:, last] += np.tile(turns, len(sample))
+    turn = np.tile(np.eye(4), (n_orient, 1, 1))
+    turn[:, :3, :3] = rotations
+    poses = frames[sample, None] @ turn
+    pos, ori = pose_errors(model, tip, turned, poses.reshape(-1, 4, 4))
+    assert pos.max() < 1e-9 and ori.max() < 1e-9, 'the orientations are not the tool turns'
+    return frames, rotations, kind
 
 
 def judge(model, evaluator, tip, q, poses, claimed):
@@ -119,10 +144,36 @@ def report(name, kind, ok, seconds, count):
     return seconds / count
 
 
+def local_cluster(address):
+    """A Dask client: on a LocalCluster of 2 single-thread workers for ``local``."""
+    from distributed import Client, LocalCluster
+    if address != 'local':
+        return Client(address), None
+    cluster = LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host='127.0.0.1',
+                           dashboard_address=None, env={'NUMBA_NUM_THREADS': '1'})
+    return Client(cluster), cluster
+
+
+def study_line(label, result, seconds, model, evaluator, tip, poses, kind):
+    """Check a study's claims, print its line and its pass counts; return s per target."""
+    count = len(poses)
+    q = result.q.reshape(count, -1)
+    claimed = result.reached.reshape(-1)
+    ok = judge(model, evaluator, tip, np.nan_to_num(q), poses, claimed)
+    assert np.array_equal(ok, claimed), 'a claim failed the check'
+    ours = report(label, kind, ok, seconds, count)
+    stats = result.stats
+    print(f'{"":<34} {seconds:.1f} s; {stats["solved_first_pass"]} solved in the first pass, '
+          f'{stats["solved_neighbour_pass"]} by neighbours, {stats["beyond_reach"]} rejected '
+          f'by the bound, {stats["neighbour_skipped"]} left out by the neighbour pass')
+    return ours
+
+
 def main():
     """Run the study and the peers on the same targets."""
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[1])
     parser.add_argument('--points', type=int, default=20000)
+    parser.add_argument('--orientations', type=int, default=1)
     parser.add_argument('--beyond', type=float, default=0.2)
     parser.add_argument('--near', type=float, default=0.1)
     parser.add_argument('--peer-targets', type=int, default=300)
@@ -130,31 +181,60 @@ def main():
     parser.add_argument('--seed', type=int, default=0)
     parser.add_argument('--max-iterations', type=int, default=60)
     parser.add_argument('--restarts', type=int, default=8)
+    parser.add_argument('--compare', action='store_true',
+                        help='also run the study without its early rejections')
+    parser.add_argument('--scheduler', help="'local' or a Dask scheduler's address")
     args = parser.parse_args()
     _, path, tip = next(case for case in robot_cases() if case[0] == 'KUKA iiwa')
     model = RobotModel.from_urdf_file(path, backend=args.backend)
     evaluator = ik.IKSolver(model, tip).evaluator()
     rng = np.random.default_rng(args.seed)
-    poses, kind = make_case(model, evaluator, tip, args.points, args.beyond, args.near, rng)
-    print(f'{model.name}, {tip}: {args.points} targets, {np.mean(kind == 0):.0%} reachable, '
+    frames, rotations, point_kind = make_case(model, evaluator, tip, args.points,
+                                              args.orientations, args.beyond, args.near, rng)
+    targets = make_targets(frames[:, :3, 3], orientations=rotations,
+                           point_rotations=frames[:, :3, :3])
+    poses = targets.poses().reshape(-1, 4, 4)
+    kind = np.repeat(point_kind, args.orientations)
+    print(f'{model.name}, {tip}: {args.points} points x {args.orientations} orientations = '
+          f'{len(poses)} targets, {np.mean(kind == 0):.0%} reachable, '
           f'{np.mean(kind == 1):.0%} beyond reach, {np.mean(kind == 2):.0%} near the boundary '
           f'({args.backend} backend, {os.cpu_count()} cores)')
-    targets = make_targets(poses[:, :3, 3], point_rotations=poses[:, :3, :3])
-    run_study(model, tip, make_targets(poses[:50, :3, 3], point_rotations=poses[:50, :3, :3]))
-    for label, options in (('study, no early rejection', {'reject_beyond_reach': False}),
-                           ('study', {})):
+    warm = make_targets(frames[:50, :3, 3], point_rotations=frames[:50, :3, :3])
+    run_study(model, tip, warm)
+    budget = {'seed': args.seed, 'restarts': args.restarts,
+              'max_iterations': args.max_iterations}
+    runs = [('study', {})]
+    if args.compare:
+        runs.append(('study, no early rejection', {'reject_beyond_reach': False,
+                                                   'abandon_stalled': False,
+                                                   'skip_failed_neighbours': False}))
+    for label, options in runs:
         start = time.perf_counter()
-        result = run_study(model, tip, targets, seed=args.seed, restarts=args.restarts,
-                           max_iterations=args.max_iterations, **options)
+        result = run_study(model, tip, targets, **budget, **options)
         seconds = time.perf_counter() - start
-        q = result.q[:, 0]
-        ok = judge(model, evaluator, tip, np.nan_to_num(q), poses, result.reached[:, 0])
-        assert np.array_equal(ok, result.reached[:, 0]), 'a claim failed the check'
-        ours = report(label, kind, ok, seconds, args.points)
-        print(f'{"":<34} {result.stats["solved_first_pass"]} solved in the first pass, '
-              f'{result.stats["solved_neighbour_pass"]} by neighbours, '
-              f'{result.stats["beyond_reach"]} rejected by the bound')
-    sample = rng.choice(args.points, size=min(args.peer_targets, args.points), replace=False)
+        line = study_line(label, result, seconds, model, evaluator, tip, poses, kind)
+        if not options:
+            ours, alone, alone_seconds = line, result, seconds
+    if args.scheduler is not None:
+        start = time.perf_counter()
+        client, cluster = local_cluster(args.scheduler)
+        run_study(model, tip, warm, client=client)
+        workers = len(client.scheduler_info()['workers'])
+        print(f'{"":<34} cluster of {workers} workers up and warm in '
+              f'{time.perf_counter() - start:.1f} s')
+        start = time.perf_counter()
+        spread = run_study(model, tip, targets, **budget, client=client)
+        seconds = time.perf_counter() - start
+        client.close()
+        if cluster is not None:
+            cluster.close()
+        study_line(f'study on {workers} Dask workers', spread, seconds, model, evaluator, tip,
+                   poses, kind)
+        same = np.array_equal(spread.status, alone.status) and \
+            np.array_equal(spread.q, alone.q, equal_nan=True)
+        print(f'{"":<34} identical to the single-process study: {same}; cluster overhead '
+              f'{seconds - alone_seconds:+.1f} s ({seconds / alone_seconds:.2f}x the time)')
+    sample = rng.choice(len(poses), size=min(args.peer_targets, len(poses)), replace=False)
     seed_q = model.neutral_configuration()
     for name, peer in (('roboticstoolbox ik_LM, one by one', lambda: peer_rtb(
             path, evaluator, tip, poses[sample], seed_q)),

@@ -472,7 +472,7 @@ def test_abandon_stalled_stops_hopeless_targets_early_in_compiled_code_too():
         .transform(tip).copy()
     away = targets[:count, :3, 3]
     targets[:count, :3, 3] = 3.0 * away / np.linalg.norm(away, axis=1, keepdims=True)
-    options = {'restarts': 8, 'max_iterations': 100, 'time_budget': 60.0}
+    options = {'restarts': 30, 'max_iterations': 200, 'time_budget': 60.0}
     full, early = [ik.IKSolver(model, tip).solve_batch(targets, **options, abandon_stalled=on,
                                                        rng=np.random.default_rng(2))
                    for on in (False, True)]

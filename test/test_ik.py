@@ -809,7 +809,7 @@ def _hopeless_and_easy(model, tip, count=24):
 def test_abandon_stalled_stops_hopeless_targets_early_and_solves_the_others(iiwa_numpy):
     tip, count = 'lbr_iiwa_link_7', 24
     targets = _hopeless_and_easy(iiwa_numpy, tip, count)
-    options = {'restarts': 8, 'max_iterations': 100, 'time_budget': 60.0}
+    options = {'restarts': 30, 'max_iterations': 200, 'time_budget': 60.0}
     full = ik.IKSolver(iiwa_numpy, tip).solve_batch(targets, **options,
                                                     rng=np.random.default_rng(2))
     early = ik.IKSolver(iiwa_numpy, tip).solve_batch(targets, **options, abandon_stalled=True,

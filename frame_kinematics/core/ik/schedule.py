@@ -65,4 +65,4 @@ RESTART_DAMPING_CAP = 1.0
 #: what it was ...
 ABANDON_PROGRESS = 0.5
 #: ... this many iterations earlier (checked every this many iterations) is abandoned.
-ABANDON_ITERATIONS = 10
+ABANDON_ITERATIONS = 20
