@@ -145,7 +145,7 @@ def report(name, kind, ok, seconds, count):
 
 
 def local_cluster(address):
-    """A Dask client: on a LocalCluster of 2 single-thread workers for ``local``."""
+    """Return a Dask client (on a LocalCluster of 2 single-thread workers for ``local``)."""
     from distributed import Client, LocalCluster
     if address != 'local':
         return Client(address), None

@@ -250,7 +250,8 @@ class IKSolver:
         else:
             out = Engine(evaluator, problem, opts.rng, opts.parallel_seeds,
                          opts.max_iterations, opts.restarts, opts.damping, rest,
-                         opts.rest_gain, opts.abandon_stalled).run(evaluator.reduce(q), targets, deadline)
+                         opts.rest_gain, opts.abandon_stalled).run(evaluator.reduce(q), targets,
+                                                                   deadline)
         # the engines return the configurations they evaluated (continuous angles wrapped)
         q[:, evaluator.q_index] = out.q
         result = IKBatchResult(q, out.success, out.pos.max(axis=1), out.ori.max(axis=1),

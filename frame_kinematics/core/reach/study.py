@@ -240,7 +240,8 @@ def run_study(model: RobotModel, tip: str, targets: TargetSet, *,
     status = study.status.reshape(targets.shape)
     stats = {'beyond_reach': int(np.count_nonzero(status == STATUS_BEYOND)),
              'solved_first_pass': solved_first, 'solved_neighbour_pass': solved_neighbour,
-             'neighbour_skipped': skipped, 'fk_rejected': study.fk_rejected, 'reach_radius': bound.radius,
+             'neighbour_skipped': skipped, 'fk_rejected': study.fk_rejected,
+             'reach_radius': bound.radius,
              'elapsed': time.perf_counter() - start}
     settings = {'seed': seed, 'max_iterations': max_iterations, 'restarts': restarts,
                 'neighbour_radius': radius, 'neighbour_rounds': rounds,
