@@ -53,6 +53,8 @@ autodoc_mock_imports = [
     'rclpy', 'builtin_interfaces', 'geometry_msgs', 'rcl_interfaces', 'sensor_msgs',
     'std_msgs', 'tf2_msgs', 'tf2_ros', 'visualization_msgs', 'frame_kinematics_interfaces',
     'launch', 'launch_ros', 'ament_index_python',
+    # the optional extra 'cluster' (reach studies on a Dask cluster)
+    'distributed',
 ]
 autodoc_member_order = 'bysource'
 autodoc_typehints = 'description'
