@@ -14,6 +14,7 @@
 """Reach studies on a Dask cluster: the single-process result, workers' models, refusals."""
 
 import os
+import signal
 import subprocess
 import sys
 
@@ -69,8 +70,20 @@ def test_a_study_on_two_workers_equals_the_single_process_one(model, targets, cl
     assert len(client.scheduler_info()['workers']) == 2
 
 
+def _solvers(dask_worker):
+    """The ids of the study solvers a worker holds (in its frame_kinematics plugins)."""
+    return [id(plugin.solver) for name, plugin in dask_worker.plugins.items()
+            if name.startswith('frame_kinematics')]
+
+
 def test_workers_build_the_model_once_per_study_and_drop_it_after(model, targets, client):
-    run_study(model, 'tool0', targets, **OPTIONS, client=client)
+    seen = []
+    run_study(model, 'tool0', targets, **OPTIONS, client=client,
+              progress=lambda done, total, what: seen.append(client.run(_solvers)))
+    assert len(seen) > 3
+    for address in seen[0]:
+        held = {tuple(report[address]) for report in seen}
+        assert len(held) == 1 and len(next(iter(held))) == 1  # one solver, kept all along
     names = client.run(lambda dask_worker: sorted(dask_worker.plugins))
     assert all(not any(n.startswith('frame_kinematics') for n in found)
                for found in names.values())
@@ -105,3 +118,25 @@ def test_the_command_line_runs_a_study_on_a_scheduler(model, targets, client, tm
         assert done.returncode == 0, done.stderr
         written.append(ReachResult.load(path))
     same(*written)
+
+
+def test_a_worker_lost_mid_study_costs_only_its_chunks(model, targets):
+    env = {'FRAME_KINEMATICS_BACKEND': 'numpy', 'PYTHONPATH': ROOT}
+    options = dict(OPTIONS, chunk=8)
+    alone = run_study(model, 'tool0', targets, **options)
+    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                                  host='127.0.0.1', dashboard_address=None,
+                                  env=env) as cluster, distributed.Client(cluster) as client:
+        pids = client.run(os.getpid)
+        killed = []
+
+        def kill_one(done, total, what):
+            if not killed and 'targets tried' in what:
+                address, pid = sorted(pids.items())[0]
+                os.kill(pid, signal.SIGKILL)
+                killed.append(address)
+
+        spread = run_study(model, 'tool0', targets, **options, client=client,
+                           progress=kill_one)
+        assert killed and sorted(client.run(os.getpid).values()) != sorted(pids.values())
+    same(alone, spread)

@@ -19,8 +19,10 @@ a :class:`ModelPlugin` with the cluster, under a name made of a digest of the UR
 backend and the study's tip and options: every worker (and every worker that joins later)
 builds the model from the URDF text once, in the plugin's ``setup``, and keeps it with the
 solver and its compiled chains on the plugin for the whole study; the plugin is removed when
-the study ends. Each chunk (:class:`~.chunks.Chunk`) is one task, retried on another worker
-(:data:`RETRIES` times) when its worker is lost; the answers are gathered in the order of the
+the study ends. Each chunk (:class:`~.chunks.Chunk`) is one task: when its worker is lost,
+the scheduler gives it to another one (Dask's ``distributed.scheduler.allowed-failures``
+times, 3 by default), and a task that raises is tried again :data:`RETRIES` times; the other
+chunks are not redone. The answers are gathered in the order of the
 chunks. A chunk's answer depends only on the chunk, so that the study equals the one run in
 a single process (:class:`~.chunks.LocalRunner`), whatever the number of workers.
 
@@ -39,7 +41,7 @@ from ..errors import ConfigurationError
 from ..ik import IKSolver
 from ..model import RobotModel
 
-#: Times a chunk is solved again on another worker when its worker is lost.
+#: Times a chunk whose task raised (a worker out of memory, say) is solved again.
 RETRIES = 2
 
 
