@@ -20,6 +20,7 @@ from frame_kinematics import robots
 from frame_kinematics.core import configuration as cfg
 from frame_kinematics.core import ik, RobotModel
 from frame_kinematics.core.joints import JointType
+from frame_kinematics.core.reach import cone_orientations, grid_targets
 from frame_kinematics.core.spatial import log_so3
 import numpy as np
 import pytest
@@ -71,6 +72,11 @@ def moveit_resource(relative):
 def bundled(name='fk_arm', **kwargs):
     """Load a bundled robot model."""
     return RobotModel.from_urdf_file(robots.path(name), **kwargs)
+
+
+def reach_grid():
+    """Return the reach tests' targets: a grid about the bundled arm, 6 orientations a point."""
+    return grid_targets([-0.9, -0.9, 0.0], [0.9, 0.9, 0.9], 0.3, cone_orientations(0.5, 3, 2))
 
 
 def random_configuration(model, rng, batch=None):

@@ -18,9 +18,9 @@ import signal
 import subprocess
 import sys
 
-from conftest import bundled
+from conftest import bundled, reach_grid
 from frame_kinematics.core import ConfigurationError, RobotModel
-from frame_kinematics.core.reach import cone_orientations, grid_targets, ReachResult, run_study
+from frame_kinematics.core.reach import ReachResult, run_study
 from frame_kinematics.core.reach.cluster import rebuild_arguments
 from frame_kinematics.core.urdf import load_urdf
 import numpy as np
@@ -32,21 +32,21 @@ OPTIONS = {'seed': 3, 'max_iterations': 30, 'restarts': 2, 'chunk': 40}
 
 
 @pytest.fixture(scope='module')
-def model():
-    return bundled('fk_arm', backend='numpy')
+def study_inputs():
+    """Return the bundled arm (numpy backend) and the reach tests' grid."""
+    return bundled('fk_arm', backend='numpy'), reach_grid()
 
 
-@pytest.fixture(scope='module')
-def targets():
-    return grid_targets([-0.9, -0.9, 0.0], [0.9, 0.9, 0.9], 0.3, cone_orientations(0.5, 3, 2))
+def local_cluster():
+    """Return a LocalCluster of 2 single-thread worker processes on loopback (numpy backend)."""
+    return distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                                    host='127.0.0.1', dashboard_address=None,
+                                    env={'FRAME_KINEMATICS_BACKEND': 'numpy', 'PYTHONPATH': ROOT})
 
 
 @pytest.fixture(scope='module')
 def client():
-    env = {'FRAME_KINEMATICS_BACKEND': 'numpy', 'PYTHONPATH': ROOT}
-    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                                  host='127.0.0.1', dashboard_address=None,
-                                  env=env) as cluster, distributed.Client(cluster) as client:
+    with local_cluster() as cluster, distributed.Client(cluster) as client:
         yield client
 
 
@@ -58,7 +58,8 @@ def same(a: ReachResult, b: ReachResult) -> None:
     assert a.stats['solved_neighbour_pass'] == b.stats['solved_neighbour_pass']
 
 
-def test_a_study_on_two_workers_equals_the_single_process_one(model, targets, client):
+def test_a_study_on_two_workers_equals_the_single_process_one(study_inputs, client):
+    model, targets = study_inputs
     alone = run_study(model, 'tool0', targets, **OPTIONS)
     reports = []
     spread = run_study(model, 'tool0', targets, **OPTIONS, client=client,
@@ -71,12 +72,13 @@ def test_a_study_on_two_workers_equals_the_single_process_one(model, targets, cl
 
 
 def _solvers(dask_worker):
-    """The ids of the study solvers a worker holds (in its frame_kinematics plugins)."""
+    """Return the ids of the study solvers a worker holds (in its frame_kinematics plugins)."""
     return [id(plugin.solver) for name, plugin in dask_worker.plugins.items()
             if name.startswith('frame_kinematics')]
 
 
-def test_workers_build_the_model_once_per_study_and_drop_it_after(model, targets, client):
+def test_workers_build_the_model_once_per_study_and_drop_it_after(study_inputs, client):
+    model, targets = study_inputs
     seen = []
     run_study(model, 'tool0', targets, **OPTIONS, client=client,
               progress=lambda done, total, what: seen.append(client.run(_solvers)))
@@ -89,14 +91,16 @@ def test_workers_build_the_model_once_per_study_and_drop_it_after(model, targets
                for found in names.values())
 
 
-def test_a_floating_base_model_is_rebuilt_with_its_root(model):
+def test_a_floating_base_model_is_rebuilt_with_its_root(study_inputs):
+    model = study_inputs[0]
     floating = RobotModel.from_urdf_string(model.urdf, floating_base=True, world_frame='odom',
                                            backend='numpy')
     assert rebuild_arguments(floating) == (True, 'odom')
     assert rebuild_arguments(model) == (False, model.root_link)
 
 
-def test_bad_clients_and_models_are_refused_before_any_work(model, targets, client):
+def test_bad_clients_and_models_are_refused_before_any_work(study_inputs, client):
+    model, targets = study_inputs
     with pytest.raises(ConfigurationError, match='distributed.Client'):
         run_study(model, 'tool0', targets, client=object())
     without_text = RobotModel(load_urdf(model.urdf)[0], backend='numpy')
@@ -104,7 +108,7 @@ def test_bad_clients_and_models_are_refused_before_any_work(model, targets, clie
         run_study(without_text, 'tool0', targets, client=client)
 
 
-def test_the_command_line_runs_a_study_on_a_scheduler(model, targets, client, tmp_path):
+def test_the_command_line_runs_a_study_on_a_scheduler(client, tmp_path):
     box = ['--box', '-0.6', '-0.6', '0.2', '0.6', '0.6', '0.6', '--step', '0.3', '--cone', '0.4',
            '3', '2', '--max-iterations', '30', '--restarts', '2']
     env = dict(os.environ, PYTHONPATH=ROOT, FRAME_KINEMATICS_BACKEND='numpy')
@@ -120,13 +124,11 @@ def test_the_command_line_runs_a_study_on_a_scheduler(model, targets, client, tm
     same(*written)
 
 
-def test_a_worker_lost_mid_study_costs_only_its_chunks(model, targets):
-    env = {'FRAME_KINEMATICS_BACKEND': 'numpy', 'PYTHONPATH': ROOT}
+def test_a_worker_lost_mid_study_costs_only_its_chunks(study_inputs):
+    model, targets = study_inputs
     options = dict(OPTIONS, chunk=8)
     alone = run_study(model, 'tool0', targets, **options)
-    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                                  host='127.0.0.1', dashboard_address=None,
-                                  env=env) as cluster, distributed.Client(cluster) as client:
+    with local_cluster() as cluster, distributed.Client(cluster) as client:
         pids = client.run(os.getpid)
         killed = []
 

@@ -13,9 +13,9 @@
 # limitations under the License.
 """Reach studies: checked solutions, the reach bound, the neighbour pass, determinism."""
 
-from conftest import bundled
+from conftest import bundled, reach_grid
 from frame_kinematics.core import ConfigurationError, UnknownFrameError
-from frame_kinematics.core.reach import cone_orientations, grid_targets, make_targets, run_study
+from frame_kinematics.core.reach import make_targets, run_study
 from frame_kinematics.core.reach.result import STATUS_BEYOND, STATUS_NEIGHBOUR, STATUS_SOLVED
 from frame_kinematics.core.reach.chunks import pose_errors
 from frame_kinematics.core.spatial import rotation_from_quaternion, transform
@@ -32,7 +32,7 @@ def model():
 
 @pytest.fixture(scope='module')
 def targets():
-    return grid_targets([-0.9, -0.9, 0.0], [0.9, 0.9, 0.9], 0.3, cone_orientations(0.5, 3, 2))
+    return reach_grid()
 
 
 @pytest.fixture(scope='module')
