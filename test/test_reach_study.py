@@ -13,11 +13,15 @@
 # limitations under the License.
 """Reach studies: checked solutions, the reach bound, the neighbour pass, determinism."""
 
+import os
+import subprocess
+import sys
+
 from conftest import bundled, reach_grid
 from frame_kinematics.core import ConfigurationError, UnknownFrameError
 from frame_kinematics.core.reach import make_targets, run_study
-from frame_kinematics.core.reach.result import STATUS_BEYOND, STATUS_NEIGHBOUR, STATUS_SOLVED
 from frame_kinematics.core.reach.chunks import pose_errors
+from frame_kinematics.core.reach.result import STATUS_BEYOND, STATUS_NEIGHBOUR, STATUS_SOLVED
 from frame_kinematics.core.spatial import rotation_from_quaternion, transform
 import numpy as np
 import pytest
@@ -135,3 +139,22 @@ def test_the_neighbour_pass_skips_targets_whose_neighbours_all_failed(model, tar
     assert not all(by_trying)  # some were seeded from another orientation of their point
     assert skipping.stats['neighbour_skipped'] > 0
     assert trying.stats['neighbour_skipped'] == 0
+
+
+_WITHOUT_DASK = '''
+import sys
+from frame_kinematics import robots
+from frame_kinematics.core import RobotModel
+from frame_kinematics.core.reach import make_targets, run_study
+model = RobotModel.from_urdf_file(robots.path('fk_arm'), backend='numpy')
+run_study(model, 'tool0', make_targets([[0.3, 0.1, 0.4]]), max_iterations=5, restarts=0)
+print(sorted(name for name in sys.modules if name.split('.')[0] in ('dask', 'distributed')))
+'''
+
+
+def test_a_study_without_a_client_imports_nothing_of_dask():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    done = subprocess.run([sys.executable, '-c', _WITHOUT_DASK], capture_output=True,
+                          text=True, timeout=120, env=dict(os.environ, PYTHONPATH=root))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == '[]'
