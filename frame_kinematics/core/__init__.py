@@ -47,6 +47,7 @@ from .quantities import (FrameOrientation, FramePoint, FrameVector, FrameVectorP
                          SpatialMotion)
 from .relative_motion import (ENVIRONMENT, RelativeMotion, RelativeMotionError,
                               RelativeMotionType)
+from .robot import Robot
 from .velocity import JacobianInverse
 
 __all__ = [
@@ -81,6 +82,7 @@ __all__ = [
     'RelativeMotion',
     'RelativeMotionError',
     'RelativeMotionType',
+    'Robot',
     'RobotModel',
     'SpatialAcceleration',
     'SpatialForce',
