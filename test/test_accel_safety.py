@@ -32,9 +32,9 @@ _PROBE = textwrap.dedent("""
     import inspect, sys
     import numpy as np
     from frame_kinematics import robots
-    from frame_kinematics.core import ExpressedIn, FrameKinematicsError, RobotModel
+    from frame_kinematics.core import ExpressedIn, FrameKinematicsError, Robot
 
-    model = RobotModel.from_urdf_file(robots.path(sys.argv[1]), backend=sys.argv[2])
+    model = Robot.from_urdf_file(robots.path(sys.argv[1]), backend=sys.argv[2])
     n, nq, nv = len(model.links), model.nq, model.nv
     q = model.neutral_configuration()
     state = model.forward_kinematics(q, np.zeros(nv), np.zeros(nv))

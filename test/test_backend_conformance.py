@@ -26,7 +26,7 @@ import os
 
 from conftest import all_joint_types_model, joint_xml, link_xml, random_configuration, urdf
 from frame_kinematics import robots
-from frame_kinematics.core import ExpressedIn, RobotModel, URDFError
+from frame_kinematics.core import ExpressedIn, Robot, URDFError
 from hypothesis import given, HealthCheck, settings, strategies as st
 import numpy as np
 import pytest
@@ -62,7 +62,7 @@ def _example_robot_data():
 def _load(text, backend):
     logging.disable(logging.WARNING)  # example-robot-data's URDFs warn about meshes etc.
     try:
-        return RobotModel.from_urdf_string(text, backend=backend)
+        return Robot.from_urdf_string(text, backend=backend)
     finally:
         logging.disable(logging.NOTSET)
 

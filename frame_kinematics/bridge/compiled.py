@@ -29,14 +29,15 @@ from typing import Callable
 from ..core import backend
 from ..core.errors import FrameKinematicsError
 from ..core.model import RobotModel
+from ..core.robot import Robot
 
 #: How long the child process may take to compile every kernel on an empty cache (s).
 COMPILE_TIMEOUT = 1800.0
 
 #: What the child runs: every kernel the node uses (the /tf path's and the solvers').
 _WARM = ('from frame_kinematics import robots\n'
-         'from frame_kinematics.core import RobotModel\n'
-         "model = RobotModel.from_urdf_file(robots.path(), backend='numba')\n"
+         'from frame_kinematics.core import Robot\n'
+         "model = Robot.from_urdf_file(robots.path(), backend='numba')\n"
          'model.accelerator.tf\n'
          'model.accelerator.threads\n')
 
@@ -75,7 +76,7 @@ def switch_to_compiled(urdf: str, install: Callable[[RobotModel], None], logger)
                            f'({_last_line(done.stderr)})')
             return
     try:
-        model = RobotModel.from_urdf_string(urdf, backend='numba')
+        model = Robot.from_urdf_string(urdf, backend='numba')
         model.accelerator.tf  # loaded now, not on a message
         model.accelerator.threads  # the solvers' kernels, loaded now, not on a request
     except FrameKinematicsError as error:

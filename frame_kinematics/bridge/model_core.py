@@ -31,6 +31,7 @@ from ..core.frames import FrameTree
 from ..core.joints import JointType
 from ..core.model import RobotModel
 from ..core.placement import place
+from ..core.robot import Robot
 from ..core.spatial import transform_from_xyz_rpy
 
 
@@ -42,7 +43,7 @@ def parse_description(urdf: str) -> RobotModel:
     """
     if not isinstance(urdf, str) or not urdf.strip():
         raise ConfigurationError('robot_description is empty')
-    return RobotModel.from_urdf_string(urdf, backend='numpy')
+    return Robot.from_urdf_string(urdf, backend='numpy')
 
 
 def placed_model(model: RobotModel, settings: BridgeSettings) -> RobotModel:

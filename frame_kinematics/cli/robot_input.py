@@ -30,6 +30,7 @@ from .. import robots
 from ..core.backend import resolve
 from ..core.errors import URDFError
 from ..core.model import RobotModel
+from ..core.robot import Robot
 from ..core.urdf_source import decode_document, read_urdf_bytes, uses_xacro
 
 #: Longest part of xacro's own message kept in an error.
@@ -53,14 +54,14 @@ def load_model(urdf: Optional[str], robot: Optional[str], floating_base: bool,
     :raises MissingDependencyError: for a xacro document without the xacro package.
     """
     if urdf is None:
-        return RobotModel.from_urdf_file(robots.path(robot or robots.DEFAULT_ROBOT),
-                                         floating_base=floating_base, backend=backend)
+        return Robot.from_urdf_file(robots.path(robot or robots.DEFAULT_ROBOT),
+                                    floating_base=floating_base, backend=backend)
     document = read_urdf_bytes(urdf)
     if urdf.lower().endswith('.xacro') or uses_xacro(document):
         document = expand_xacro(urdf, document)
     try:
-        return RobotModel.from_urdf_string(document, floating_base=floating_base,
-                                           backend=backend)
+        return Robot.from_urdf_string(document, floating_base=floating_base,
+                                      backend=backend)
     except URDFError as exc:
         raise URDFError(f'{urdf}: {exc}') from None
 

@@ -16,7 +16,7 @@ Which backend evaluates the kinematics: ``numpy`` (the reference) or ``numba`` (
 
 The choice is made when a model is built and kept on it
 (:attr:`RobotModel.backend <frame_kinematics.core.model.RobotModel.backend>`): the argument
-``backend=`` of :meth:`RobotModel.from_urdf_string` / ``from_urdf_file`` if given, else the
+``backend=`` of :meth:`Robot.from_urdf_string` / ``from_urdf_file`` if given, else the
 environment variable :data:`ENVIRONMENT_VARIABLE` (``numpy`` or ``numba``), else ``numba``
 when it can be used (``pip install '.[fast]'`` on a platform with a POSIX monotonic clock)
 and ``numpy`` otherwise.

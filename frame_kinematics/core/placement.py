@@ -32,6 +32,7 @@ import numpy as np
 from .checks import as_float_array, check_finite
 from .errors import ConfigurationError, excerpt, URDFError
 from .model import RobotModel
+from .robot import Robot
 from .spatial import check_transform
 from .urdf import (Inertial, JointDescription, LinkDescription, MAX_NAME_LENGTH, Mimic,
                    RobotDescription)
@@ -126,7 +127,7 @@ def place(model: RobotModel, tools: Optional[Mapping[str, object]] = None,
     placed = RobotDescription(
         model.name, tuple(world_links) + description.links + tuple(tool_links),
         tuple(world_joints) + description.joints + tuple(tool_joints))
-    return RobotModel(placed, model.urdf, model.backend if backend is None else backend)
+    return Robot(placed, model.urdf, model.backend if backend is None else backend)
 
 
 def _check_names(model: RobotModel, links: List[LinkDescription],

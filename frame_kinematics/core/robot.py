@@ -11,9 +11,7 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""
-:class:`Robot`: a robot model with the backend that evaluates it (Pinocchio's ``RobotWrapper``).
-"""
+"""A robot model with the backend that evaluates it (Pinocchio's ``RobotWrapper``)."""
 
 from .model import RobotModel
 
