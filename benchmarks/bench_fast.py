@@ -105,7 +105,7 @@ def part_fk():
             times[name] = (_best(lambda: m.forward_kinematics(q)),
                            _best(lambda: workspace.forward_kinematics(q)),
                            _best(lambda: m.jacobian(q, tip)))
-        acc = model.accelerator
+        acc = model.executor
         q_copy, world = np.empty(model.nq), np.empty((len(model.links), 4, 4))
         jac = np.zeros((6, model.nv))
         origin = np.zeros(3)

@@ -63,7 +63,7 @@ def _close(a, b):
 def test_poses_jacobians_and_com_equal_numpy(pair, batch):
     reference, compiled = pair
     assert (reference.backend, compiled.backend) == ('numpy', 'numba')
-    assert reference.accelerator is None and compiled.accelerator is not None
+    assert reference.executor is None and compiled.executor is not None
     q = random_configuration(reference, np.random.default_rng(11), batch)
     ours, theirs = compiled.forward_kinematics(q), reference.forward_kinematics(q)
     _close(ours.poses, theirs.poses)
@@ -107,7 +107,7 @@ def test_the_one_call_paths_equal_numpy(pair):
     reference, compiled = pair
     q = random_configuration(reference, np.random.default_rng(21))
     forms = _forms(q)
-    assert [compiled.accelerator.takes(f) for f in forms] == [True, True, False, True, True]
+    assert [compiled.executor.takes(f) for f in forms] == [True, True, False, True, True]
     rng = np.random.default_rng(22)
     for form in forms:
         ours, theirs = compiled.forward_kinematics(form), reference.forward_kinematics(form)
@@ -142,13 +142,13 @@ def test_the_one_call_paths_refuse_what_the_numpy_path_refuses():
         bads.append(bad)
     bads += [good[:-1].copy(), np.append(good, 0.0), np.zeros(0)]  # the kernels check sizes
     for bad in bads:
-        assert compiled.accelerator.takes(bad)
+        assert compiled.executor.takes(bad)
         for call in ('forward_kinematics', 'jacobian', 'transform'):
             args = (bad,) if call == 'forward_kinematics' else (bad, 'base_link')
             message = _error(lambda: getattr(compiled, call)(*args))
             assert message == _error(lambda: getattr(reference, call)(*args))
     swapped = good.astype('>f8')  # float64 of the other byte order: the Python checks convert it
-    assert not compiled.accelerator.takes(swapped)
+    assert not compiled.executor.takes(swapped)
     _close(compiled.forward_kinematics(swapped).poses, reference.forward_kinematics(good).poses)
     near = good.copy()
     near[quaternion] *= 1.0 + 5e-5
@@ -159,7 +159,7 @@ def test_the_one_call_paths_refuse_what_the_numpy_path_refuses():
 
 def test_every_one_call_path_takes_the_same_configurations(pair):
     _, compiled = pair
-    accelerator = compiled.accelerator
+    accelerator = compiled.executor
     q = random_configuration(compiled, np.random.default_rng(23))
     for form in _forms(q) + [q.astype('>f8'), np.stack([q, q]), q.astype(np.float32)]:
         taken = accelerator.takes(form)
@@ -348,7 +348,7 @@ def test_problems_the_compiled_solve_does_not_handle_go_to_the_numpy_engine():
 def test_the_argument_wins_over_the_environment(monkeypatch):
     monkeypatch.setenv(backend.ENVIRONMENT_VARIABLE, 'numba')
     model = Robot.from_urdf_file(robots.path('fk_arm'), backend='numpy')
-    assert model.backend == 'numpy' and model.accelerator is None
+    assert model.backend == 'numpy' and model.executor is None
 
 
 def test_the_environment_variable_selects_numpy(monkeypatch):
@@ -412,7 +412,7 @@ def test_without_the_posix_clock_auto_falls_back_to_numpy_with_a_notice(monkeypa
     assert backend.resolve('auto') == 'numpy'
     assert 'POSIX monotonic clock' in log.text and len(log.lines) == 1
     model = Robot.from_urdf_file(robots.path('fk_arm'), backend='auto')
-    assert model.backend == 'numpy' and model.accelerator is None
+    assert model.backend == 'numpy' and model.executor is None
     with pytest.raises(BackendError, match='POSIX monotonic clock'):
         backend.resolve('numba')
 

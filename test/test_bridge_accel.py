@@ -153,7 +153,7 @@ def test_a_bad_value_changes_nothing_on_the_compiled_path(monkeypatch, value):
 def test_tf_kernel_equals_local_tf_and_the_core_com(name):
     pytest.importorskip('numba')
     model = Robot.from_urdf_string(_urdf(name), backend='numpy')
-    kernels = Robot.from_urdf_string(_urdf(name), backend='numba').accelerator.tf
+    kernels = Robot.from_urdf_string(_urdf(name), backend='numba').executor.tf
     rows = np.random.default_rng(23).permutation(model.kernel.n_rows).astype(np.int64)
     for q in random_configuration(model, np.random.default_rng(24), 5):
         translations, quats = model.kernel.local_tf(q, rows)

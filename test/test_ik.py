@@ -24,7 +24,7 @@ from frame_kinematics.core import configuration as cfg
 from frame_kinematics.core import ConfigurationError, ReferenceFrameError, Robot, \
     UnknownFrameError
 from frame_kinematics.core import ik
-from frame_kinematics.core.model import IK_SOLVERS_KEPT
+from frame_kinematics.core.robot import IK_SOLVERS_KEPT
 from frame_kinematics.core.spatial import exp_so3, log_so3
 from frame_kinematics.core.velocity import stacked_jacobian
 import numpy as np
@@ -699,7 +699,7 @@ def test_a_singular_damped_system_never_escapes_as_numpys_error():
 
 
 @pytest.mark.parametrize('call', ['ik.solve', 'ik.solve_batch', 'IKSolver.solve',
-                                  'IKSolver.solve_batch', 'RobotModel.inverse_kinematics'])
+                                  'IKSolver.solve_batch', 'Robot.inverse_kinematics'])
 def test_an_unknown_option_names_the_call_and_the_option(call):
     model = bundled(backend='numpy')
     target = np.eye(4)[None] if 'batch' in call else np.eye(4)
@@ -708,7 +708,7 @@ def test_an_unknown_option_names_the_call_and_the_option(call):
            'ik.solve_batch': lambda **o: ik.solve_batch(model, 'tool0', target, **o),
            'IKSolver.solve': lambda **o: solver.solve(target, **o),
            'IKSolver.solve_batch': lambda **o: solver.solve_batch(target, **o),
-           'RobotModel.inverse_kinematics': lambda **o: model.inverse_kinematics(
+           'Robot.inverse_kinematics': lambda **o: model.inverse_kinematics(
                'tool0', target, **o)}[call]
     with pytest.raises(TypeError, match=r"^%s\(\) got an unknown option 'sed'" % call) as info:
         run(sed=1)

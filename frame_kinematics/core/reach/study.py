@@ -49,7 +49,7 @@ from ..checks import check_count
 from ..errors import ConfigurationError
 from ..ik import IKSolver
 from ..ik.options import default_seed, MAX_TIME_BUDGET, number
-from ..model import RobotModel
+from ..robot import Robot
 from ..spatial import log_so3, quaternion_from_rotation
 
 #: Neighbours looked at per unsolved target.
@@ -60,7 +60,7 @@ _SCORE_CHUNK = 16384
 Progress = Callable[[int, int, str], None]
 
 
-def pose_errors(model: RobotModel, tip: str, q: np.ndarray, root_T_target: np.ndarray):
+def pose_errors(model: Robot, tip: str, q: np.ndarray, root_T_target: np.ndarray):
     """
     Return the position and orientation errors of ``tip`` at ``q`` by forward kinematics.
 
@@ -158,7 +158,7 @@ def _neighbour_pass(study: _Study, points: np.ndarray, radius: float, rounds: in
     return found
 
 
-def run_study(model: RobotModel, tip: str, targets: TargetSet, *,
+def run_study(model: Robot, tip: str, targets: TargetSet, *,
               active_joints: Optional[Sequence[str]] = None, seed: int = 0,
               position_tolerance: float = 1e-5, orientation_tolerance: float = 1e-5,
               max_iterations: int = 60, restarts: int = 8,
