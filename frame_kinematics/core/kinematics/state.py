@@ -101,10 +101,12 @@ class KinematicsState:
         self.executor = accel = executor(model, backend)
         if accel is not None and v is None and a is None:
             checked = accel.checked_poses(q)
-            if checked is not None:  # one compiled call checked q and computed the poses
-                self.q, self.poses = checked
-                self.q.setflags(write=False)
-                self.poses.setflags(write=False)
+            if checked is not None:  # one compiled call checked and copied q, wrote the poses
+                q, poses = checked
+                q.setflags(False)  # write=False, given by position: no keyword to parse
+                poses.setflags(False)
+                self.q = q
+                self.poses = poses
                 return
         q = model.check_configuration(q)
         batch = q.shape[:-1]
