@@ -90,7 +90,7 @@ class Accelerator(Executor):
     a float64 vector is checked by the compiled kernel itself (:meth:`checked_poses`,
     :meth:`checked_jacobian`): one call does the checks and the kinematics.
 
-    Every public method checks its other arguments in Python. The model, its states and
+    Every public method checks its other arguments in Python. Robots, states and
     workspaces call the private ``_pose``, ``_jacobian`` and ``_poses_into`` with arguments
     they have checked already (a link index they looked up, a point they validated, arrays
     they allocated), so that a call is not checked twice.
