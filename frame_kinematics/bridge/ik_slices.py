@@ -29,7 +29,7 @@ from typing import Any, Callable, Optional, Sequence, Tuple
 import numpy as np
 
 from ..core.ik import IKResult
-from ..core.model import RobotModel
+from ..core.robot import Robot
 
 #: Longest time budget of one slice (s).
 SLICE_TIME = 0.002
@@ -44,7 +44,7 @@ def _better(result: IKResult, best: Optional[IKResult]) -> bool:
             < best.position_error + best.orientation_error)
 
 
-def solve_in_slices(model: RobotModel, tips: Sequence[str], targets: np.ndarray,
+def solve_in_slices(model: Robot, tips: Sequence[str], targets: np.ndarray,
                     seed: np.ndarray, active_joints: Optional[Sequence[str]], deadline: float,
                     clock: Callable[[], float] = time.monotonic,
                     pause: Callable[[float], None] = time.sleep,

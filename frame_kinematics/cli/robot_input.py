@@ -29,7 +29,6 @@ from .common import CommandLineError
 from .. import robots
 from ..core.backend import resolve
 from ..core.errors import URDFError
-from ..core.model import RobotModel
 from ..core.robot import Robot
 from ..core.urdf_source import decode_document, read_urdf_bytes, uses_xacro
 
@@ -40,7 +39,7 @@ _FIND = re.compile(r'\$\(find\s+([^\s)]+)\s*\)')
 
 
 def load_model(urdf: Optional[str], robot: Optional[str], floating_base: bool,
-               backend: str = 'numpy') -> RobotModel:
+               backend: str = 'numpy') -> Robot:
     """
     Load the robot of ``--urdf`` or ``--robot`` (default: the bundled arm).
 
@@ -113,7 +112,7 @@ def expand_xacro(path: str, document: bytes) -> str:
         raise CommandLineError(f'{path}: xacro cannot expand it: {reason}') from None
 
 
-def model_of(args) -> RobotModel:
+def model_of(args) -> Robot:
     """
     Load the model a command's options (``--urdf``, ``--robot``, ``--floating-base``) name.
 
