@@ -92,6 +92,17 @@ def test_wrapping_a_model_shares_its_data_and_parses_nothing(model, monkeypatch)
 
 
 @pytest.mark.skipif(numba_error() is not None, reason='numba cannot be used here')
+def test_a_robot_wrapping_another_takes_its_own_backend(model):
+    compiled = Robot(model, 'numba')
+    rewrapped = Robot(compiled, 'numpy')
+    assert rewrapped.backend == 'numpy' and rewrapped.executor is None
+    assert rewrapped.ik_solvers is not compiled.ik_solvers
+    again = Robot(rewrapped, 'numba')
+    assert again.backend == 'numba' and again.executor is not None
+    assert again.executor.serves(model) and again.kernel is model.kernel
+
+
+@pytest.mark.skipif(numba_error() is not None, reason='numba cannot be used here')
 def test_a_state_takes_another_backend_than_its_robots(model):
     q = random_configuration(model, np.random.default_rng(2))
     compiled, reference = Robot(model, backend='numba'), Robot(model, backend='numpy')

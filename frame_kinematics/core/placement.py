@@ -131,7 +131,7 @@ def place(model: RobotModel, tools: Optional[Mapping[str, object]] = None,
         tuple(world_joints) + description.joints + tuple(tool_joints))
     if backend is None and isinstance(model, Robot):
         backend = model.backend
-    return Robot(placed, model.urdf, backend)
+    return Robot(placed, backend, urdf=model.urdf)
 
 
 def _check_names(model: RobotModel, links: List[LinkDescription],

@@ -40,6 +40,8 @@ __all__ = ['IK_SOLVERS_KEPT', 'Robot']
 
 #: Solvers the one-call inverse kinematics keeps per robot (tips and active joints).
 IK_SOLVERS_KEPT = 8
+#: What a robot adds to its model's data (not taken over when wrapping another robot).
+_OWN = ('backend', 'executor', 'ik_solvers')
 
 
 class Robot(RobotModel):
@@ -60,24 +62,25 @@ class Robot(RobotModel):
     """
 
     def __init__(self, model_or_description: Union[RobotModel, RobotDescription],
-                 urdf: str = '', backend: Optional[str] = None) -> None:
+                 backend: Optional[str] = None, *, urdf: str = '') -> None:
         """
         Wrap a model, or build one from a parsed description, with a backend.
 
         :param model_or_description: a :class:`~frame_kinematics.core.model.RobotModel`
             (its data are shared, nothing is parsed) or a parsed description
             (see :meth:`from_urdf_string`).
-        :param urdf: the URDF text of a description, kept for republishing (a wrapped
-            model's own is kept).
         :param backend: ``'numpy'``, ``'numba'`` or ``'auto'``; None: the environment
             variable ``FRAME_KINEMATICS_BACKEND``, else ``auto`` (see
             :func:`~frame_kinematics.core.backend.resolve`).
+        :param urdf: the URDF text of a description, kept for republishing (a wrapped
+            model's own is kept).
         :raises URDFError: for structural errors of a description.
         :raises BackendError: for an unknown backend or numba asked for and missing.
         """
         name = resolve(backend)
         if isinstance(model_or_description, RobotModel):
-            self.__dict__.update(vars(model_or_description))
+            self.__dict__.update({key: value for key, value in vars(model_or_description).items()
+                                  if key not in _OWN})
         else:
             super().__init__(model_or_description, urdf)
         # after the data (the executor reads them), past the seal the model set
@@ -102,7 +105,7 @@ class Robot(RobotModel):
         :raises BackendError: for an unknown backend or numba asked for and missing.
         """
         description, text = cls.parse(text, floating_base, world_frame)
-        return cls(description, text, backend)
+        return cls(description, backend, urdf=text)
 
     @classmethod
     def from_urdf_file(cls, path: Union[str, os.PathLike], floating_base: bool = False,
