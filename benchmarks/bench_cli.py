@@ -35,7 +35,7 @@ import tempfile
 import time
 
 from frame_kinematics import robots
-from frame_kinematics.core import RobotModel
+from frame_kinematics.core import Robot
 from frame_kinematics.core.spatial import rpy_from_rotation
 import numpy as np
 
@@ -73,7 +73,7 @@ def main() -> None:
     parser.add_argument('--targets', type=int, default=1000)
     parser.add_argument('--repeat', type=int, default=3)
     args = parser.parse_args()
-    model = RobotModel.from_urdf_file(robots.path())
+    model = Robot.from_urdf_file(robots.path())
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         floor = _wall([sys.executable, '-c', 'import numpy'], args.repeat, folder)

@@ -39,7 +39,7 @@ import timeit
 import tracemalloc
 
 from frame_kinematics import robots
-from frame_kinematics.core import ExpressedIn, RobotModel
+from frame_kinematics.core import ExpressedIn, Robot
 import numpy as np
 import steady_malloc
 
@@ -136,12 +136,12 @@ def _chain_row(n: int, batch: int, repeat: int):
     """Load time, peak memory and timings of a chain of ``n`` joints (the core alone)."""
     text = chain_urdf(n)
     start = time.perf_counter()
-    model = RobotModel.from_urdf_string(text)
+    model = Robot.from_urdf_string(text)
     load = time.perf_counter() - start
     qs = _configurations(model, batch)
     tip = model.links[-1].name
     tracemalloc.start()
-    traced = RobotModel.from_urdf_string(text)
+    traced = Robot.from_urdf_string(text)
     traced.forward_kinematics(qs[0]).jacobian(tip)
     traced.center_of_mass(qs[0])
     peak = tracemalloc.get_traced_memory()[1]
@@ -173,7 +173,7 @@ def main(argv=None) -> int:
     logging.disable(logging.WARNING)
     loaded = []
     for label, path, tip in cases:
-        model = RobotModel.from_urdf_file(path)
+        model = Robot.from_urdf_file(path)
         qs = _configurations(model, args.batch)
         loaded.append((label, path, tip, model, qs, _measure(_ours(model, qs, tip),
                                                              args.batch, args.repeat)))

@@ -63,7 +63,7 @@ import warnings
 
 from bench_ik import random_configurations, robot_cases, within_limits
 from frame_kinematics import robots
-from frame_kinematics.core import ik, RobotModel
+from frame_kinematics.core import ik, Robot
 from frame_kinematics.core.accel import jacobian, poses, twists
 from frame_kinematics.core.spatial import log_so3, quaternion_from_rotation
 import numpy as np
@@ -95,7 +95,7 @@ def part_fk():
     import pinocchio as pin
     rows = []
     for label, path, floating, tip in fk_cases():
-        models = {b: RobotModel.from_urdf_file(path, floating_base=floating, backend=b)
+        models = {b: Robot.from_urdf_file(path, floating_base=floating, backend=b)
                   for b in ('numpy', 'numba')}
         model = models['numba']
         q = model.layout.sample_uniform(np.random.default_rng(1), None, 1.0)
@@ -105,7 +105,7 @@ def part_fk():
             times[name] = (_best(lambda: m.forward_kinematics(q)),
                            _best(lambda: workspace.forward_kinematics(q)),
                            _best(lambda: m.jacobian(q, tip)))
-        acc = model.accelerator
+        acc = model.executor
         q_copy, world = np.empty(model.nq), np.empty((len(model.links), 4, 4))
         jac = np.zeros((6, model.nv))
         origin = np.zeros(3)
@@ -271,7 +271,7 @@ def part_ik(count, busy):
         for label, path, tip in robot_cases():
             if label not in ('UR5', 'Panda', 'KUKA iiwa'):
                 continue
-            models = {b: RobotModel.from_urdf_file(path, backend=b) for b in ('numba', 'numpy')}
+            models = {b: Robot.from_urdf_file(path, backend=b) for b in ('numba', 'numpy')}
             model = models['numpy']
             evaluator = ik.IKSolver(model, tip).evaluator()
             rng = np.random.default_rng(2026)
@@ -312,7 +312,7 @@ def part_batch(count, busy):
     rows = []
     with _loaded(busy) as load:
         for backend in ('numba', 'numpy'):
-            model = RobotModel.from_urdf_file(path, backend=backend)
+            model = Robot.from_urdf_file(path, backend=backend)
             solver = ik.IKSolver(model, tip)
             evaluator = solver.evaluator()
             rng = np.random.default_rng(7)
@@ -373,8 +373,8 @@ if sys.argv[1] == 'pinocchio':
     data = model.createData()
     pin.framesForwardKinematics(model, data, pin.neutral(model))
 else:
-    from frame_kinematics.core import RobotModel
-    model = RobotModel.from_urdf_file(sys.argv[2], backend=sys.argv[1])
+    from frame_kinematics.core import Robot
+    model = Robot.from_urdf_file(sys.argv[2], backend=sys.argv[1])
     q = model.neutral_configuration()
     model.forward_kinematics(q)
     model.jacobian(q, model.link_names[-1])
@@ -409,9 +409,9 @@ def part_start(repeat):
         print(f'| {name} | {seconds:.2f} |')
     with open(path, encoding='utf-8') as handle:
         text = handle.read()
-    RobotModel.from_urdf_string(text, backend='numba')
-    times = {'numba': _best(lambda: RobotModel.from_urdf_string(text, backend='numba'), 20),
-             'numpy': _best(lambda: RobotModel.from_urdf_string(text, backend='numpy'), 20),
+    Robot.from_urdf_string(text, backend='numba')
+    times = {'numba': _best(lambda: Robot.from_urdf_string(text, backend='numba'), 20),
+             'numpy': _best(lambda: Robot.from_urdf_string(text, backend='numpy'), 20),
              'Pinocchio': _best(lambda: pin.buildModelFromXML(text), 20)}
     print('\nEvery later model of the process (Panda, from the URDF text, ms)\n')
     print('| backend | ms | / Pinocchio |')
@@ -427,7 +427,7 @@ def part_convenience(count):
         if label not in ('UR5', 'Panda', 'KUKA iiwa'):
             continue
         for backend in ('numba', 'numpy'):
-            model = RobotModel.from_urdf_file(path, backend=backend)
+            model = Robot.from_urdf_file(path, backend=backend)
             evaluator = ik.IKSolver(model, tip).evaluator()
             rng = np.random.default_rng(7)
             goals = random_configurations(model, evaluator, rng, count)

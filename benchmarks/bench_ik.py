@@ -47,7 +47,7 @@ import time
 import warnings
 
 from frame_kinematics import robots
-from frame_kinematics.core import ik, RobotModel
+from frame_kinematics.core import ik, Robot
 from frame_kinematics.core.spatial import log_so3
 import numpy as np
 import steady_malloc
@@ -234,7 +234,7 @@ def main(argv=None):
     # runs does not change the numpy side's speed).
     solved = []
     for label, path, tip in robot_cases():
-        model = RobotModel.from_urdf_file(path)
+        model = Robot.from_urdf_file(path)
         solver = ik.IKSolver(model, tip)
         evaluator = solver.evaluator()
         rng = np.random.default_rng(2026)

@@ -35,7 +35,7 @@ import threading
 import time
 
 from frame_kinematics import robots
-from frame_kinematics.core import RobotModel
+from frame_kinematics.core import Robot
 from frame_kinematics.demo_joint_states import Sweep
 from node_process import start, stop
 
@@ -100,7 +100,7 @@ def measure(args, frequency: float):
         sys.exit(f'{URDFS[args.robot]} (example-robot-data) not found')
     with open(path) as handle:
         urdf = handle.read()
-    sweep = Sweep(RobotModel.from_urdf_string(urdf), 10.0)
+    sweep = Sweep(Robot.from_urdf_string(urdf), 10.0)
     rsp = os.path.join(get_package_prefix('robot_state_publisher'), 'lib',
                        'robot_state_publisher', 'robot_state_publisher')
     with tempfile.TemporaryDirectory() as directory:

@@ -35,7 +35,7 @@ import threading
 import time
 
 from frame_kinematics import robots
-from frame_kinematics.core import RobotModel
+from frame_kinematics.core import Robot
 from node_process import stop
 import numpy as np
 
@@ -74,7 +74,7 @@ def main() -> None:
         sys.exit(f'{URDFS[args.robot]} (example-robot-data) not found')
     with open(path) as handle:
         urdf = handle.read()
-    model = RobotModel.from_urdf_string(urdf)
+    model = Robot.from_urdf_string(urdf)
     with tempfile.TemporaryDirectory() as directory:
         params = os.path.join(directory, 'params.yaml')
         body = '\n'.join('      ' + line for line in urdf.splitlines())

@@ -47,7 +47,7 @@ import warnings
 
 from bench_fast import _stripped
 from bench_ik import random_configurations, robot_cases, within_limits
-from frame_kinematics.core import ik, RobotModel
+from frame_kinematics.core import ik, Robot
 from frame_kinematics.core.reach import make_targets, reach_bound, run_study
 from frame_kinematics.core.reach.chunks import pose_errors
 from frame_kinematics.core.spatial import quaternion_from_rotation, rotation_from_rpy
@@ -186,7 +186,7 @@ def main():
     parser.add_argument('--scheduler', help="'local' or a Dask scheduler's address")
     args = parser.parse_args()
     _, path, tip = next(case for case in robot_cases() if case[0] == 'KUKA iiwa')
-    model = RobotModel.from_urdf_file(path, backend=args.backend)
+    model = Robot.from_urdf_file(path, backend=args.backend)
     evaluator = ik.IKSolver(model, tip).evaluator()
     rng = np.random.default_rng(args.seed)
     frames, rotations, point_kind = make_case(model, evaluator, tip, args.points,

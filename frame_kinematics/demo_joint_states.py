@@ -25,6 +25,7 @@ from typing import Tuple
 import numpy as np
 
 from .core.model import RobotModel
+from .core.robot import Robot
 
 #: Fraction of a joint's range the sweep covers (it stays clear of the limits).
 RANGE_FRACTION = 0.9
@@ -95,7 +96,7 @@ def _make_node():
     urdf = node.declare_parameter('robot_description', '').value
     rate = float(node.declare_parameter('rate', 30.0).value)
     # numpy: the sweep needs the joints and their limits, no compiled kinematics
-    sweep = Sweep(RobotModel.from_urdf_string(urdf, backend='numpy'),
+    sweep = Sweep(Robot.from_urdf_string(urdf, backend='numpy'),
                   float(node.declare_parameter('period', 10.0).value))
     if not (math.isfinite(rate) and rate > 0):
         raise ValueError(f'rate must be a positive number of Hz, got {rate}')

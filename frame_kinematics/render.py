@@ -38,6 +38,7 @@ import numpy as np
 from .core.configuration import interpolate
 from .core.errors import ConfigurationError, FrameKinematicsError, name_list
 from .core.joints import JointType
+from .core.kinematics import KinematicsState
 from .core.model import RobotModel
 from .picture_text import place_labels, reserve_title
 
@@ -162,7 +163,7 @@ class _Scene:
         else:
             self.marked = np.array(self._tips(), dtype=int)
         self.labels = labels
-        state = model.forward_kinematics(configurations)
+        state = KinematicsState(model, configurations)
         # (n_links, B, 4, 4): the poses of every frame of the motion.
         self.poses = state.poses
         self.link_com = state.link_centers_of_mass()

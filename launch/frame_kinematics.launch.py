@@ -30,7 +30,7 @@ from xml.parsers.expat import ExpatError
 
 from ament_index_python.packages import get_package_share_directory, PackageNotFoundError
 from frame_kinematics import robots
-from frame_kinematics.core import RobotModel
+from frame_kinematics.core import Robot
 from frame_kinematics.core.errors import FrameKinematicsError
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument, OpaqueFunction
@@ -110,7 +110,7 @@ def _nodes(context):
     """Create the nodes from the arguments (the description is read once, here)."""
     description = robot_description(context)
     try:  # numpy: only the root link is needed here, no compiled kinematics
-        root = RobotModel.from_urdf_string(description, backend='numpy').root_link
+        root = Robot.from_urdf_string(description, backend='numpy').root_link
     except FrameKinematicsError as exc:
         raise RobotDescriptionError(f'the robot description is not usable: {exc}') from None
     sim_time = _flag(context, 'use_sim_time')

@@ -18,7 +18,7 @@ import os
 
 from frame_kinematics import robots
 from frame_kinematics.core import configuration as cfg
-from frame_kinematics.core import ik, RobotModel
+from frame_kinematics.core import ik, Robot
 from frame_kinematics.core.joints import JointType
 from frame_kinematics.core.reach import cone_orientations, grid_targets
 from frame_kinematics.core.spatial import log_so3
@@ -71,7 +71,7 @@ def moveit_resource(relative):
 
 def bundled(name='fk_arm', **kwargs):
     """Load a bundled robot model."""
-    return RobotModel.from_urdf_file(robots.path(name), **kwargs)
+    return Robot.from_urdf_file(robots.path(name), **kwargs)
 
 
 def reach_grid():
@@ -137,8 +137,8 @@ def far_continuous_seed_case(backend):
     :return: ``(model, tip, active, seed, targets)``: the targets are reached from the seed by
         small moves of the other joints (the roll itself can only move by steps of 2 rad).
     """
-    model = RobotModel.from_urdf_file(erd_urdf('pr2_description/urdf/pr2.urdf'),
-                                      backend=backend)
+    model = Robot.from_urdf_file(erd_urdf('pr2_description/urdf/pr2.urdf'),
+                                 backend=backend)
     active = [f'r_{name}_joint' for name in ('shoulder_pan', 'shoulder_lift', 'upper_arm_roll',
                                              'elbow_flex', 'forearm_roll', 'wrist_flex',
                                              'wrist_roll')]
@@ -181,8 +181,8 @@ def far_base_case(backend):
 
     :return: ``(model, tip, far_seed, targets)``.
     """
-    model = RobotModel.from_urdf_file(real_robot_path('solo12'), floating_base=True,
-                                      backend=backend)
+    model = Robot.from_urdf_file(real_robot_path('solo12'), floating_base=True,
+                                 backend=backend)
     far_seed = model.neutral_configuration()
     far_seed[0] = 1e16
     rng = np.random.default_rng(18)
@@ -232,7 +232,7 @@ def all_joint_types_model(**kwargs):
         joint_xml('j_tip', 'fixed', 'e', 'tip', '0.05 0.05 0.05'),
         joint_xml('j_planar', 'planar', 'base', 'plane', '0 0.5 0', '0 0 0', '0 0.6 0.8'),
     ])
-    return RobotModel.from_urdf_string(urdf(body, 'all_types'), **kwargs)
+    return Robot.from_urdf_string(urdf(body, 'all_types'), **kwargs)
 
 
 class ListLogger:

@@ -25,8 +25,8 @@ import time
 
 from conftest import all_joint_types_model, random_configuration, real_robot_path, REAL_ROBOTS
 from frame_kinematics import robots
-from frame_kinematics.core import (backend, BackendError, ConfigurationError, ExpressedIn, ik,
-                                   RobotModel)
+from frame_kinematics.core import backend, BackendError, ConfigurationError, ExpressedIn, ik, \
+    Robot
 from frame_kinematics.core import configuration as cfg
 import numpy as np
 import pytest
@@ -45,7 +45,7 @@ def _pair(name):
         path, floating = robots.path(name[8:]), FLOATING.get(name, False)
     else:
         path, floating = real_robot_path(name), REAL_ROBOTS.get(name, ('', False))[1]
-    return tuple(RobotModel.from_urdf_file(path, floating_base=floating, backend=b)
+    return tuple(Robot.from_urdf_file(path, floating_base=floating, backend=b)
                  for b in backend.BACKENDS)
 
 
@@ -63,7 +63,7 @@ def _close(a, b):
 def test_poses_jacobians_and_com_equal_numpy(pair, batch):
     reference, compiled = pair
     assert (reference.backend, compiled.backend) == ('numpy', 'numba')
-    assert reference.accelerator is None and compiled.accelerator is not None
+    assert reference.executor is None and compiled.executor is not None
     q = random_configuration(reference, np.random.default_rng(11), batch)
     ours, theirs = compiled.forward_kinematics(q), reference.forward_kinematics(q)
     _close(ours.poses, theirs.poses)
@@ -107,7 +107,7 @@ def test_the_one_call_paths_equal_numpy(pair):
     reference, compiled = pair
     q = random_configuration(reference, np.random.default_rng(21))
     forms = _forms(q)
-    assert [compiled.accelerator.takes(f) for f in forms] == [True, True, False, True, True]
+    assert [compiled.executor.takes(f) for f in forms] == [True, True, False, True, True]
     rng = np.random.default_rng(22)
     for form in forms:
         ours, theirs = compiled.forward_kinematics(form), reference.forward_kinematics(form)
@@ -142,13 +142,13 @@ def test_the_one_call_paths_refuse_what_the_numpy_path_refuses():
         bads.append(bad)
     bads += [good[:-1].copy(), np.append(good, 0.0), np.zeros(0)]  # the kernels check sizes
     for bad in bads:
-        assert compiled.accelerator.takes(bad)
+        assert compiled.executor.takes(bad)
         for call in ('forward_kinematics', 'jacobian', 'transform'):
             args = (bad,) if call == 'forward_kinematics' else (bad, 'base_link')
             message = _error(lambda: getattr(compiled, call)(*args))
             assert message == _error(lambda: getattr(reference, call)(*args))
     swapped = good.astype('>f8')  # float64 of the other byte order: the Python checks convert it
-    assert not compiled.accelerator.takes(swapped)
+    assert not compiled.executor.takes(swapped)
     _close(compiled.forward_kinematics(swapped).poses, reference.forward_kinematics(good).poses)
     near = good.copy()
     near[quaternion] *= 1.0 + 5e-5
@@ -159,7 +159,7 @@ def test_the_one_call_paths_refuse_what_the_numpy_path_refuses():
 
 def test_every_one_call_path_takes_the_same_configurations(pair):
     _, compiled = pair
-    accelerator = compiled.accelerator
+    accelerator = compiled.executor
     q = random_configuration(compiled, np.random.default_rng(23))
     for form in _forms(q) + [q.astype('>f8'), np.stack([q, q]), q.astype(np.float32)]:
         taken = accelerator.takes(form)
@@ -192,7 +192,7 @@ def test_a_massless_robot_has_no_center_of_mass_on_either_backend():
             '<joint name="j" type="continuous"><parent link="a"/><child link="b"/>'
             '<axis xyz="0 0 1"/></joint></robot>')
     for name in backend.BACKENDS:
-        state = RobotModel.from_urdf_string(text, backend=name).forward_kinematics([0.3])
+        state = Robot.from_urdf_string(text, backend=name).forward_kinematics([0.3])
         with pytest.raises(ConfigurationError, match='no mass'):
             state.center_of_mass()
         with pytest.raises(ConfigurationError, match='no mass'):
@@ -201,7 +201,7 @@ def test_a_massless_robot_has_no_center_of_mass_on_either_backend():
 
 def test_a_bad_point_is_refused_by_the_compiled_jacobian():
     pytest.importorskip('numba')
-    model = RobotModel.from_urdf_file(robots.path('fk_arm'), backend='numba')
+    model = Robot.from_urdf_file(robots.path('fk_arm'), backend='numba')
     state = model.forward_kinematics(model.neutral_configuration())
     for point in ([1.0, np.nan, 0.0], [1.0, 2.0], 'abc'):
         with pytest.raises(ConfigurationError, match='point'):
@@ -248,7 +248,7 @@ def test_compiled_ik_solutions_reach_the_targets_and_agree_with_numpy_fk(name, t
 
 def test_compiled_ik_honours_the_iteration_and_restart_limits_and_is_reproducible():
     pytest.importorskip('numba')
-    model = RobotModel.from_urdf_file(robots.path('fk_arm'), backend='numba')
+    model = Robot.from_urdf_file(robots.path('fk_arm'), backend='numba')
     far = np.eye(4)
     far[:3, 3] = [3.0, 0.0, 0.5]
     counted = ik.solve(model, 'tool0', far, max_iterations=7, parallel_seeds=1, time_budget=5.0)
@@ -275,7 +275,7 @@ def test_compiled_ik_honours_the_iteration_and_restart_limits_and_is_reproducibl
 
 def test_a_compiled_batch_gives_the_time_left_to_the_targets_that_need_it():
     pytest.importorskip('numba')
-    model = RobotModel.from_urdf_file(robots.path('fk_arm'), backend='numba')
+    model = Robot.from_urdf_file(robots.path('fk_arm'), backend='numba')
     rng = np.random.default_rng(10)
     targets = np.array(model.forward_kinematics(random_configuration(model, rng, 5))
                        .transform('tool0'))
@@ -288,7 +288,7 @@ def test_a_compiled_batch_gives_the_time_left_to_the_targets_that_need_it():
 def test_a_compiled_solve_lets_other_threads_run():
     """The node's /tf path is a Python thread: a solve must not hold the GIL while it runs."""
     pytest.importorskip('numba')
-    model = RobotModel.from_urdf_file(robots.path('fk_arm'), backend='numba')
+    model = Robot.from_urdf_file(robots.path('fk_arm'), backend='numba')
     far = np.eye(4)
     far[:3, 3] = [3.0, 0.0, 0.5]
     ik.solve(model, 'tool0', far, time_budget=0.01, max_iterations=10 ** 9)  # compiled, warm
@@ -314,7 +314,7 @@ def test_a_compiled_solve_lets_other_threads_run():
 
 def test_threaded_batches_may_run_from_several_threads_at_once():
     pytest.importorskip('numba')
-    model = RobotModel.from_urdf_file(robots.path('fk_arm'), backend='numba')
+    model = Robot.from_urdf_file(robots.path('fk_arm'), backend='numba')
     solver = ik.IKSolver(model, 'tool0')
     rng = np.random.default_rng(30)
     targets = model.forward_kinematics(random_configuration(model, rng, 80)).transform('tool0')
@@ -333,7 +333,7 @@ def test_threaded_batches_may_run_from_several_threads_at_once():
 
 def test_problems_the_compiled_solve_does_not_handle_go_to_the_numpy_engine():
     pytest.importorskip('numba')
-    model = RobotModel.from_urdf_file(robots.path('fk_arm'), backend='numba')
+    model = Robot.from_urdf_file(robots.path('fk_arm'), backend='numba')
     target = model.forward_kinematics(np.full(model.nq, 0.3)).transform('tool0')
     solver = ik.IKSolver(model, 'tool0')
     compiled = solver.evaluator().compiled
@@ -347,14 +347,14 @@ def test_problems_the_compiled_solve_does_not_handle_go_to_the_numpy_engine():
 # -- backend selection ----------------------------------------------------------------------
 def test_the_argument_wins_over_the_environment(monkeypatch):
     monkeypatch.setenv(backend.ENVIRONMENT_VARIABLE, 'numba')
-    model = RobotModel.from_urdf_file(robots.path('fk_arm'), backend='numpy')
-    assert model.backend == 'numpy' and model.accelerator is None
+    model = Robot.from_urdf_file(robots.path('fk_arm'), backend='numpy')
+    assert model.backend == 'numpy' and model.executor is None
 
 
 def test_the_environment_variable_selects_numpy(monkeypatch):
     monkeypatch.setenv(backend.ENVIRONMENT_VARIABLE, ' NumPy ')
     assert backend.resolve() == 'numpy'
-    assert RobotModel.from_urdf_file(robots.path('fk_arm')).backend == 'numpy'
+    assert Robot.from_urdf_file(robots.path('fk_arm')).backend == 'numpy'
 
 
 def test_auto_picks_numba_exactly_when_it_imports(monkeypatch):
@@ -362,7 +362,7 @@ def test_auto_picks_numba_exactly_when_it_imports(monkeypatch):
     expected = 'numba' if backend.numba_error() is None else 'numpy'
     assert backend.resolve() == expected
     assert backend.resolve('auto') == expected
-    assert RobotModel.from_urdf_file(robots.path('fk_arm')).backend == expected
+    assert Robot.from_urdf_file(robots.path('fk_arm')).backend == expected
 
 
 @pytest.mark.parametrize('bad', ['numpyy', '', 'fast' * 30, 3, None])
@@ -373,7 +373,7 @@ def test_unknown_backends_are_refused(monkeypatch, bad):
             backend.resolve()
         return
     with pytest.raises(BackendError) as error:
-        RobotModel.from_urdf_file(robots.path('fk_arm'), backend=bad)
+        Robot.from_urdf_file(robots.path('fk_arm'), backend=bad)
     assert len(str(error.value)) < 200
 
 
@@ -411,8 +411,8 @@ def test_without_the_posix_clock_auto_falls_back_to_numpy_with_a_notice(monkeypa
     log = core_log('frame_kinematics.core')
     assert backend.resolve('auto') == 'numpy'
     assert 'POSIX monotonic clock' in log.text and len(log.lines) == 1
-    model = RobotModel.from_urdf_file(robots.path('fk_arm'), backend='auto')
-    assert model.backend == 'numpy' and model.accelerator is None
+    model = Robot.from_urdf_file(robots.path('fk_arm'), backend='auto')
+    assert model.backend == 'numpy' and model.executor is None
     with pytest.raises(BackendError, match='POSIX monotonic clock'):
         backend.resolve('numba')
 

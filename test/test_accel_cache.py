@@ -36,11 +36,11 @@ _RUN = textwrap.dedent("""
     import json, sys
     import numpy as np
     from frame_kinematics import robots
-    from frame_kinematics.core import RobotModel
+    from frame_kinematics.core import Robot
     from frame_kinematics.core.accel import poses
 
-    compiled = RobotModel.from_urdf_file(robots.path('fk_quadruped'), backend='numba')
-    reference = RobotModel.from_urdf_file(robots.path('fk_quadruped'), backend='numpy')
+    compiled = Robot.from_urdf_file(robots.path('fk_quadruped'), backend='numba')
+    reference = Robot.from_urdf_file(robots.path('fk_quadruped'), backend='numpy')
     rng = np.random.default_rng(3)
     error = 0.0
     for _ in range(5):
@@ -178,13 +178,13 @@ def test_threads_probing_the_cache_directory_at_once_all_find_it_writable(tmp_pa
 _THREADS = """
 import sys, threading
 from frame_kinematics import robots
-from frame_kinematics.core import RobotModel
+from frame_kinematics.core import Robot
 errors, barrier = [], threading.Barrier(6)
 
 def build():
     barrier.wait()
     try:
-        RobotModel.from_urdf_file(robots.path('fk_arm'), backend='numba')
+        Robot.from_urdf_file(robots.path('fk_arm'), backend='numba')
     except Exception as error:
         errors.append(repr(error))
 

@@ -24,7 +24,7 @@ from conftest import all_joint_types_model, assert_edge_solutions_accepted, asse
     far_base_case, far_continuous_seed_case, random_configuration, real_robot_path, rest_pulls
 from frame_kinematics import robots
 from frame_kinematics.core import configuration as cfg
-from frame_kinematics.core import ConfigurationError, ik, RobotModel
+from frame_kinematics.core import ConfigurationError, ik, Robot, RobotModel
 from frame_kinematics.core.checks import check_finite
 from frame_kinematics.core.joints import wrap_angle
 from frame_kinematics.core.spatial import check_transform
@@ -36,7 +36,7 @@ def _compiled(path_or_model, **kwargs):
     pytest.importorskip('numba')
     if isinstance(path_or_model, RobotModel):
         return path_or_model
-    return RobotModel.from_urdf_file(path_or_model, backend='numba', **kwargs)
+    return Robot.from_urdf_file(path_or_model, backend='numba', **kwargs)
 
 
 def _general(**options):
@@ -161,7 +161,7 @@ def _bad_inputs(model, target, seed):
 
 def test_bad_input_raises_the_general_paths_error_and_changes_no_state():
     compiled = _compiled(robots.path('fk_arm'))
-    reference = RobotModel.from_urdf_file(robots.path('fk_arm'), backend='numpy')
+    reference = Robot.from_urdf_file(robots.path('fk_arm'), backend='numpy')
     rng = np.random.default_rng(42)
     seed = random_configuration(compiled, rng)
     target = compiled.forward_kinematics(random_configuration(compiled, rng)).transform('tool0')
@@ -276,7 +276,7 @@ def _count_compiled_runs(monkeypatch):
 def test_a_rest_posture_is_solved_in_compiled_code_and_pulls_as_in_numpy(monkeypatch):
     pytest.importorskip('numba')
     path = real_robot_path('panda')
-    models = [RobotModel.from_urdf_file(path, backend=b) for b in ('numba', 'numpy')]
+    models = [Robot.from_urdf_file(path, backend=b) for b in ('numba', 'numpy')]
     rest = cfg.clip(models[1], np.array([0.0, -0.3, 0.0, -2.2, 0.0, 2.0, 0.8, 0.02]))
     rng = np.random.default_rng(47)
     goals = [cfg.random_gaussian(models[1], rng, rest, 0.3) for _ in range(6)]
@@ -346,7 +346,7 @@ def test_floating_and_planar_joints_are_solved_in_compiled_code(monkeypatch, nam
     if name == 'all_types':
         models = [all_joint_types_model(backend=b) for b in ('numba', 'numpy')]
     else:
-        models = [RobotModel.from_urdf_file(robots.path(name), floating_base=True, backend=b)
+        models = [Robot.from_urdf_file(robots.path(name), floating_base=True, backend=b)
                   for b in ('numba', 'numpy')]
     reference = models[1]
     tips = [tip] if isinstance(tip, str) else tip
@@ -433,7 +433,7 @@ def test_without_restarts_both_backends_take_the_same_steps(name, tip, abandon_s
     """One LM schedule (``ik.schedule``): one seed, no restart, the same iterates."""
     pytest.importorskip('numba')
     compiled = _compiled(real_robot_path(name))
-    reference = RobotModel.from_urdf_file(real_robot_path(name), backend='numpy')
+    reference = Robot.from_urdf_file(real_robot_path(name), backend='numpy')
     rng = np.random.default_rng(52)
     goals = random_configuration(reference, rng, 12)
     seeds = random_configuration(reference, rng, 12)

@@ -14,7 +14,7 @@
 """
 Nothing reachable from a model, a state or a workspace crashes the process.
 
-Every public callable of a model, its compiled backend's face (``model.accelerator`` and its
+Every public callable of a model, its compiled backend's face (``model.executor`` and its
 ``tf``), a state and a workspace is called with hostile arguments, one argument at a time, in
 a child process (a crash there fails the test instead of ending the test run). Each call
 either answers or raises; the model, state and workspace raise only the library's own
@@ -32,9 +32,9 @@ _PROBE = textwrap.dedent("""
     import inspect, sys
     import numpy as np
     from frame_kinematics import robots
-    from frame_kinematics.core import ExpressedIn, FrameKinematicsError, RobotModel
+    from frame_kinematics.core import ExpressedIn, FrameKinematicsError, Robot
 
-    model = RobotModel.from_urdf_file(robots.path(sys.argv[1]), backend=sys.argv[2])
+    model = Robot.from_urdf_file(robots.path(sys.argv[1]), backend=sys.argv[2])
     n, nq, nv = len(model.links), model.nq, model.nv
     q = model.neutral_configuration()
     state = model.forward_kinematics(q, np.zeros(nv), np.zeros(nv))
@@ -63,8 +63,8 @@ _PROBE = textwrap.dedent("""
 
     foreign = []
     calls = 0
-    for owner, strict in ((model, True), (model.accelerator, False),
-                          (getattr(model.accelerator, 'tf', None), False), (state, True),
+    for owner, strict in ((model, True), (model.executor, False),
+                          (getattr(model.executor, 'tf', None), False), (state, True),
                           (model.workspace(), True)):
         if owner is None:
             continue

@@ -18,6 +18,8 @@ Poses, every Jacobian variant, the center of mass, its Jacobian and the centroid
 for single configurations and batches of 1, 15, 16 and 64 (the numpy batch path changes at
 16), on the bundled robots, every robot of example-robot-data the loader accepts, and random
 trees whose joint axes are principal up to float noise (as float32 exports write them).
+Each robot is parsed once, as data (a ``RobotModel``), and evaluated by a state per backend
+(``KinematicsState(model, q, backend=...)``).
 """
 
 import glob
@@ -26,7 +28,8 @@ import os
 
 from conftest import all_joint_types_model, joint_xml, link_xml, random_configuration, urdf
 from frame_kinematics import robots
-from frame_kinematics.core import ExpressedIn, RobotModel, URDFError
+from frame_kinematics.core import ExpressedIn, KinematicsState, RobotModel, URDFError
+from frame_kinematics.core.backend import again
 from hypothesis import given, HealthCheck, settings, strategies as st
 import numpy as np
 import pytest
@@ -59,22 +62,26 @@ def _example_robot_data():
                   for p in glob.glob(os.path.join(root, '**', '*.urdf'), recursive=True))
 
 
-def _load(text, backend):
+def _load(text):
     logging.disable(logging.WARNING)  # example-robot-data's URDFs warn about meshes etc.
     try:
-        return RobotModel.from_urdf_string(text, backend=backend)
+        return RobotModel.from_urdf_string(text)
     finally:
         logging.disable(logging.NOTSET)
 
 
-def _assert_conforms(model, reference, seed=3):
-    """Compare ``model`` (any backend) with ``reference`` (numpy) on random configurations."""
+def _assert_conforms(model, backend, seed=3):
+    """Compare states of ``model`` on ``backend`` with numpy's, on random configurations."""
     rng = np.random.default_rng(seed)
     links = [link.name for link in model.links]
     point = rng.normal(size=3) * 0.1
+    ours = KinematicsState(model, model.neutral_configuration(), backend=backend)
+    assert ours.backend == backend
+    executor = ours.executor  # bound once, as a Robot's
     for size in (None,) + BATCHES:
         q = random_configuration(model, rng, size)
-        ours, ref = model.forward_kinematics(q), reference.forward_kinematics(q)
+        ours = KinematicsState(model, q, backend=again(executor))
+        ref = KinematicsState(model, q, backend='numpy')
         np.testing.assert_allclose(ours.poses, ref.poses, rtol=0, atol=TOL)
         for link in links[-3:]:
             for expressed in ExpressedIn:
@@ -89,13 +96,14 @@ def _assert_conforms(model, reference, seed=3):
                                        ref.center_of_mass_jacobian(), rtol=0, atol=TOL)
         if size is not None:  # each configuration of a batch equals the single call
             for k in (0, size - 1):
-                single = reference.forward_kinematics(q[k])
+                single = KinematicsState(model, q[k], backend='numpy')
                 np.testing.assert_allclose(ours.poses[:, k], single.poses, rtol=0, atol=TOL)
     q = random_configuration(model, rng)
     v = rng.normal(size=model.nv)
     if model.total_mass > 0:
-        np.testing.assert_allclose(model.forward_kinematics(q, v).centroidal_momentum(),
-                                   reference.forward_kinematics(q, v).centroidal_momentum(),
+        ours = KinematicsState(model, q, v, backend=again(executor))
+        ref = KinematicsState(model, q, v, backend='numpy')
+        np.testing.assert_allclose(ours.centroidal_momentum(), ref.centroidal_momentum(),
                                    rtol=0, atol=1e-10)
 
 
@@ -103,13 +111,12 @@ def _assert_conforms(model, reference, seed=3):
 @pytest.mark.parametrize('name', robots.names())
 def test_bundled_robots_conform(backend, name):
     text = open(robots.path(name)).read()
-    _assert_conforms(_load(text, backend), _load(text, 'numpy'))
+    _assert_conforms(_load(text), backend)
 
 
 @pytest.mark.parametrize('backend', _backends())
 def test_every_joint_type_conforms(backend):
-    _assert_conforms(all_joint_types_model(backend=backend),
-                     all_joint_types_model(backend='numpy'))
+    _assert_conforms(all_joint_types_model(backend='numpy'), backend)
 
 
 @pytest.mark.parametrize('backend', _backends())
@@ -121,10 +128,10 @@ def test_every_example_robot_data_robot_conforms(backend):
     for relative in paths:
         text = open(robots.example_robot_data(relative), 'rb').read()
         try:
-            reference = _load(text, 'numpy')
+            model = _load(text)
         except URDFError:  # a xacro left unexpanded, a mimic of a missing joint
             continue
-        _assert_conforms(_load(text, backend), reference)
+        _assert_conforms(model, backend)
         checked += 1
     assert checked >= 60
 
@@ -149,7 +156,7 @@ def test_axes_principal_up_to_float_noise_conform(backend, data):
     kinds = data.draw(st.lists(st.sampled_from(['revolute', 'continuous']), min_size=count,
                                max_size=count), label='kinds')
     text = _near_principal_chain(axes, kinds)
-    _assert_conforms(_load(text, backend), _load(text, 'numpy'),
+    _assert_conforms(_load(text), backend,
                      seed=data.draw(st.integers(0, 2**31), label='seed'))
 
 
@@ -188,14 +195,14 @@ def _random_tree(data):
 @given(data=st.data())
 def test_random_trees_of_every_joint_type_conform(backend, data):
     text = _random_tree(data)
-    _assert_conforms(_load(text, backend), _load(text, 'numpy'),
+    _assert_conforms(_load(text), backend,
                      seed=data.draw(st.integers(0, 2**31), label='seed'))
 
 
 def test_only_exact_unit_axes_are_principal():
     text = _near_principal_chain(NEAR_PRINCIPAL + ('0 0 1', '-1 0 0', '0 1 0'),
                                  ['revolute'] * 7)
-    model = _load(text, 'numpy')
+    model = _load(text)
     assert model.kernel.principal_axis[1:].tolist() == [-1, -1, -1, -1, 2, 0, 1]
 
 
@@ -203,13 +210,13 @@ def test_only_exact_unit_axes_are_principal():
 def test_axes_principal_up_to_float_noise_match_pinocchio(backend):
     pin = pytest.importorskip('pinocchio')
     text = _near_principal_chain(NEAR_PRINCIPAL, ['revolute'] * len(NEAR_PRINCIPAL))
-    model = _load(text, backend)
+    model = _load(text)
     pmodel = pin.buildModelFromXML(text)
     pdata = pmodel.createData()
     rng = np.random.default_rng(11)
     for q in random_configuration(model, rng, 16):
         pin.framesForwardKinematics(pmodel, pdata, q)
-        poses = model.forward_kinematics(q).poses
+        poses = KinematicsState(model, q, backend=backend).poses
         for link in model.links:
             frame = pmodel.getFrameId(link.name, pin.BODY)
             np.testing.assert_allclose(poses[link.index], pdata.oMf[frame].homogeneous,

@@ -22,7 +22,7 @@ from frame_kinematics import robots
 from frame_kinematics.bridge import (Bridge, BridgeSettings, JointStateInput,
                                      PARAMETER_DEFAULTS, settings_from_parameters,
                                      ThrottledLog, UserFrame)
-from frame_kinematics.core import FrameKinematicsError, RobotModel
+from frame_kinematics.core import FrameKinematicsError, Robot
 from frame_kinematics.core.joints import JointType
 from frame_kinematics.core.spatial import (inverse, rotation_from_quaternion,
                                            transform_from_xyz_quaternion,
@@ -247,7 +247,7 @@ def test_transforms_equal_the_core_forward_kinematics_for_every_link():
 def test_transforms_equal_the_core_on_real_robots(robot):
     """The bridge's TF (the joint kernel's quaternions) against the core's FK, every robot."""
     path = robots.path(robot) if robot == 'fk_quadruped' else real_robot_path(robot)
-    model = RobotModel.from_urdf_file(path)
+    model = Robot.from_urdf_file(path)
     bridge = Bridge(model.urdf, logger=ListLogger())
     rng = np.random.default_rng(2)
     q = random_configuration(model, rng)

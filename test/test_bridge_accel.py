@@ -24,7 +24,7 @@ numba is not installed.
 from conftest import all_joint_types_model, ListLogger, random_configuration, real_robot_path
 from frame_kinematics import robots
 from frame_kinematics.bridge import Bridge, BridgeSettings, JointStateInput
-from frame_kinematics.core import backend, RobotModel
+from frame_kinematics.core import backend, Robot
 import numpy as np
 import pytest
 
@@ -152,8 +152,8 @@ def test_a_bad_value_changes_nothing_on_the_compiled_path(monkeypatch, value):
 @pytest.mark.parametrize('name', ROBOTS)
 def test_tf_kernel_equals_local_tf_and_the_core_com(name):
     pytest.importorskip('numba')
-    model = RobotModel.from_urdf_string(_urdf(name), backend='numpy')
-    kernels = RobotModel.from_urdf_string(_urdf(name), backend='numba').accelerator.tf
+    model = Robot.from_urdf_string(_urdf(name), backend='numpy')
+    kernels = Robot.from_urdf_string(_urdf(name), backend='numba').executor.tf
     rows = np.random.default_rng(23).permutation(model.kernel.n_rows).astype(np.int64)
     for q in random_configuration(model, np.random.default_rng(24), 5):
         translations, quats = model.kernel.local_tf(q, rows)

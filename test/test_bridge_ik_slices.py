@@ -18,7 +18,7 @@ import time
 
 from conftest import moveit_resource
 from frame_kinematics.bridge.ik_slices import SLICE_ITERATIONS, SLICE_TIME, solve_in_slices
-from frame_kinematics.core import RobotModel
+from frame_kinematics.core import Robot
 import numpy as np
 import pytest
 
@@ -37,7 +37,7 @@ class Recorder:
 
 @pytest.fixture
 def panda():
-    return RobotModel.from_urdf_file(moveit_resource('panda_description/urdf/panda.urdf'))
+    return Robot.from_urdf_file(moveit_resource('panda_description/urdf/panda.urdf'))
 
 
 ARM = [f'panda_joint{i}' for i in range(1, 8)]

@@ -72,8 +72,8 @@ def _solution_q(bridge, answer):
 
 # -- groups ----------------------------------------------------------------------------------
 def test_groups_of_the_moveit_configurations_resolve_to_their_joints_and_tips():
-    from frame_kinematics.core import RobotModel
-    panda = RobotModel.from_urdf_file(moveit_resource('panda_description/urdf/panda.urdf'))
+    from frame_kinematics.core import Robot
+    panda = Robot.from_urdf_file(moveit_resource('panda_description/urdf/panda.urdf'))
     srdf = read_srdf_file(moveit_resource('panda_moveit_config/config/panda.srdf'))
     arm = resolve_group(srdf, panda, 'panda_arm')
     assert arm.active_joints == tuple(ARM7)
@@ -82,7 +82,7 @@ def test_groups_of_the_moveit_configurations_resolve_to_their_joints_and_tips():
     assert resolve_group(srdf, panda, 'hand').active_joints == ('panda_finger_joint1',)
     assert model_frame(srdf, panda) == 'world'
 
-    pr2 = RobotModel.from_urdf_file(moveit_resource('pr2_description/urdf/robot.xml'))
+    pr2 = Robot.from_urdf_file(moveit_resource('pr2_description/urdf/robot.xml'))
     srdf = read_srdf_file(moveit_resource('pr2_description/srdf/robot.xml'))
     arms = resolve_group(srdf, pr2, 'arms')  # two subgroups: both tips, in SRDF order
     assert arms.tips == ('r_wrist_roll_link', 'l_wrist_roll_link')
@@ -92,7 +92,7 @@ def test_groups_of_the_moveit_configurations_resolve_to_their_joints_and_tips():
     assert resolve_group(srdf, pr2, 'base').active_joints == ()  # only the virtual joint
     assert model_frame(srdf, pr2) == 'odom_combined'
 
-    fanuc = RobotModel.from_urdf_file(moveit_resource('fanuc_description/urdf/fanuc.urdf'))
+    fanuc = Robot.from_urdf_file(moveit_resource('fanuc_description/urdf/fanuc.urdf'))
     srdf = read_srdf_file(moveit_resource('fanuc_moveit_config/config/fanuc.srdf'))
     manipulator = resolve_group(srdf, fanuc, 'manipulator')
     assert manipulator.active_joints == tuple(f'joint_{i}' for i in range(1, 7))

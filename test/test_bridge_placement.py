@@ -20,7 +20,7 @@ from frame_kinematics.bridge import (Bridge, BridgeSettings, JointStateInput, Pa
 from frame_kinematics.bridge.parameters import check_parameter, ParameterValues
 from frame_kinematics.bridge.service_types import JacobianRequest
 from frame_kinematics.bridge.services import get_jacobian
-from frame_kinematics.core import RobotModel
+from frame_kinematics.core import Robot
 from frame_kinematics.core.spatial import transform_from_xyz_rpy
 import numpy as np
 import pytest
@@ -31,7 +31,7 @@ WORLD_XYZ, WORLD_RPY = (1.0, 2.0, 0.5), (0.0, 0.0, 1.2)
 
 @pytest.fixture(scope='module')
 def arm():
-    return RobotModel.from_urdf_string(ARM, backend='numpy')
+    return Robot.from_urdf_string(ARM, backend='numpy')
 
 
 def placed_bridge(**kwargs):

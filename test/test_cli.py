@@ -27,7 +27,7 @@ import sys
 
 from conftest import bundled, erd_urdf, link_xml, moveit_resource, random_configuration, urdf
 from frame_kinematics import cli
-from frame_kinematics.core import backend, ExpressedIn, RobotModel
+from frame_kinematics.core import backend, ExpressedIn, Robot
 from frame_kinematics.core.spatial import quaternion_from_rotation, rpy_from_rotation
 import numpy as np
 import pytest
@@ -206,7 +206,7 @@ def test_quadruped_with_floating_base_matches_core():
 def test_example_robot_data_robot_matches_core():
     pytest.importorskip('pinocchio')
     path = erd_urdf('panda_description/urdf/panda.urdf')
-    model = RobotModel.from_urdf_file(path)
+    model = Robot.from_urdf_file(path)
     q = random_configuration(model, np.random.default_rng(5))
     proc = run('--urdf', path, 'fk', *pairs(model, q), '--links', 'panda_hand',
                'panda_link4', '--format', 'json')
@@ -661,7 +661,7 @@ def test_ik_position_only_needs_no_orientation(capsys, tmp_path):
 
 def test_default_seed_and_configuration_lie_within_the_limits(capsys):
     path = panda_path()
-    model = RobotModel.from_urdf_file(path)
+    model = Robot.from_urdf_file(path)
     assert not model.lower[3] <= 0.0 <= model.upper[3]     # panda_joint4 excludes 0
     status, out, err = call(capsys, 'ik', '--urdf', path, '--link', 'panda_hand',
                             '--xyz', '0.4', '0.2', '0.5', '--rpy', '3.14159', '0', '0')
@@ -743,7 +743,7 @@ def test_batch_progress_and_summary_agree(capsys, tmp_path):
 
 def test_mimic_joints_set_their_master(capsys, tmp_path):
     path = mimic_urdf(tmp_path)
-    model = RobotModel.from_urdf_file(path)
+    model = Robot.from_urdf_file(path)
     assert model.configuration_names == ('a',)
     status, out, err = call(capsys, 'fk', '--urdf', path, 'b=1.1', '--format', 'json')
     assert status == 0, err

@@ -16,7 +16,7 @@
 import itertools
 
 from conftest import bundled, moveit_resource
-from frame_kinematics.core import ConfigurationError, RobotModel, UnknownFrameError
+from frame_kinematics.core import ConfigurationError, Robot, UnknownFrameError
 from frame_kinematics.core.collision import CollisionFlags
 from frame_kinematics.core.errors import SRDFError
 from frame_kinematics.core.srdf import load_srdf, read_srdf_file
@@ -32,8 +32,8 @@ def arm():
 
 @pytest.fixture(scope='module')
 def panda():
-    return RobotModel.from_urdf_file(moveit_resource('panda_description/urdf/panda.urdf'),
-                                     backend='numpy')
+    return Robot.from_urdf_file(moveit_resource('panda_description/urdf/panda.urdf'),
+                                backend='numpy')
 
 
 def brute_force_pairs(flags):
@@ -161,8 +161,8 @@ def test_moveit_panda_pairs(panda):
 
 
 def test_moveit_pr2_pair():
-    pr2 = RobotModel.from_urdf_file(moveit_resource('pr2_description/urdf/robot.xml'),
-                                    backend='numpy')
+    pr2 = Robot.from_urdf_file(moveit_resource('pr2_description/urdf/robot.xml'),
+                               backend='numpy')
     srdf = read_srdf_file(moveit_resource('pr2_description/srdf/robot.xml'))
     flags = CollisionFlags(pr2, srdf)
     assert not flags.are_colliding('r_shoulder_lift_link', 'r_shoulder_pan_link')

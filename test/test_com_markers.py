@@ -17,7 +17,7 @@ from conftest import all_joint_types_model, bundled, link_xml, random_configurat
 from frame_kinematics.bridge.markers import (com_markers, COM_NAMESPACE, CYLINDER,
                                              GROUND_NAMESPACE, LINK_NAMESPACE, MarkerStyle,
                                              SPHERE)
-from frame_kinematics.core import RobotModel
+from frame_kinematics.core import Robot
 from frame_kinematics.core.errors import ConfigurationError, FrameKinematicsError
 import numpy as np
 import pytest
@@ -67,7 +67,7 @@ def test_light_links_keep_the_minimum_diameter():
     body = '\n'.join([link_xml('base', 1000.0), link_xml('feather', 1e-6),
                       '<joint name="j" type="fixed"><parent link="base"/>'
                       '<child link="feather"/></joint>'])
-    model = RobotModel.from_urdf_string(urdf(body))
+    model = Robot.from_urdf_string(urdf(body))
     markers = com_markers(model, model.forward_kinematics(model.neutral_configuration()), 0,
                           style=MarkerStyle(min_link_diameter=0.02))
     assert [m.scale[0] for m in markers if m.namespace == LINK_NAMESPACE] == [0.05, 0.02]
@@ -105,7 +105,7 @@ def test_a_robot_without_mass_has_no_markers():
     body = '\n'.join([link_xml('a'), link_xml('b'),
                       '<joint name="j" type="revolute"><parent link="a"/><child link="b"/>'
                       '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'])
-    model = RobotModel.from_urdf_string(urdf(body))
+    model = Robot.from_urdf_string(urdf(body))
     assert com_markers(model, model.forward_kinematics([0.3]), 0) == []
 
 

@@ -16,7 +16,7 @@
 from conftest import (all_joint_types_model, bundled, erd_urdf, joint_xml, link_xml,
                       random_configuration, real_robot_path, urdf)
 from frame_kinematics.core import configuration as cfg
-from frame_kinematics.core import ConfigurationError, RobotModel, UnknownFrameError, URDFError
+from frame_kinematics.core import ConfigurationError, Robot, UnknownFrameError, URDFError
 from frame_kinematics.core.spatial import exp_se3, rotation_from_quaternion, transform
 from hypothesis import given, settings, strategies as st
 import numpy as np
@@ -31,7 +31,7 @@ def _wheel():
     body = '\n'.join([link_xml('base'), link_xml('wheel'), link_xml('arm'),
                       joint_xml('spin', 'continuous', 'base', 'wheel'),
                       joint_xml('lift', 'revolute', 'wheel', 'arm', axis='0 1 0')])
-    return RobotModel.from_urdf_string(urdf(body, 'wheel'))
+    return Robot.from_urdf_string(urdf(body, 'wheel'))
 
 
 WHEEL = _wheel()
@@ -203,7 +203,7 @@ def test_invalid_shapes_raise():
 
 def _mimic_model(multiplier='2', offset='0.1'):
     """Two joints, ``b = multiplier * a + offset``, and a third one limited away from 0."""
-    return RobotModel.from_urdf_string(urdf('\n'.join([
+    return Robot.from_urdf_string(urdf('\n'.join([
         link_xml('base'), link_xml('l1'), link_xml('l2'), link_xml('l3'),
         joint_xml('a', 'revolute', 'base', 'l1'),
         joint_xml('b', 'revolute', 'l1', 'l2',
@@ -234,7 +234,7 @@ def test_neutral_configuration_lies_within_the_limits():
     np.testing.assert_array_equal(model.neutral_configuration(), [0.0, 0.2])
     assert cfg.is_valid(model, model.neutral_configuration())
     assert cfg.is_valid(model, model.configuration_from_dict({'a': 1.0}))
-    panda = RobotModel.from_urdf_file(erd_urdf('panda_description/urdf/panda.urdf'))
+    panda = Robot.from_urdf_file(erd_urdf('panda_description/urdf/panda.urdf'))
     neutral = panda.neutral_configuration()
     assert cfg.is_valid(panda, neutral)
     assert neutral[3] == panda.upper[3] and neutral[0] == 0.0
@@ -245,15 +245,15 @@ def test_floating_base_on_a_urdf_with_a_root_joint_blames_the_option():
                 joint_xml('root_joint', 'fixed', 'base', 'body'))
     with pytest.raises(URDFError, match='floating_base=True adds a joint '
                        "named 'root_joint', and the URDF already has a joint of that name"):
-        RobotModel.from_urdf_string(text, floating_base=True)
-    assert [j.name for j in RobotModel.from_urdf_string(text).joints] == ['root_joint']
+        Robot.from_urdf_string(text, floating_base=True)
+    assert [j.name for j in Robot.from_urdf_string(text).joints] == ['root_joint']
 
 
 @pytest.mark.parametrize('name, differs', [('talos', True), ('solo12', False)])
 def test_entries_in_pinocchio_order_map_configurations_both_ways(name, differs):
     pin = pytest.importorskip('pinocchio')
     path = real_robot_path(name)
-    model = RobotModel.from_urdf_file(path, floating_base=True, backend='numpy')
+    model = Robot.from_urdf_file(path, floating_base=True, backend='numpy')
     pmodel = pin.buildModelFromUrdf(path, pin.JointModelFreeFlyer())
     pdata = pmodel.createData()
     names = list(pmodel.names)[1:]

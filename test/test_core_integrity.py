@@ -28,7 +28,7 @@ import weakref
 from conftest import bundled, joint_xml, link_xml, random_configuration, urdf
 import frame_kinematics.core
 from frame_kinematics.core import configuration as cfg
-from frame_kinematics.core import ConfigurationError, FrameTree, RobotModel
+from frame_kinematics.core import ConfigurationError, FrameTree, Robot
 import numpy as np
 import pytest
 
@@ -137,7 +137,7 @@ def _chain(n, mimic_every=0):
 def _peak_bytes(text):
     tracemalloc.start()
     try:
-        model = RobotModel.from_urdf_string(text)
+        model = Robot.from_urdf_string(text)
         q = np.full(model.nq, 0.01)
         state = model.forward_kinematics(q)
         tip = model.links[-1].name
@@ -159,7 +159,7 @@ def test_memory_grows_linearly_with_the_chain_length():
 
 
 def test_long_chain_gives_finite_exact_results():
-    model = RobotModel.from_urdf_string(_chain(1000, 7))
+    model = Robot.from_urdf_string(_chain(1000, 7))
     rng = np.random.default_rng(RNG_SEED)
     q = random_configuration(model, rng) * 0.01
     state = model.forward_kinematics(q)

@@ -21,10 +21,10 @@ from conftest import all_joint_types_model, assert_edge_solutions_accepted, asse
     bundled, far_base_case, joint_xml, link_xml, random_configuration, real_robot_path, \
     REAL_ROBOTS, rest_pulls, urdf
 from frame_kinematics.core import configuration as cfg
-from frame_kinematics.core import ConfigurationError, ReferenceFrameError, RobotModel, \
+from frame_kinematics.core import ConfigurationError, ReferenceFrameError, Robot, \
     UnknownFrameError
 from frame_kinematics.core import ik
-from frame_kinematics.core.model import IK_SOLVERS_KEPT
+from frame_kinematics.core.robot import IK_SOLVERS_KEPT
 from frame_kinematics.core.spatial import exp_so3, log_so3
 from frame_kinematics.core.velocity import stacked_jacobian
 import numpy as np
@@ -111,7 +111,7 @@ def test_solve_reaches_reachable_targets_within_limits():
 @pytest.mark.parametrize('name, tip', [('ur5', 'tool0'), ('panda', 'panda_link8'),
                                        ('iiwa', 'lbr_iiwa_link_7')])
 def test_real_arms_single_and_batch(name, tip):
-    model = RobotModel.from_urdf_file(real_robot_path(name))
+    model = Robot.from_urdf_file(real_robot_path(name))
     rng = np.random.default_rng(3)
     _, targets = _reachable(model, tip, rng, 40)
     seeds = random_configuration(model, rng, 40)
@@ -184,7 +184,7 @@ def test_active_joint_subset_keeps_the_others_at_the_seed():
 
 
 def test_multiple_tips_on_a_floating_base_humanoid():
-    talos = RobotModel.from_urdf_file(real_robot_path('talos'), floating_base=True)
+    talos = Robot.from_urdf_file(real_robot_path('talos'), floating_base=True)
     tips = ['leg_left_6_link', 'leg_right_6_link', 'arm_left_7_link']
     rng = np.random.default_rng(8)
     q0 = talos.neutral_configuration()
@@ -260,7 +260,7 @@ def test_fixed_generator_gives_reproducible_results():
 
 
 def test_rest_posture_bias_stays_near_the_rest_posture():
-    panda = RobotModel.from_urdf_file(real_robot_path('panda'))
+    panda = Robot.from_urdf_file(real_robot_path('panda'))
     rest = cfg.clip(panda, np.array([0.0, -0.3, 0.0, -2.2, 0.0, 2.0, 0.8, 0.02]))
     rng = np.random.default_rng(12)
     goals = [cfg.random_gaussian(panda, rng, rest, 0.3) for _ in range(4)]
@@ -335,8 +335,8 @@ def _cross_check_models():
     yield 'fk_quadruped floating', bundled('fk_quadruped', floating_base=True)
     yield 'all joint types', all_joint_types_model()
     for name, (_, floating) in sorted(REAL_ROBOTS.items()):
-        yield name, RobotModel.from_urdf_file(real_robot_path(name), floating_base=floating)
-    yield 'iiwa', RobotModel.from_urdf_file(real_robot_path('iiwa'))
+        yield name, Robot.from_urdf_file(real_robot_path(name), floating_base=floating)
+    yield 'iiwa', Robot.from_urdf_file(real_robot_path('iiwa'))
 
 
 @pytest.mark.parametrize('name', ['fk_arm', 'fk_quadruped', 'fk_quadruped floating',
@@ -414,7 +414,7 @@ def _arm_and_head():
         joint_xml('tool', 'fixed', 'a3', 'tip', '0 0 0.25'),
         joint_xml('neck', 'revolute', 'base', 'head', '0.1 0 0.5', axis='0 0 1'),
     ])
-    return RobotModel.from_urdf_string(urdf(body, 'arm_and_head'))
+    return Robot.from_urdf_string(urdf(body, 'arm_and_head'))
 
 
 def test_a_reference_frame_is_evaluated_at_each_calls_seed():
@@ -611,7 +611,7 @@ def test_the_default_seed_is_inside_the_limits_and_warns_about_nothing(core_log)
             'lower="-2" upper="2"', 'lower="-3" upper="-1"'),
         joint_xml('tool', 'fixed', 'b', 'tip', '0 0 0.3'),
     ])
-    model = RobotModel.from_urdf_string(urdf(body, 'bent_elbow'))
+    model = Robot.from_urdf_string(urdf(body, 'bent_elbow'))
     log = core_log('frame_kinematics.core.ik')
     result = ik.solve(model, 'tip', np.eye(4), position_only=True, restarts=0,
                       max_iterations=0)
@@ -620,7 +620,7 @@ def test_the_default_seed_is_inside_the_limits_and_warns_about_nothing(core_log)
 
 
 def test_the_default_seed_of_panda_is_inside_its_limits(core_log):
-    panda = RobotModel.from_urdf_file(real_robot_path('panda'))
+    panda = Robot.from_urdf_file(real_robot_path('panda'))
     log = core_log('frame_kinematics.core.ik')
     goal = cfg.clip(panda, np.array([0.3, -0.3, 0.2, -2.0, 0.1, 1.8, 0.5, 0.02]))
     root_T_target = panda.forward_kinematics(goal).transform('panda_link8')
@@ -634,7 +634,7 @@ def test_the_default_seed_of_panda_is_inside_its_limits(core_log):
 def test_a_robot_without_joints_to_move_says_so():
     body = '\n'.join([link_xml('base'), link_xml('tip'),
                       joint_xml('weld', 'fixed', 'base', 'tip', '0 0 0.1')])
-    model = RobotModel.from_urdf_string(urdf(body, 'welded'))
+    model = Robot.from_urdf_string(urdf(body, 'welded'))
     with pytest.raises(ConfigurationError, match='no joint to move') as info:
         model.inverse_kinematics('tip', np.eye(4))
     assert 'reshape' not in str(info.value)
@@ -699,7 +699,7 @@ def test_a_singular_damped_system_never_escapes_as_numpys_error():
 
 
 @pytest.mark.parametrize('call', ['ik.solve', 'ik.solve_batch', 'IKSolver.solve',
-                                  'IKSolver.solve_batch', 'RobotModel.inverse_kinematics'])
+                                  'IKSolver.solve_batch', 'Robot.inverse_kinematics'])
 def test_an_unknown_option_names_the_call_and_the_option(call):
     model = bundled(backend='numpy')
     target = np.eye(4)[None] if 'batch' in call else np.eye(4)
@@ -708,7 +708,7 @@ def test_an_unknown_option_names_the_call_and_the_option(call):
            'ik.solve_batch': lambda **o: ik.solve_batch(model, 'tool0', target, **o),
            'IKSolver.solve': lambda **o: solver.solve(target, **o),
            'IKSolver.solve_batch': lambda **o: solver.solve_batch(target, **o),
-           'RobotModel.inverse_kinematics': lambda **o: model.inverse_kinematics(
+           'Robot.inverse_kinematics': lambda **o: model.inverse_kinematics(
                'tool0', target, **o)}[call]
     with pytest.raises(TypeError, match=r"^%s\(\) got an unknown option 'sed'" % call) as info:
         run(sed=1)
@@ -779,10 +779,10 @@ def test_solving_never_imports_numpy_ma_while_the_budget_runs():
     if eager.stdout.strip() == 'True':
         pytest.skip('this numpy imports numpy.ma with numpy itself (before 1.25)')
     code = ('import sys\n'
-            'from frame_kinematics.core import RobotModel, ik\n'
+            'from frame_kinematics.core import ik, Robot\n'
             'from frame_kinematics import robots\n'
             'import numpy as np\n'
-            "model = RobotModel.from_urdf_file(robots.path('fk_arm'), backend='numpy')\n"
+            "model = Robot.from_urdf_file(robots.path('fk_arm'), backend='numpy')\n"
             "ik.solve(model, ['tool0', 'left_finger_link'], np.stack([np.eye(4)] * 2),\n"
             '         max_iterations=2)\n'
             "print('numpy.ma' in sys.modules)\n")
@@ -793,7 +793,7 @@ def test_solving_never_imports_numpy_ma_while_the_budget_runs():
 
 @pytest.fixture(scope='module')
 def iiwa_numpy():
-    return RobotModel.from_urdf_file(real_robot_path('iiwa'), backend='numpy')
+    return Robot.from_urdf_file(real_robot_path('iiwa'), backend='numpy')
 
 
 def _hopeless_and_easy(model, tip, count=24):

@@ -20,7 +20,7 @@ type, mimic terms included, and the motion subspace must be the derivative of th
 """
 
 from conftest import all_joint_types_model, bundled, random_configuration, real_robot_path
-from frame_kinematics.core import RobotModel
+from frame_kinematics.core import Robot
 from frame_kinematics.core.joints import ConfigurationLayout, JointKernel, JointType
 from frame_kinematics.core.spatial import QUATERNION_NORM_TOLERANCE, rotation_from_quaternion
 import numpy as np
@@ -33,8 +33,8 @@ def _models():
     models = [all_joint_types_model(), bundled('fk_arm'), bundled('fk_quadruped')]
     for name in ('panda', 'talos'):
         try:
-            models.append(RobotModel.from_urdf_file(real_robot_path(name),
-                                                    floating_base=(name == 'talos')))
+            models.append(Robot.from_urdf_file(real_robot_path(name),
+                                               floating_base=(name == 'talos')))
         except pytest.skip.Exception:
             pass
     return models

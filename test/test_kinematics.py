@@ -23,7 +23,7 @@ import logging
 
 from conftest import (all_joint_types_model, bundled, random_configuration, real_robot_path,
                       REAL_ROBOTS)
-from frame_kinematics.core import ConfigurationError, ExpressedIn, RobotModel, UnknownFrameError
+from frame_kinematics.core import ConfigurationError, ExpressedIn, Robot, UnknownFrameError
 from frame_kinematics.core.joints import JointType
 from frame_kinematics.core.kinematics import BATCH_THRESHOLD
 from frame_kinematics.core.spatial import exp_se3, log_so3, quaternion_from_rotation, \
@@ -66,7 +66,7 @@ def _pinocchio_setup(name):
     floating = REAL_ROBOTS.get(name, ('', False))[1]
     logging.disable(logging.WARNING)
     try:
-        model = RobotModel.from_urdf_file(path, floating_base=floating)
+        model = Robot.from_urdf_file(path, floating_base=floating)
     finally:
         logging.disable(logging.NOTSET)
     pmodel = pin.buildModelFromUrdf(path, pin.JointModelFreeFlyer()) if floating \
@@ -156,7 +156,7 @@ def test_center_of_mass_matches_pinocchio(name):
     path = real_robot_path(name)
     logging.disable(logging.WARNING)
     try:
-        model = RobotModel.from_urdf_file(path, floating_base=True, world_frame='universe')
+        model = Robot.from_urdf_file(path, floating_base=True, world_frame='universe')
     finally:
         logging.disable(logging.NOTSET)
     pmodel = pin.buildModelFromUrdf(path, pin.JointModelFreeFlyer())
@@ -252,7 +252,7 @@ def test_angular_momentum_of_a_spinning_body():
                 'izz="0.5"/></inertial></link><joint name="spin" type="continuous">'
                 '<parent link="base"/><child link="wheel"/><origin xyz="1 2 3"/>'
                 '<axis xyz="0 0 1"/></joint>')
-    model = RobotModel.from_urdf_string(text)
+    model = Robot.from_urdf_string(text)
     state = model.forward_kinematics([0.7], [3.0])
     np.testing.assert_allclose(state.center_of_mass(), [1, 2, 3])
     np.testing.assert_allclose(state.angular_momentum(), [0, 0, 1.5], atol=1e-15)
@@ -376,7 +376,7 @@ def test_state_arrays_are_read_only():
 
 def test_model_without_degrees_of_freedom():
     from conftest import urdf
-    model = RobotModel.from_urdf_string(urdf(
+    model = Robot.from_urdf_string(urdf(
         '<link name="a"><inertial><mass value="1"/></inertial></link><link name="b"/>'
         '<joint name="f" type="fixed"><parent link="a"/><child link="b"/>'
         '<origin xyz="1 0 0"/></joint>'))

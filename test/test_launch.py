@@ -28,7 +28,7 @@ import subprocess
 import tempfile
 
 from frame_kinematics import robots
-from frame_kinematics.core import RobotModel
+from frame_kinematics.core import Robot
 import numpy as np
 import pytest
 from ros_testing import spin_until, stay_on_loopback
@@ -184,7 +184,7 @@ def _marker_with_its_joint_state(harness):
 def test_without_rviz_the_node_and_demo_start_with_a_warning(bundled_arm):
     harness, launch = bundled_arm
     assert harness.spin_until(lambda: harness.descriptions), launch.output()[-3000:]
-    assert RobotModel.from_urdf_string(harness.descriptions[-1]).name == 'fk_arm'
+    assert Robot.from_urdf_string(harness.descriptions[-1]).name == 'fk_arm'
     assert harness.spin_until(lambda: harness.joint_states), 'the demo publishes nothing'
     if not _installed('rviz2'):
         assert 'rviz2 is not installed: starting without RViz' in launch.output()
@@ -192,7 +192,7 @@ def test_without_rviz_the_node_and_demo_start_with_a_warning(bundled_arm):
 
 def test_markers_and_tf_follow_the_demo_sweep(bundled_arm):
     harness, _ = bundled_arm
-    model = RobotModel.from_urdf_file(robots.path('fk_arm'))
+    model = Robot.from_urdf_file(robots.path('fk_arm'))
     found = harness.spin_until(lambda: _marker_with_its_joint_state(harness))
     assert found, 'no com_markers message matched a joint_states stamp'
     array, values = found
@@ -231,7 +231,7 @@ def test_a_urdf_file_in_a_namespace(ros, tmp_path):
     harness = Harness('fk_test')
     try:
         assert harness.spin_until(lambda: harness.descriptions), launch.output()[-3000:]
-        assert RobotModel.from_urdf_string(harness.descriptions[-1]).name == 'fk_quadruped'
+        assert Robot.from_urdf_string(harness.descriptions[-1]).name == 'fk_quadruped'
         assert harness.spin_until(
             lambda: ('legs', '/fk_test') in harness.node.get_node_names_and_namespaces())
         response = harness.call(interfaces.GetRelativeMotion, 'get_relative_motion',
@@ -324,7 +324,7 @@ def test_a_xacro_file_is_expanded_or_refused_clearly(ros, tmp_path):
     harness = Harness('xacro_test')
     try:
         assert harness.spin_until(lambda: harness.descriptions), launch.output()[-3000:]
-        model = RobotModel.from_urdf_string(harness.descriptions[-1])
+        model = Robot.from_urdf_string(harness.descriptions[-1])
         assert model.name == 'xacro_bot'
         state = model.forward_kinematics(model.neutral_configuration())
         np.testing.assert_allclose(state.transform('first')[:3, 3], [0, 0, 0.7])

@@ -26,7 +26,7 @@ import tempfile
 import time
 
 from frame_kinematics import robots
-from frame_kinematics.core import RobotModel
+from frame_kinematics.core import Robot
 from frame_kinematics.core.spatial import rotation_from_quaternion
 import numpy as np
 import pytest
@@ -138,7 +138,7 @@ def harness():
 
 
 def model():
-    return RobotModel.from_urdf_string(ARM)
+    return Robot.from_urdf_string(ARM)
 
 
 def test_robot_description_is_latched(harness):
@@ -148,7 +148,7 @@ def test_robot_description_is_latched(harness):
     sub = harness.node.create_subscription(std_msgs.String, 'robot_description',
                                            lambda m: received.append(m.data), latched)
     assert harness.spin_until(lambda: received)
-    assert RobotModel.from_urdf_string(received[-1]).name == 'fk_arm'
+    assert Robot.from_urdf_string(received[-1]).name == 'fk_arm'
     harness.node.destroy_subscription(sub)
 
 

@@ -27,7 +27,7 @@ import threading
 import time
 
 from conftest import moveit_resource
-from frame_kinematics.core import RobotModel
+from frame_kinematics.core import Robot
 from frame_kinematics.core.spatial import quaternion_from_rotation, rotation_from_quaternion
 import numpy as np
 import pytest
@@ -110,7 +110,7 @@ def panda():
     rclpy.init()
     client = Client()
     try:
-        client.model = RobotModel.from_urdf_string(urdf)
+        client.model = Robot.from_urdf_string(urdf)
         assert spin_until(client.executor, lambda: client.ik.service_is_ready()
                           and client.fk.service_is_ready(), TIMEOUT), 'the node did not come up'
         for _ in range(5):

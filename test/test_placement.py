@@ -16,7 +16,7 @@
 from conftest import (all_joint_types_model, bundled, joint_xml, link_xml, random_configuration,
                       urdf)
 from frame_kinematics.core import configuration as cfg
-from frame_kinematics.core import ConfigurationError, RobotModel, UnknownFrameError, URDFError
+from frame_kinematics.core import ConfigurationError, Robot, UnknownFrameError, URDFError
 from frame_kinematics.core.placement import place, tool_link_name
 from frame_kinematics.core.spatial import (inverse, log_so3, motion_transform,
                                            transform_from_xyz_rpy)
@@ -159,7 +159,7 @@ def test_bad_tools_and_worlds_are_refused(original, call, error, fragment):
 
 
 def test_a_taken_joint_name_is_refused():
-    model = RobotModel.from_urdf_string(urdf(link_xml('base') + link_xml('tip') + joint_xml(
+    model = Robot.from_urdf_string(urdf(link_xml('base') + link_xml('tip') + joint_xml(
         'tip_tool_joint', 'revolute', 'base', 'tip')), backend='numpy')
     with pytest.raises(URDFError, match="cannot add joint 'tip_tool_joint'"):
         place(model, {'tip': np.eye(4)})

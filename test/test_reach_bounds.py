@@ -14,7 +14,7 @@
 """The reach bound: the sum of the joint-to-joint distances, never tighter than the truth."""
 
 from conftest import bundled, joint_xml, link_xml, urdf
-from frame_kinematics.core import RobotModel
+from frame_kinematics.core import Robot
 from frame_kinematics.core.reach import reach_bound
 import numpy as np
 
@@ -24,7 +24,7 @@ def _planar_arm():
             joint_xml('j1', 'revolute', 'base', 'l1', xyz='0 0 0.5') +
             joint_xml('j2', 'revolute', 'l1', 'l2', xyz='0.3 0 0', axis='0 1 0') +
             joint_xml('j3', 'prismatic', 'l2', 'tip', xyz='0.2 0 0', axis='1 0 0'))
-    return RobotModel.from_urdf_string(urdf(body), backend='numpy')
+    return Robot.from_urdf_string(urdf(body), backend='numpy')
 
 
 def test_bound_by_hand():

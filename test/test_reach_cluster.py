@@ -19,7 +19,7 @@ import subprocess
 import sys
 
 from conftest import bundled, reach_grid
-from frame_kinematics.core import ConfigurationError, RobotModel
+from frame_kinematics.core import ConfigurationError, Robot
 from frame_kinematics.core.reach import ReachResult, run_study
 from frame_kinematics.core.reach.cluster import rebuild_arguments
 from frame_kinematics.core.urdf import load_urdf
@@ -93,8 +93,8 @@ def test_workers_build_the_model_once_per_study_and_drop_it_after(study_inputs, 
 
 def test_a_floating_base_model_is_rebuilt_with_its_root(study_inputs):
     model = study_inputs[0]
-    floating = RobotModel.from_urdf_string(model.urdf, floating_base=True, world_frame='odom',
-                                           backend='numpy')
+    floating = Robot.from_urdf_string(model.urdf, floating_base=True, world_frame='odom',
+                                      backend='numpy')
     assert rebuild_arguments(floating) == (True, 'odom')
     assert rebuild_arguments(model) == (False, model.root_link)
 
@@ -103,7 +103,7 @@ def test_bad_clients_and_models_are_refused_before_any_work(study_inputs, client
     model, targets = study_inputs
     with pytest.raises(ConfigurationError, match='distributed.Client'):
         run_study(model, 'tool0', targets, client=object())
-    without_text = RobotModel(load_urdf(model.urdf)[0], backend='numpy')
+    without_text = Robot(load_urdf(model.urdf)[0], backend='numpy')
     with pytest.raises(ConfigurationError, match='URDF'):
         run_study(without_text, 'tool0', targets, client=client)
 

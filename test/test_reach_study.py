@@ -144,9 +144,9 @@ def test_the_neighbour_pass_skips_targets_whose_neighbours_all_failed(model, tar
 _WITHOUT_DASK = '''
 import sys
 from frame_kinematics import robots
-from frame_kinematics.core import RobotModel
+from frame_kinematics.core import Robot
 from frame_kinematics.core.reach import make_targets, run_study
-model = RobotModel.from_urdf_file(robots.path('fk_arm'), backend='numpy')
+model = Robot.from_urdf_file(robots.path('fk_arm'), backend='numpy')
 run_study(model, 'tool0', make_targets([[0.3, 0.1, 0.4]]), max_iterations=5, restarts=0)
 print(sorted(name for name in sys.modules if name.split('.')[0] in ('dask', 'distributed')))
 '''

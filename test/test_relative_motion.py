@@ -16,7 +16,7 @@
 import itertools
 
 from conftest import bundled, real_robot_path, REAL_ROBOTS
-from frame_kinematics.core import ConfigurationError, RobotModel, UnknownFrameError
+from frame_kinematics.core import ConfigurationError, Robot, UnknownFrameError
 from frame_kinematics.core.joints import JointType
 from frame_kinematics.core.relative_motion import (ENVIRONMENT, RelativeMotion,
                                                    RelativeMotionError, RelativeMotionType)
@@ -52,14 +52,14 @@ def make_urdf(joints, name='test_robot'):
 
 def chain_model(n=4):
     """Build the chain base -j1- l1 -j2- l2 ... -jn- ln, all revolute."""
-    return RobotModel.from_urdf_string(make_urdf(
+    return Robot.from_urdf_string(make_urdf(
         [(f'j{k}', 'revolute', 'base' if k == 1 else f'l{k - 1}', f'l{k}')
          for k in range(1, n + 1)]))
 
 
 def tree_model():
     """Two revolute branches a1-a2 and b1-b2 on a base."""
-    return RobotModel.from_urdf_string(make_urdf([
+    return Robot.from_urdf_string(make_urdf([
         ('a1', 'revolute', 'base', 'la1'), ('a2', 'revolute', 'la1', 'la2'),
         ('b1', 'revolute', 'base', 'lb1'), ('b2', 'revolute', 'lb1', 'lb2')]))
 
@@ -110,7 +110,7 @@ def test_fixed_joints_are_constrained_to_their_parent():
 
 
 def test_fixed_joint_on_the_root_is_the_environment():
-    model = RobotModel.from_urdf_string(make_urdf([
+    model = Robot.from_urdf_string(make_urdf([
         ('mount', 'fixed', 'world', 'base'), ('j1', 'revolute', 'base', 'l1'),
         ('j2', 'revolute', 'l1', 'l2')]))
     motion = RelativeMotion(model)
@@ -209,7 +209,7 @@ def test_locked_joints_mixed_with_parameterized_transformations():
 
 
 def test_environment_of_a_floating_base_robot():
-    model = RobotModel.from_urdf_string(make_urdf([
+    model = Robot.from_urdf_string(make_urdf([
         ('j1', 'revolute', 'base', 'l1'), ('tip', 'fixed', 'l1', 'tool')]),
         floating_base=True)
     motion = RelativeMotion(model)
@@ -284,7 +284,7 @@ def test_rigid_mimic_fixes_its_master():
 
 
 def test_mimic_with_zero_multiplier_is_fixed_and_mimic_chains_resolve():
-    model = RobotModel.from_urdf_string(make_urdf([
+    model = Robot.from_urdf_string(make_urdf([
         ('j1', 'revolute', 'base', 'l1'), ('m0', 'revolute', 'base', 'l2', ('j1', 0.0)),
         ('m1', 'prismatic', 'l1', 'l3', ('j1', 2.0)), ('m2', 'revolute', 'l3', 'l4', ('m1', -1)),
     ]))
@@ -340,7 +340,7 @@ def test_invalid_mask_and_motion_type_raise():
 
 
 def test_name_of_a_joint_and_of_another_link_is_ambiguous():
-    model = RobotModel.from_urdf_string(make_urdf([
+    model = Robot.from_urdf_string(make_urdf([
         ('j1', 'revolute', 'base', 'l1'), ('l1', 'revolute', 'l1', 'l2')]))
     motion = RelativeMotion(model)
     with pytest.raises(RelativeMotionError, match="'l1'.*both"):
@@ -364,7 +364,7 @@ def test_copy_is_independent():
 @pytest.mark.parametrize('name', ['panda', 'talos'])
 def test_locking_every_actuated_joint_makes_the_robot_rigid(name):
     pytest.importorskip('pinocchio')
-    model = RobotModel.from_urdf_file(real_robot_path(name), floating_base=REAL_ROBOTS[name][1])
+    model = Robot.from_urdf_file(real_robot_path(name), floating_base=REAL_ROBOTS[name][1])
     motion = RelativeMotion(model)
     rng = np.random.default_rng(3)
     parameterized = rng.random(len(model.joint_names)) < 0.3
@@ -399,7 +399,7 @@ def models(draw):
         if jtype in ('revolute', 'prismatic', 'continuous'):
             one_dof.append(joint[0])
         joints.append(joint)
-    return RobotModel.from_urdf_string(make_urdf(joints))
+    return Robot.from_urdf_string(make_urdf(joints))
 
 
 @st.composite

@@ -18,7 +18,7 @@ import sys
 
 from conftest import all_joint_types_model, bundled, link_xml, random_configuration, urdf
 from frame_kinematics import render, robots
-from frame_kinematics.core import ConfigurationError, RobotModel, UnknownFrameError
+from frame_kinematics.core import ConfigurationError, Robot, UnknownFrameError
 from frame_kinematics.core.configuration import distance
 from hypothesis import given, settings, strategies as st
 import numpy as np
@@ -81,13 +81,13 @@ def test_pictures_differ_with_the_configuration_and_options(tmp_path, arm, arm_q
 
 def test_robots_without_segments_or_mass(tmp_path):
     pytest.importorskip('matplotlib')
-    single = RobotModel.from_urdf_string(urdf(link_xml('alone')))
+    single = Robot.from_urdf_string(urdf(link_xml('alone')))
     path = tmp_path / 'single.png'
     render.render_configuration(single, single.neutral_configuration(), str(path),
                                 size=(200, 150))
     assert render.picture_size(path) == (200, 150)
     assert has_color(read_png(path), (0.85, 0.1, 0.1))  # its frame's x axis
-    floating = RobotModel.from_urdf_string(urdf(link_xml('alone')), floating_base=True)
+    floating = Robot.from_urdf_string(urdf(link_xml('alone')), floating_base=True)
     q1 = floating.configuration_from_dict({'root_joint/x': 1.0})
     render.render_motion(floating, floating.neutral_configuration(), q1,
                          str(tmp_path / 'floating.png'), frames=2, size=(200, 150))
@@ -256,7 +256,7 @@ def test_labels_of_real_robots_do_not_collide(tmp_path, monkeypatch, name):
     from conftest import erd_urdf
     relative, floating, values = REAL[name]
     path = robots.path(name) if relative is None else erd_urdf(relative)
-    model = RobotModel.from_urdf_file(path, floating_base=floating)
+    model = Robot.from_urdf_file(path, floating_base=floating)
     saved = saved_figures(monkeypatch)
     render.render_configuration(model, model.configuration_from_dict(values),
                                 str(tmp_path / f'{name}.png'))
@@ -329,7 +329,7 @@ def test_a_gif_without_a_motion_is_one_frame(tmp_path, arm, arm_q):
 ])
 def test_axis_triads_only_where_asked(tmp_path, monkeypatch, axes, links, expected):
     from conftest import erd_urdf
-    model = RobotModel.from_urdf_file(erd_urdf(REAL['talos'][0]), floating_base=True)
+    model = Robot.from_urdf_file(erd_urdf(REAL['talos'][0]), floating_base=True)
     saved = saved_figures(monkeypatch)
     render.render_configuration(model, model.neutral_configuration(), str(tmp_path / 't.png'),
                                 axes=axes, links=links)
@@ -351,7 +351,7 @@ def test_axis_triads_only_where_asked(tmp_path, monkeypatch, axes, links, expect
 
 
 def test_labels_are_drawn_over_lines_and_dots_with_a_halo(tmp_path, monkeypatch):
-    arm = RobotModel.from_urdf_file(robots.path())
+    arm = Robot.from_urdf_file(robots.path())
     saved = saved_figures(monkeypatch)
     render.render_configuration(arm, arm.configuration_from_dict(
         {'shoulder_lift_joint': -1.2, 'elbow_joint': 1.0}), str(tmp_path / 'a.png'))

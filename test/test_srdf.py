@@ -14,7 +14,7 @@
 """Reading MoveIt's semantic robot descriptions (SRDF) without ROS."""
 
 from conftest import moveit_resource
-from frame_kinematics.core import RobotModel
+from frame_kinematics.core import Robot
 from frame_kinematics.core.errors import FrameKinematicsError, SRDFError
 from frame_kinematics.core.srdf import (DisabledCollision, EndEffector, Group, load_srdf,
                                         read_srdf_file, VirtualJoint)
@@ -123,8 +123,8 @@ def test_bad_files_are_named(tmp_path):
 
 
 def test_moveit_panda_srdf_fits_its_urdf():
-    model = RobotModel.from_urdf_file(moveit_resource('panda_description/urdf/panda.urdf'),
-                                      backend='numpy')
+    model = Robot.from_urdf_file(moveit_resource('panda_description/urdf/panda.urdf'),
+                                 backend='numpy')
     srdf = read_srdf_file(moveit_resource('panda_moveit_config/config/panda.srdf'))
     srdf.check_against(model.link_names, (j.name for j in model.joints))
     assert [g.name for g in srdf.groups] == ['panda_arm', 'hand', 'panda_arm_hand']
@@ -141,8 +141,8 @@ def test_moveit_panda_srdf_fits_its_urdf():
 
 
 def test_moveit_pr2_srdf_with_subgroups_and_a_planar_virtual_joint():
-    model = RobotModel.from_urdf_file(moveit_resource('pr2_description/urdf/robot.xml'),
-                                      backend='numpy')
+    model = Robot.from_urdf_file(moveit_resource('pr2_description/urdf/robot.xml'),
+                                 backend='numpy')
     srdf = read_srdf_file(moveit_resource('pr2_description/srdf/robot.xml'))
     srdf.check_against(model.link_names, (j.name for j in model.joints))
     assert srdf.virtual_joints == (VirtualJoint('world_joint', 'planar', 'odom_combined',

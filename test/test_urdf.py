@@ -16,7 +16,7 @@
 import time
 
 from conftest import joint_xml, link_xml, random_configuration, urdf
-from frame_kinematics.core import RobotModel, URDFError
+from frame_kinematics.core import Robot, URDFError
 from frame_kinematics.core.checks import MAX_MAGNITUDE
 from frame_kinematics.core.urdf_source import uses_xacro
 import numpy as np
@@ -41,7 +41,7 @@ def test_every_joint_type_and_layout():
         joint_xml('free', 'floating', 'e', 'f'),
         joint_xml('plane', 'planar', 'f', 'g'),
     ])
-    model = RobotModel.from_urdf_string(urdf(body))
+    model = Robot.from_urdf_string(urdf(body))
     assert model.joint_names == ('rev', 'cont', 'pri', 'free', 'plane')
     assert (model.nq, model.nv) == (1 + 1 + 1 + 7 + 3, 1 + 1 + 1 + 6 + 3)
     assert model.joint('free').idx_q == 3 and model.joint('plane').idx_v == 9
@@ -59,7 +59,7 @@ def test_origin_axis_limits_inertial_and_mimic_are_read():
             + joint_xml('j', 'revolute', 'a', 'b', '1 2 3', '0 0 1.5707963267948966', '0 0.6 0.8')
             + joint_xml('m', 'prismatic', 'b', 'c',
                         extra='<mimic joint="j" multiplier="2" offset="0.5"/>'))
-    model = RobotModel.from_urdf_string(urdf(body))
+    model = Robot.from_urdf_string(urdf(body))
     joint = model.joint('j')
     np.testing.assert_allclose(joint.parent_T_joint[:3, 3], [1, 2, 3])
     np.testing.assert_allclose(joint.parent_T_joint[:3, 0], [0, 1, 0], atol=1e-15)
@@ -81,7 +81,7 @@ def test_mimic_chains_are_resolved_to_the_actuated_master():
                   extra='<mimic joint="j1" multiplier="2" offset="1"/>') + \
         joint_xml('j3', 'revolute', 'c', 'd',
                   extra='<mimic joint="j2" multiplier="3" offset="0.5"/>')
-    model = RobotModel.from_urdf_string(urdf(body))
+    model = Robot.from_urdf_string(urdf(body))
     # j3 = 3 * (2 * j1 + 1) + 0.5
     assert model.joint('j3').mimic == ('j1', 6.0, 3.5)
 
@@ -90,7 +90,7 @@ def test_fixed_joint_with_mimic_is_kept_fixed_and_logged(core_log):
     log = core_log('frame_kinematics.core.assembly')
     body = ''.join(link_xml(n) for n in 'abc') + joint_xml('j1', 'revolute', 'a', 'b') + \
         joint_xml('f', 'fixed', 'b', 'c', extra='<mimic joint="j1"/>')
-    model = RobotModel.from_urdf_string(urdf(body))
+    model = Robot.from_urdf_string(urdf(body))
     assert model.joint('f').mimic is None
     assert "joint 'f' is fixed" in log.text
 
@@ -166,7 +166,7 @@ def test_fixed_joint_with_mimic_is_kept_fixed_and_logged(core_log):
 ])
 def test_bad_documents_raise_clear_errors(body, message):
     with pytest.raises(URDFError, match=message):
-        RobotModel.from_urdf_string(urdf(body))
+        Robot.from_urdf_string(urdf(body))
 
 
 def test_a_model_at_the_bounds_gives_finite_results():
@@ -187,7 +187,7 @@ def test_a_model_at_the_bounds_gives_finite_results():
         parts.append(f'<joint name="j{i}" type="{jtype}"><parent link="l{i}"/>'
                      f'<child link="l{i + 1}"/><origin xyz="{big} {big} -{big}" '
                      f'rpy="{big} 1 2"/><axis xyz="0 0.6 0.8"/>{limit}{mimic}</joint>')
-    model = RobotModel.from_urdf_string(urdf(''.join(parts)))
+    model = Robot.from_urdf_string(urdf(''.join(parts)))
     rng = np.random.default_rng(7)
     batch = np.vstack([model.lower, model.upper, random_configuration(model, rng, 5)])
     batch = np.where(np.isfinite(batch), batch, MAX_MAGNITUDE)
@@ -206,7 +206,7 @@ def test_a_model_at_the_bounds_gives_finite_results():
 ])
 def test_malformed_xml(text, message):
     with pytest.raises(URDFError, match=message):
-        RobotModel.from_urdf_string(text)
+        Robot.from_urdf_string(text)
 
 
 def test_billion_laughs_fails_fast():
@@ -215,7 +215,7 @@ def test_billion_laughs_fails_fast():
             '<robot name="&lol9;"><link name="a"/></robot>')
     start = time.perf_counter()
     with pytest.raises(URDFError, match='DOCTYPE'):
-        RobotModel.from_urdf_string(text)
+        Robot.from_urdf_string(text)
     assert time.perf_counter() - start < 1.0
 
 
@@ -225,27 +225,27 @@ def test_external_entities_are_refused(tmp_path):
     text = (f'<?xml version="1.0"?><!DOCTYPE robot [<!ENTITY x SYSTEM "file://{secret}">]>'
             '<robot name="r"><link name="&x;"/></robot>')
     with pytest.raises(URDFError, match='not allowed'):
-        RobotModel.from_urdf_string(text)
+        Robot.from_urdf_string(text)
     network = ('<?xml version="1.0"?><!DOCTYPE robot SYSTEM "http://127.0.0.1:9/robot.dtd">'
                '<robot name="r"><link name="a"/></robot>')
     with pytest.raises(URDFError, match='not allowed'):
-        RobotModel.from_urdf_string(network)
+        Robot.from_urdf_string(network)
 
 
 def test_unreadable_file(tmp_path):
     with pytest.raises(URDFError, match='cannot read'):
-        RobotModel.from_urdf_file(tmp_path / 'missing.urdf')
+        Robot.from_urdf_file(tmp_path / 'missing.urdf')
 
 
 def test_floating_base_option():
     body = TWO_LINKS + joint_xml('j', 'revolute', 'a', 'b')
-    model = RobotModel.from_urdf_string(urdf(body), floating_base=True)
+    model = Robot.from_urdf_string(urdf(body), floating_base=True)
     assert model.root_link == 'world'
     assert model.joint_names == ('root_joint', 'j')
     assert model.configuration_names[:7] == tuple(
         f'root_joint/{c}' for c in ('x', 'y', 'z', 'qx', 'qy', 'qz', 'qw'))
     with pytest.raises(URDFError, match="already named 'a'"):
-        RobotModel.from_urdf_string(urdf(body), floating_base=True, world_frame='a')
+        Robot.from_urdf_string(urdf(body), floating_base=True, world_frame='a')
 
 
 def test_ignored_elements_do_not_disturb():
@@ -254,7 +254,7 @@ def test_ignored_elements_do_not_disturb():
             '<gazebo reference="a"><material>x</material></gazebo>'
             '<ros2_control name="c"><joint name="j"><command_interface name="p"/></joint>'
             '</ros2_control><!-- a comment: with a colon -->')
-    assert RobotModel.from_urdf_string(urdf(body)).joint_names == ('j',)
+    assert Robot.from_urdf_string(urdf(body)).joint_names == ('j',)
 
 
 def test_mimic_chain_gain_beyond_the_bound_is_refused():
@@ -266,7 +266,7 @@ def test_mimic_chain_gain_beyond_the_bound_is_refused():
         body += joint_xml(f'j{i}', 'prismatic', f'l{i}', f'l{i + 1}',
                           extra=f'<mimic joint="j{i - 1}" multiplier="1e15"/>')
     with pytest.raises(URDFError, match=r"joint 'j2'.*mimic chain to 'j0'.*1e\+30"):
-        RobotModel.from_urdf_string(urdf(body))
+        Robot.from_urdf_string(urdf(body))
 
 
 #: An arm made by a xacro macro, and the macro used once.
@@ -290,18 +290,18 @@ MACRO_ARM = """<?xml version="1.0"?>
 
 def test_the_core_refuses_a_xacro_document():
     with pytest.raises(URDFError, match='this is a xacro document: expand it first'):
-        RobotModel.from_urdf_string(MACRO_ARM)
+        Robot.from_urdf_string(MACRO_ARM)
     # an arm inside a macro does not load silently as a one-link robot
     only_macro = MACRO_ARM.replace('<xacro:arm prefix="left_"/>', '').replace(
         '<joint name="mount" type="fixed"><parent link="world"/><child link="left_base"/>'
         '</joint>', '')
     with pytest.raises(URDFError, match='this is a xacro document: expand it first'):
-        RobotModel.from_urdf_string(only_macro)
+        Robot.from_urdf_string(only_macro)
     expression = urdf(link_xml('a') + link_xml('b') +
                       joint_xml('j', 'fixed', 'a', 'b', xyz='0 0 ${reach}'))
     with pytest.raises(URDFError, match=r'this is a xacro document: expand it first '
                        r"\(attribute 'origin xyz' is the xacro expression '0 0 \$\{reach\}'"):
-        RobotModel.from_urdf_string(expression)
+        Robot.from_urdf_string(expression)
     assert uses_xacro(MACRO_ARM.encode())
     assert not uses_xacro(b'<robot><!-- <xacro:arm/> --><link name="a"/></robot>')
     assert not uses_xacro(b'<!--' * 100_000 + b'<xacro:arm/>')

@@ -20,7 +20,7 @@ import threading
 import tracemalloc
 
 from conftest import joint_xml, link_xml, urdf
-from frame_kinematics.core import RobotModel, URDFError
+from frame_kinematics.core import Robot, URDFError
 from frame_kinematics.core import urdf_source as urdf_module
 from frame_kinematics.core.errors import EXCERPT_LENGTH
 from frame_kinematics.core.urdf import parse_urdf
@@ -54,7 +54,7 @@ def document(encoding=None):
     ('memoryview', memoryview(document().encode('utf-8'))),
 ])
 def test_bytes_in_any_declared_encoding(encoding, data):
-    model = RobotModel.from_urdf_string(data)
+    model = Robot.from_urdf_string(data)
     assert model.link_names == NAMES, encoding
     assert model.joint_names == ('gelenk_ä',)
     assert isinstance(model.urdf, str) and NAMES[0] in model.urdf
@@ -63,7 +63,7 @@ def test_bytes_in_any_declared_encoding(encoding, data):
 @pytest.mark.parametrize('encoding', ['ISO-8859-1', 'UTF-16', 'koi8-r'])
 def test_str_is_parsed_as_text_whatever_it_declares(encoding):
     text = document(encoding)
-    model = RobotModel.from_urdf_string(text)
+    model = Robot.from_urdf_string(text)
     assert model.link_names == NAMES
     assert model.urdf == text
 
@@ -81,12 +81,12 @@ def test_str_is_parsed_as_text_whatever_it_declares(encoding):
 ])
 def test_undecodable_bytes_name_the_offset(data, message):
     with pytest.raises(URDFError, match=message):
-        RobotModel.from_urdf_string(data)
+        Robot.from_urdf_string(data)
 
 
 def test_lone_surrogate_is_a_urdf_error():
     with pytest.raises(URDFError, match='lone surrogate U\\+D800 at character 28'):
-        RobotModel.from_urdf_string('<robot name="r"><link name="\ud800"/></robot>')
+        Robot.from_urdf_string('<robot name="r"><link name="\ud800"/></robot>')
 
 
 @pytest.mark.parametrize('value, name', [
@@ -95,7 +95,7 @@ def test_lone_surrogate_is_a_urdf_error():
 ])
 def test_other_types_are_refused_by_name(value, name):
     with pytest.raises(URDFError, match=f'must be str or bytes, got {name}'):
-        RobotModel.from_urdf_string(value)
+        Robot.from_urdf_string(value)
     with pytest.raises(URDFError, match=f'must be str or bytes, got {name}'):
         parse_urdf(value)
 
@@ -103,14 +103,14 @@ def test_other_types_are_refused_by_name(value, name):
 def test_size_is_checked_before_decoding(monkeypatch):
     monkeypatch.setattr(urdf_module, 'MAX_DOCUMENT_BYTES', 1000)
     with pytest.raises(URDFError, match='1001 bytes is larger than the limit of 1000 bytes'):
-        RobotModel.from_urdf_string(b'\xff' * 1001)
+        Robot.from_urdf_string(b'\xff' * 1001)
     with pytest.raises(URDFError, match='larger than the limit of 1000 bytes'):
-        RobotModel.from_urdf_string(memoryview(b'\xff' * 1001))
+        Robot.from_urdf_string(memoryview(b'\xff' * 1001))
     with pytest.raises(URDFError, match='1001 bytes is larger than the limit'):
-        RobotModel.from_urdf_string('\ud800' * 1001)
+        Robot.from_urdf_string('\ud800' * 1001)
     # A str counts its UTF-8 size.
     with pytest.raises(URDFError, match='1200 bytes is larger than the limit'):
-        RobotModel.from_urdf_string('é' * 600)
+        Robot.from_urdf_string('é' * 600)
 
 
 def test_long_attribute_is_refused_before_it_is_split():
@@ -119,7 +119,7 @@ def test_long_attribute_is_refused_before_it_is_split():
     tracemalloc.start()
     try:
         with pytest.raises(URDFError) as error:
-            RobotModel.from_urdf_string(text)
+            Robot.from_urdf_string(text)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -154,7 +154,7 @@ def _cut(text):
 ])
 def test_messages_quote_a_short_excerpt(body, message):
     with pytest.raises(URDFError) as error:
-        RobotModel.from_urdf_string(urdf(body))
+        Robot.from_urdf_string(urdf(body))
     assert message in str(error.value)
     assert len(str(error.value)) < 200
 
@@ -162,15 +162,15 @@ def test_messages_quote_a_short_excerpt(body, message):
 def test_long_robot_name_is_refused():
     with pytest.raises(URDFError, match=r"<robot> name 'rrrr.*\.\.\. \(257 characters\)' is "
                        'longer than 256'):
-        RobotModel.from_urdf_string(urdf(link_xml('a'), name='r' * 257))
-    assert RobotModel.from_urdf_string(urdf(link_xml('a'), name='r' * 256)).name == 'r' * 256
+        Robot.from_urdf_string(urdf(link_xml('a'), name='r' * 257))
+    assert Robot.from_urdf_string(urdf(link_xml('a'), name='r' * 256)).name == 'r' * 256
 
 
 def test_file_in_a_declared_encoding(tmp_path):
     path = tmp_path / 'latin.urdf'
     path.write_bytes(document('ISO-8859-1').encode('latin-1'))
     for given in (path, str(path), os.fsencode(path)):
-        model = RobotModel.from_urdf_file(given)
+        model = Robot.from_urdf_file(given)
         assert model.link_names == NAMES
         assert model.urdf == document('ISO-8859-1')
 
@@ -180,14 +180,14 @@ def test_undecodable_file_names_the_file_and_offset(tmp_path):
     path.write_bytes(b'<robot name="\xff"/>')
     with pytest.raises(URDFError, match=f"file '{path}': the document is not valid UTF-8 .*"
                        'offset 13'):
-        RobotModel.from_urdf_file(path)
+        Robot.from_urdf_file(path)
 
 
 @pytest.mark.skipif(not os.path.exists('/dev/zero'), reason='needs /dev/zero')
 def test_endless_device_is_refused_at_the_limit():
     with pytest.raises(URDFError, match=f"file '/dev/zero': larger than the limit of "
                        f'{MAX_DOCUMENT_BYTES} bytes'):
-        RobotModel.from_urdf_file('/dev/zero')
+        Robot.from_urdf_file('/dev/zero')
 
 
 @pytest.mark.skipif(not hasattr(os, 'mkfifo'), reason='needs FIFOs')
@@ -209,7 +209,7 @@ def test_pipe_is_read_no_further_than_the_limit(tmp_path, monkeypatch):
     thread = threading.Thread(target=writer, daemon=True)
     thread.start()
     with pytest.raises(URDFError, match=f'larger than the limit of {limit} bytes'):
-        RobotModel.from_urdf_file(fifo)
+        Robot.from_urdf_file(fifo)
     thread.join(timeout=60)
     # What the reader took, plus what the pipe buffered before the reader closed it.
     assert written[0] < 10 * limit
@@ -228,7 +228,7 @@ def test_pipe_holding_a_document_loads(tmp_path):
 
     thread = threading.Thread(target=writer, daemon=True)
     thread.start()
-    assert RobotModel.from_urdf_file(fifo).link_names == NAMES
+    assert Robot.from_urdf_file(fifo).link_names == NAMES
     thread.join(timeout=60)
 
 
@@ -240,14 +240,14 @@ def test_pipe_holding_a_document_loads(tmp_path):
 ])
 def test_bad_paths(path, message):
     with pytest.raises(URDFError, match=message):
-        RobotModel.from_urdf_file(path)
+        Robot.from_urdf_file(path)
 
 
 def test_directory_and_missing_file(tmp_path):
     with pytest.raises(URDFError, match=f"cannot read '{tmp_path}': Is a directory"):
-        RobotModel.from_urdf_file(tmp_path)
+        Robot.from_urdf_file(tmp_path)
     with pytest.raises(URDFError, match='No such file or directory'):
-        RobotModel.from_urdf_file(tmp_path / 'missing.urdf')
+        Robot.from_urdf_file(tmp_path / 'missing.urdf')
 
 
 @pytest.mark.skipif(not hasattr(os, 'geteuid') or os.geteuid() == 0,
@@ -257,7 +257,7 @@ def test_unreadable_permissions(tmp_path):
     path.write_text(urdf(link_xml('a')))
     path.chmod(0)
     with pytest.raises(URDFError, match='Permission denied'):
-        RobotModel.from_urdf_file(path)
+        Robot.from_urdf_file(path)
 
 
 @pytest.mark.skipif(not hasattr(os, 'mkfifo'), reason='needs FIFOs')
@@ -268,7 +268,7 @@ def test_a_fifo_nobody_writes_to_is_refused_after_the_wait(tmp_path, monkeypatch
 
     def reader():
         try:
-            RobotModel.from_urdf_file(fifo)
+            Robot.from_urdf_file(fifo)
         except URDFError as exc:
             errors.append(str(exc))
 

@@ -14,7 +14,7 @@
 """The rl::kin-style toolbox: velocities, forces, Jacobian inverses, singularities."""
 
 from conftest import bundled, joint_xml, link_xml, random_configuration, urdf
-from frame_kinematics.core import ConfigurationError, ExpressedIn, RobotModel, \
+from frame_kinematics.core import ConfigurationError, ExpressedIn, Robot, \
     UnknownFrameError
 from frame_kinematics.core import velocity as vel
 from hypothesis import given, settings, strategies as st
@@ -32,7 +32,7 @@ def _planar_2r():
                       joint_xml('shoulder', 'revolute', 'base', 'upper'),
                       joint_xml('elbow', 'revolute', 'upper', 'fore', xyz=f'{L1} 0 0'),
                       joint_xml('wrist', 'fixed', 'fore', 'hand', xyz=f'{L2} 0 0')])
-    return RobotModel.from_urdf_string(urdf(body, 'planar_2r'))
+    return Robot.from_urdf_string(urdf(body, 'planar_2r'))
 
 
 PLANAR = _planar_2r()

@@ -49,7 +49,7 @@ from ..core.backend import resolve
 from ..core.checks import MAX_MAGNITUDE
 from ..core.errors import ConfigurationError, FrameKinematicsError, name_list, quote
 from ..core.joints import JointType
-from ..core.model import RobotModel
+from ..core.robot import Robot
 
 
 def _frozen(array: np.ndarray) -> np.ndarray:
@@ -125,7 +125,7 @@ class Bridge:
             args=(core.urdf_model.urdf, self._install_compiled, self.logger))
         self._compiling.start()
 
-    def _install_compiled(self, model: RobotModel) -> None:
+    def _install_compiled(self, model: Robot) -> None:
         """
         Put the compiled ``model`` in place of the numpy model of the same description.
 
@@ -138,7 +138,7 @@ class Bridge:
                 return  # another robot was loaded meanwhile: its own switch follows
             promoted = ModelCore(model, current.settings, current.baked)
             if promoted.model is not model:
-                promoted.model.accelerator.tf  # the placed model's, loaded now
+                promoted.model.executor.tf  # the placed robot's, loaded now
             with self._lock:
                 if self._core is current:
                     self._core = promoted
@@ -175,7 +175,7 @@ class Bridge:
             return Snapshot(self._core, self._q, self._received)
 
     @property
-    def model(self) -> RobotModel:
+    def model(self) -> Robot:
         """Return the current robot model."""
         return self._core.model
 
@@ -432,7 +432,7 @@ class Bridge:
         self._log.warning(key, text + ' (keeping the last good state)')
         return BridgeOutput(accepted=False, reason=text)
 
-    def _check_others(self, model: RobotModel, q: np.ndarray,
+    def _check_others(self, model: Robot, q: np.ndarray,
                       others: List[Tuple[str, float]]) -> None:
         for name, value in others:
             joint = model.joint(name)

@@ -28,20 +28,20 @@ from typing import Callable
 
 from ..core import backend
 from ..core.errors import FrameKinematicsError
-from ..core.model import RobotModel
+from ..core.robot import Robot
 
 #: How long the child process may take to compile every kernel on an empty cache (s).
 COMPILE_TIMEOUT = 1800.0
 
 #: What the child runs: every kernel the node uses (the /tf path's and the solvers').
 _WARM = ('from frame_kinematics import robots\n'
-         'from frame_kinematics.core import RobotModel\n'
-         "model = RobotModel.from_urdf_file(robots.path(), backend='numba')\n"
-         'model.accelerator.tf\n'
-         'model.accelerator.threads\n')
+         'from frame_kinematics.core import Robot\n'
+         "model = Robot.from_urdf_file(robots.path(), backend='numba')\n"
+         'model.executor.tf\n'
+         'model.executor.threads\n')
 
 
-def switch_to_compiled(urdf: str, install: Callable[[RobotModel], None], logger) -> None:
+def switch_to_compiled(urdf: str, install: Callable[[Robot], None], logger) -> None:
     """
     Build ``urdf``'s model on the numba backend without compiling here, and hand it over.
 
@@ -75,9 +75,9 @@ def switch_to_compiled(urdf: str, install: Callable[[RobotModel], None], logger)
                            f'({_last_line(done.stderr)})')
             return
     try:
-        model = RobotModel.from_urdf_string(urdf, backend='numba')
-        model.accelerator.tf  # loaded now, not on a message
-        model.accelerator.threads  # the solvers' kernels, loaded now, not on a request
+        model = Robot.from_urdf_string(urdf, backend='numba')
+        model.executor.tf  # loaded now, not on a message
+        model.executor.threads  # the solvers' kernels, loaded now, not on a request
     except FrameKinematicsError as error:
         logger.warning(f'the compiled backend is not ready ({error}): /tf stays on numpy')
         return

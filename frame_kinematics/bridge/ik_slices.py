@@ -16,7 +16,7 @@ A service's inverse kinematics, solved in short slices so that ``/tf`` never wai
 
 The node's ``/tf`` path and its services share one Python interpreter: a solve that holds it
 for long (a compiled kernel does not give it up while it runs) delays ``/tf``. So a service
-calls the core's solver (:meth:`~frame_kinematics.core.model.RobotModel.inverse_kinematics`)
+calls the core's solver (:meth:`~frame_kinematics.core.robot.Robot.inverse_kinematics`)
 again and again, each call bounded by :data:`SLICE_TIME` and :data:`SLICE_ITERATIONS`, each
 seeded with the best configuration so far and drawing its restarts from one generator, and
 gives the interpreter up (``pause(0)``) between two calls, until a slice succeeds, the
@@ -29,7 +29,7 @@ from typing import Any, Callable, Optional, Sequence, Tuple
 import numpy as np
 
 from ..core.ik import IKResult
-from ..core.model import RobotModel
+from ..core.robot import Robot
 
 #: Longest time budget of one slice (s).
 SLICE_TIME = 0.002
@@ -44,7 +44,7 @@ def _better(result: IKResult, best: Optional[IKResult]) -> bool:
             < best.position_error + best.orientation_error)
 
 
-def solve_in_slices(model: RobotModel, tips: Sequence[str], targets: np.ndarray,
+def solve_in_slices(model: Robot, tips: Sequence[str], targets: np.ndarray,
                     seed: np.ndarray, active_joints: Optional[Sequence[str]], deadline: float,
                     clock: Callable[[], float] = time.monotonic,
                     pause: Callable[[float], None] = time.sleep,

@@ -29,12 +29,12 @@ from .throttle import publish_interval_ns
 from ..core.errors import ConfigurationError, UnknownFrameError
 from ..core.frames import FrameTree
 from ..core.joints import JointType
-from ..core.model import RobotModel
 from ..core.placement import place
+from ..core.robot import Robot
 from ..core.spatial import transform_from_xyz_rpy
 
 
-def parse_description(urdf: str) -> RobotModel:
+def parse_description(urdf: str) -> Robot:
     """
     Load a robot description on the numpy backend (the bridge moves to a compiled one later).
 
@@ -42,10 +42,10 @@ def parse_description(urdf: str) -> RobotModel:
     """
     if not isinstance(urdf, str) or not urdf.strip():
         raise ConfigurationError('robot_description is empty')
-    return RobotModel.from_urdf_string(urdf, backend='numpy')
+    return Robot.from_urdf_string(urdf, backend='numpy')
 
 
-def placed_model(model: RobotModel, settings: BridgeSettings) -> RobotModel:
+def placed_model(model: Robot, settings: BridgeSettings) -> Robot:
     """
     Give a parsed model the tools and the world placement of the settings.
 
@@ -85,9 +85,9 @@ class ModelCore:
     :ivar com_note: why the robot CoM is not published ('' when it is).
     """
 
-    def __init__(self, model: RobotModel, settings: BridgeSettings,
+    def __init__(self, model: Robot, settings: BridgeSettings,
                  baked: Optional[Mapping[str, np.ndarray]] = None,
-                 placed: Optional[RobotModel] = None) -> None:
+                 placed: Optional[Robot] = None) -> None:
         self.urdf_model = model
         model = placed_model(model, settings) if placed is None else placed
         self.model = model

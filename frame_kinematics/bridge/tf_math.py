@@ -17,17 +17,19 @@ The transforms of the moving joints: ``parent_T_child`` as translations and quat
 The node asks it for the ``/tf`` transforms of some joints at a configuration; the joint
 motion itself is the core's joint kernel
 (:meth:`JointKernel.local_tf <frame_kinematics.core.joints.JointKernel.local_tf>`), or its
-compiled form (:mod:`frame_kinematics.core.accel.tf`) on a model with the numba backend,
-which also gives the robot CoM in the same call.
+compiled form (:mod:`frame_kinematics.core.accel.tf`) on the numba backend, which also gives
+the robot CoM in the same call.
 """
 
 from functools import partial
 from itertools import repeat
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from .messages import TransformOut
+from ..core.backend import executor
+from ..core.executor import Executor
 from ..core.model import RobotModel
 
 
@@ -36,6 +38,9 @@ class JointTransforms:
     ``parent_T_child`` of every moving (non-fixed) joint of a model, by index.
 
     :param model: the robot model.
+    :param backend: what computes the transforms (see
+        :func:`~frame_kinematics.core.backend.executor`; None: the model's backend when it is a
+        :class:`~frame_kinematics.core.robot.Robot`, else the process default).
     :ivar index: ``joint name -> index`` of every moving joint (model order).
     :ivar parents: parent link of each moving joint, by index.
     :ivar children: child link of each moving joint, by index.
@@ -45,7 +50,7 @@ class JointTransforms:
     once here: it calls the kernel's trusted entry (``TfKernels._transforms``).
     """
 
-    def __init__(self, model: RobotModel) -> None:
+    def __init__(self, model: RobotModel, backend: Union[None, str, Executor] = None) -> None:
         movable = [j for j in model.joints if j.type.moves]
         self._kernel = model.kernel
         self.index: Dict[str, int] = {j.name: i for i, j in enumerate(movable)}
@@ -53,7 +58,8 @@ class JointTransforms:
         self.children: List[str] = [j.child for j in movable]
         self._child_index = np.array([model.link_index(j.child) for j in movable],
                                      dtype=np.int64)
-        self._tf = None if model.accelerator is None else model.accelerator.tf
+        chosen = executor(model, backend)
+        self._tf = None if chosen is None else chosen.tf
         self.compiled = self._tf is not None
 
     def compute(self, q: np.ndarray, indices: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:

@@ -36,7 +36,7 @@ from .poses import pose_json
 from .robot_input import model_of
 from ..core import configuration as cfg
 from ..core.ik.options import MAX_TIME_BUDGET
-from ..core.model import RobotModel
+from ..core.robot import Robot
 from ..core.spatial import (rpy_from_rotation, transform_from_xyz_quaternion,
                             transform_from_xyz_rpy, unit_quaternion)
 
@@ -135,7 +135,7 @@ def read_targets(path: str, position_only: bool = False) -> np.ndarray:
     return np.stack(poses)
 
 
-def _moved(model: RobotModel, link: str) -> bool:
+def _moved(model: Robot, link: str) -> bool:
     """Whether a movable joint lies between the root and ``link``."""
     return any(model.kernel.moves[row] for row in model.topology.path(model.link_index(link)))
 
@@ -223,7 +223,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _solve_batch(model: RobotModel, link: str, frame: str, frame_T_targets: np.ndarray,
+def _solve_batch(model: Robot, link: str, frame: str, frame_T_targets: np.ndarray,
                  seed: np.ndarray, options: dict, args: argparse.Namespace) -> int:
     count = len(frame_T_targets)
     chunk = min(args.chunk, count)

@@ -22,7 +22,7 @@ from .robot_input import model_of
 from ..core.backend import describe
 from ..core.collision import CollisionFlags
 from ..core.joints import JointType
-from ..core.model import RobotModel
+from ..core.robot import Robot
 from ..core.srdf import read_srdf_file
 
 
@@ -67,7 +67,7 @@ def _collision_text(flags: CollisionFlags, srdf: Optional[str]) -> str:
     return text + ')'
 
 
-def _info_tree(model: RobotModel, collision: str) -> str:
+def _info_tree(model: Robot, collision: str) -> str:
     n_fixed = sum(not j.type.moves for j in model.joints)
     lines = [f'robot {model.name}: {len(model.links)} links, {len(model.joints)} joints '
              f'({len(model.actuated_joints)} actuated, {len(model.mimic_joints)} mimic, '
@@ -95,7 +95,7 @@ def _info_tree(model: RobotModel, collision: str) -> str:
     return '\n'.join(lines)
 
 
-def _info_json(model: RobotModel) -> dict:
+def _info_json(model: Robot) -> dict:
     return {
         'robot': model.name, 'root_link': model.root_link, 'nq': model.nq, 'nv': model.nv,
         'total_mass': model.total_mass, 'backend': model.backend,

@@ -29,7 +29,7 @@ from .common import CommandLineError
 from .. import robots
 from ..core.backend import resolve
 from ..core.errors import URDFError
-from ..core.model import RobotModel
+from ..core.robot import Robot
 from ..core.urdf_source import decode_document, read_urdf_bytes, uses_xacro
 
 #: Longest part of xacro's own message kept in an error.
@@ -39,7 +39,7 @@ _FIND = re.compile(r'\$\(find\s+([^\s)]+)\s*\)')
 
 
 def load_model(urdf: Optional[str], robot: Optional[str], floating_base: bool,
-               backend: str = 'numpy') -> RobotModel:
+               backend: str = 'numpy') -> Robot:
     """
     Load the robot of ``--urdf`` or ``--robot`` (default: the bundled arm).
 
@@ -53,14 +53,14 @@ def load_model(urdf: Optional[str], robot: Optional[str], floating_base: bool,
     :raises MissingDependencyError: for a xacro document without the xacro package.
     """
     if urdf is None:
-        return RobotModel.from_urdf_file(robots.path(robot or robots.DEFAULT_ROBOT),
-                                         floating_base=floating_base, backend=backend)
+        return Robot.from_urdf_file(robots.path(robot or robots.DEFAULT_ROBOT),
+                                    floating_base=floating_base, backend=backend)
     document = read_urdf_bytes(urdf)
     if urdf.lower().endswith('.xacro') or uses_xacro(document):
         document = expand_xacro(urdf, document)
     try:
-        return RobotModel.from_urdf_string(document, floating_base=floating_base,
-                                           backend=backend)
+        return Robot.from_urdf_string(document, floating_base=floating_base,
+                                      backend=backend)
     except URDFError as exc:
         raise URDFError(f'{urdf}: {exc}') from None
 
@@ -112,7 +112,7 @@ def expand_xacro(path: str, document: bytes) -> str:
         raise CommandLineError(f'{path}: xacro cannot expand it: {reason}') from None
 
 
-def model_of(args) -> RobotModel:
+def model_of(args) -> Robot:
     """
     Load the model a command's options (``--urdf``, ``--robot``, ``--floating-base``) name.
 

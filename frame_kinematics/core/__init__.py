@@ -28,9 +28,12 @@ Conventions (used everywhere in this package)
 * Quaternions are ``[x, y, z, w]``; roll-pitch-yaw as URDF (``Rz(yaw) Ry(pitch) Rx(roll)``).
 * Jacobians and twists take an explicit :class:`ExpressedIn` (``WORLD``, ``LOCAL``,
   ``LOCAL_WORLD_ALIGNED``) with Pinocchio's meanings; "world" is the model's root link.
-* The model (:class:`RobotModel`) never changes after parsing; everything that depends on a
-  configuration lives in a :class:`KinematicsState` (Pinocchio's ``Model``/``Data`` split),
-  or, recomputed in place for loops, in a :class:`KinematicsWorkspace`.
+* The model (:class:`RobotModel`) is data and never changes after parsing; everything that
+  depends on a configuration lives in a :class:`KinematicsState` (Pinocchio's
+  ``Model``/``Data`` split), or, recomputed in place for loops, in a
+  :class:`KinematicsWorkspace`, each evaluated by the backend it was made with. A
+  :class:`Robot` is a model with its backend and the one-call methods (Pinocchio's
+  ``RobotWrapper``).
 """
 
 from . import configuration, distance, ik, placement, reach, srdf, velocity
@@ -47,6 +50,7 @@ from .quantities import (FrameOrientation, FramePoint, FrameVector, FrameVectorP
                          SpatialMotion)
 from .relative_motion import (ENVIRONMENT, RelativeMotion, RelativeMotionError,
                               RelativeMotionType)
+from .robot import Robot
 from .velocity import JacobianInverse
 
 __all__ = [
@@ -81,6 +85,7 @@ __all__ = [
     'RelativeMotion',
     'RelativeMotionError',
     'RelativeMotionType',
+    'Robot',
     'RobotModel',
     'SpatialAcceleration',
     'SpatialForce',

@@ -14,12 +14,14 @@
 """
 Which backend evaluates the kinematics: ``numpy`` (the reference) or ``numba`` (compiled).
 
-The choice is made when a model is built and kept on it
-(:attr:`RobotModel.backend <frame_kinematics.core.model.RobotModel.backend>`): the argument
-``backend=`` of :meth:`RobotModel.from_urdf_string` / ``from_urdf_file`` if given, else the
-environment variable :data:`ENVIRONMENT_VARIABLE` (``numpy`` or ``numba``), else ``numba``
-when it can be used (``pip install '.[fast]'`` on a platform with a POSIX monotonic clock)
-and ``numpy`` otherwise.
+The model (:class:`~frame_kinematics.core.model.RobotModel`) is data and has no backend; the
+choice is made per :class:`~frame_kinematics.core.robot.Robot` (a model with its backend,
+:attr:`Robot.backend <frame_kinematics.core.robot.Robot.backend>`) or per state and
+workspace (their argument ``backend=``), and :func:`executor` hands out what evaluates it.
+A name is resolved by :func:`resolve`: ``numpy`` or ``numba`` as asked, else the environment
+variable :data:`ENVIRONMENT_VARIABLE` (``numpy`` or ``numba``), else ``numba`` when it can be
+used (``pip install '.[fast]'`` on a platform with a POSIX monotonic clock) and ``numpy``
+otherwise.
 
 This module is the one place that reads the environment for the backends; it writes none.
 Nothing here is module state: every call looks at its argument and the environment again.
@@ -32,9 +34,10 @@ import importlib
 import logging
 import os
 import time
-from typing import Mapping, Optional, TYPE_CHECKING
+from typing import Mapping, Optional, TYPE_CHECKING, Union
 
 from .errors import BackendError, excerpt
+from .executor import Executor
 
 if TYPE_CHECKING:  # pragma: no cover
     from .accel import Accelerator
@@ -125,6 +128,9 @@ def bind(model: 'RobotModel', backend: str) -> Optional['Accelerator']:
     """
     Bind a backend to a model: its compiled face for numba, nothing for numpy.
 
+    Every call binds anew; :func:`executor` reuses a
+    :class:`~frame_kinematics.core.robot.Robot`'s own.
+
     The backend reads the model's public tables only (kernel, topology, layout, masses).
 
     :param model: the model (built up to its tables).
@@ -135,6 +141,61 @@ def bind(model: 'RobotModel', backend: str) -> Optional['Accelerator']:
         return None
     from .accel import Accelerator
     return Accelerator(model, cache_directory())
+
+
+def executor(model: 'RobotModel', backend: Union[None, str, Executor] = None
+             ) -> Optional['Accelerator']:
+    """
+    Return what evaluates ``model``'s kinematics: the compiled face for numba, None for numpy.
+
+    :param model: the robot model (a :class:`~frame_kinematics.core.robot.Robot` or plain
+        data).
+    :param backend: None: the model's own executor when it is a
+        :class:`~frame_kinematics.core.robot.Robot`, else the process default
+        (:func:`resolve` of None); a name (``'numpy'``, ``'numba'``, ``'auto'``): that backend,
+        the Robot's own executor when it is the Robot's backend; or an executor this function
+        handed out for the same model data (a state's :attr:`executor`), kept as it is.
+    :return: the executor (None: numpy).
+    :raises BackendError: for an unknown name, numba asked for and not usable, an executor
+        bound to another model, or anything else.
+    """
+    own = getattr(model, 'executor', model)  # a Robot's executor; a model is not one
+    if backend is None:
+        return bind(model, resolve(None)) if own is model else own
+    if isinstance(backend, str):
+        name = resolve(backend)
+        if own is not model and name == model.backend:
+            return own
+        return bind(model, name)
+    if isinstance(backend, Executor):
+        if not backend.serves(model):
+            raise BackendError(f'backend {type(backend).__name__} was bound to robot '
+                               f"'{excerpt(backend._model.name)}', not to this model of "
+                               f"'{excerpt(getattr(model, 'name', '?'))}'")
+        return backend
+    raise BackendError(f'backend must be None, a name ({", ".join(BACKENDS + (AUTO,))}) or '
+                       f'an executor, got {type(backend).__name__}')
+
+
+def name_of(chosen: Optional[Executor]) -> str:
+    """
+    Name the backend of an executor from :func:`executor`.
+
+    :param chosen: the executor (None: numpy).
+    :return: ``'numpy'`` or the executor's backend name.
+    """
+    return 'numpy' if chosen is None else chosen.name
+
+
+def again(chosen: Optional[Executor]) -> Union[str, Executor]:
+    """
+    Return the ``backend=`` argument that gives an executor from :func:`executor` again.
+
+    :param chosen: the executor (None: numpy).
+    :return: the executor itself, or ``'numpy'`` for None (a None argument would mean the
+        default, which may be another backend).
+    """
+    return 'numpy' if chosen is None else chosen
 
 
 def describe(backend: str) -> str:

@@ -36,12 +36,14 @@ a reader never sees a stale pose and never has to call an ``update`` on a frame 
 
 import enum
 import logging
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from .backend import again
 from .checks import check_vector
 from .errors import ConfigurationError, ReferenceFrameError, UnknownReferenceFrameError
+from .executor import Executor
 from .joints import JointType
 from .kinematics import KinematicsState
 from .model import RobotModel
@@ -139,14 +141,19 @@ class FrameTree:
     :param model: the robot model.
     :param q: initial configuration (default: the neutral configuration).
     :param com_frame: name of the robot center-of-mass frame.
+    :param backend: what evaluates its states (see
+        :func:`~frame_kinematics.core.backend.executor`; None: the model's backend when it is a
+        :class:`~frame_kinematics.core.robot.Robot`, else the process default).
+    :raises BackendError: for an invalid ``backend``.
     """
 
     def __init__(self, model: RobotModel, q: Optional[Sequence[float]] = None,
-                 com_frame: str = 'com') -> None:
+                 com_frame: str = 'com', backend: Union[None, str, Executor] = None) -> None:
         self.model = model
         self.revision = 0
         self._frames: Dict[str, ReferenceFrame] = {}
-        self._state = model.forward_kinematics(model.neutral_configuration() if q is None else q)
+        self._state = KinematicsState(model, model.neutral_configuration() if q is None else q,
+                                      backend=backend)
         joints = {joint.child: joint for joint in model.joints}
         for link in model.links:
             if link.parent is None:
@@ -198,7 +205,7 @@ class FrameTree:
         :param v: velocity ``(nv,)`` (optional).
         :raises ConfigurationError: for an invalid configuration.
         """
-        self._state = self.model.forward_kinematics(q, v)
+        self._state = KinematicsState(self.model, q, v, backend=again(self._state.executor))
         self.revision += 1
 
     # -- frames ---------------------------------------------------------------------------

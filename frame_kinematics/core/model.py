@@ -28,33 +28,30 @@ joints and links are frozen, and nothing it computes depends on state a caller c
 """
 
 import os
-from typing import Dict, Mapping, Optional, Sequence, Tuple, Union
+from typing import Dict, Mapping, Optional, Tuple, Union
 
 import numpy as np
 
 from .assembly import add_floating_root, assemble, Joint, Link
-from .backend import bind, resolve
-from .bounded import BoundedCache
-from .checks import check_point, check_vector
+from .checks import check_vector
 from .errors import ConfigurationError, UnknownFrameError
 from .joints import ConfigurationLayout, entry_names, frozen, JointKernel, JointType
-from .kinematics import ExpressedIn, KinematicsState, KinematicsWorkspace
 from .topology import Topology
 from .urdf import load_urdf, RobotDescription
 from .urdf_source import read_urdf_file
 
-__all__ = ['IK_SOLVERS_KEPT', 'Joint', 'Link', 'RobotModel']
-
-#: Solvers the one-call inverse kinematics keeps per model (tips and active joints).
-IK_SOLVERS_KEPT = 8
+__all__ = ['Joint', 'Link', 'RobotModel']
 
 
 class RobotModel:
     """
     Read-only kinematic and inertial model of a robot (Pinocchio's ``Model``).
 
-    Everything that depends on a configuration lives in a
-    :class:`~frame_kinematics.core.kinematics.KinematicsState`.
+    Data only: it imports no algorithm and no backend. Everything that depends on a
+    configuration lives in a :class:`~frame_kinematics.core.kinematics.KinematicsState`,
+    evaluated by a backend chosen per state; :class:`~frame_kinematics.core.robot.Robot` is a
+    model with its backend and the convenience methods (``forward_kinematics``, ``jacobian``,
+    ``inverse_kinematics``, ...).
 
     :ivar kernel: the joint kernel, one row per link (row 0: the root, fixed).
     :ivar topology: parents, levels and subtrees of the links.
@@ -62,30 +59,16 @@ class RobotModel:
     :ivar link_masses: ``(n_links,)`` masses.
     :ivar link_p_coms: ``(n_links, 3)`` centers of mass in the link frames.
     :ivar link_inertias: ``(n_links, 3, 3)`` rotational inertias about the centers of mass.
-    :ivar backend: ``'numpy'`` or ``'numba'``, what evaluates its kinematics
-        (:mod:`~frame_kinematics.core.backend`).
-    :ivar ik_solvers: the solvers the one-call inverse kinematics reuses
-        (:func:`~frame_kinematics.core.ik.calls.solver_for`), at most :data:`IK_SOLVERS_KEPT`,
-        the least recently used dropped: a thread-safe cache of objects built from the
-        model's data, which itself never changes.
-    :ivar accelerator: the compiled backend's checked face bound to this model
-        (:class:`~frame_kinematics.core.accel.Accelerator`, numba), or None (numpy).
     """
 
-    def __init__(self, description: RobotDescription, urdf: str = '',
-                 backend: Optional[str] = None) -> None:
+    def __init__(self, description: RobotDescription, urdf: str = '') -> None:
         """
         Build a model from a parsed description (see :meth:`from_urdf_string`).
 
         :param description: the parsed URDF.
         :param urdf: the URDF text it came from, kept for republishing.
-        :param backend: ``'numpy'``, ``'numba'`` or ``'auto'``; None: the environment
-            variable ``FRAME_KINEMATICS_BACKEND``, else ``auto`` (see
-            :func:`~frame_kinematics.core.backend.resolve`).
         :raises URDFError: for structural errors (roots, cycles, unknown links, mimics).
-        :raises BackendError: for an unknown backend or numba asked for and missing.
         """
-        self.backend = resolve(backend)
         root, links, joints = assemble(description)
         self.name = description.name
         self.urdf = urdf
@@ -113,14 +96,12 @@ class RobotModel:
             (entry_names(j.name, j.type.q_entries) for j in self.actuated_joints), ())
         self.velocity_names: Tuple[str, ...] = sum(
             (entry_names(j.name, j.type.v_entries) for j in self.actuated_joints), ())
-        self.ik_solvers = BoundedCache(IK_SOLVERS_KEPT)
-        self.accelerator = bind(self, self.backend)
         self._sealed = True
 
     def __setattr__(self, name: str, value) -> None:
         """Refuse changes once built: the model is read-only."""
         if getattr(self, '_sealed', False):
-            raise AttributeError(f"RobotModel is read-only: cannot set '{name}'")
+            raise AttributeError(f"{type(self).__name__} is read-only: cannot set '{name}'")
         super().__setattr__(name, value)
 
     def _kernel(self) -> JointKernel:
@@ -146,43 +127,51 @@ class RobotModel:
         return JointKernel(types, axis, origin, q_index, v_index, mult, off)
 
     # -- construction -------------------------------------------------------------------------
-    @classmethod
-    def from_urdf_string(cls, text: Union[str, bytes], floating_base: bool = False,
-                         world_frame: str = 'world', backend: Optional[str] = None
-                         ) -> 'RobotModel':
+    @staticmethod
+    def parse(text: Union[str, bytes], floating_base: bool = False, world_frame: str = 'world'
+              ) -> Tuple[RobotDescription, str]:
         """
-        Parse a URDF document.
+        Parse a URDF document into the description a model is built from.
 
         :param text: the URDF XML, as text or as bytes (decoded as the document declares).
         :param floating_base: add a floating joint ``root_joint`` between a new root link
             ``world_frame`` and the URDF's root link (for legged robots and humanoids).
         :param world_frame: name of that new root link.
-        :param backend: ``'numpy'``, ``'numba'`` or ``'auto'`` (default: the environment
-            variable ``FRAME_KINEMATICS_BACKEND``, else numba when importable).
-        :return: the model.
+        :return: ``(description, urdf_text)``.
         :raises URDFError: if the document is not a valid robot description.
-        :raises BackendError: for an unknown backend or numba asked for and missing.
         """
         description, text = load_urdf(text)
         if floating_base:
             description = add_floating_root(description, world_frame)
-        return cls(description, text, backend)
+        return description, text
+
+    @classmethod
+    def from_urdf_string(cls, text: Union[str, bytes], floating_base: bool = False,
+                         world_frame: str = 'world') -> 'RobotModel':
+        """
+        Parse a URDF document (see :meth:`parse`).
+
+        :param text: the URDF XML, as text or as bytes.
+        :param floating_base: add a floating base joint.
+        :param world_frame: name of the root link added with the floating base.
+        :return: the model.
+        :raises URDFError: if the document is not a valid robot description.
+        """
+        return cls(*cls.parse(text, floating_base, world_frame))
 
     @classmethod
     def from_urdf_file(cls, path: Union[str, os.PathLike], floating_base: bool = False,
-                       world_frame: str = 'world', backend: Optional[str] = None
-                       ) -> 'RobotModel':
+                       world_frame: str = 'world') -> 'RobotModel':
         """
-        Parse a URDF file (see :meth:`from_urdf_string`).
+        Parse a URDF file (see :meth:`parse`).
 
         :param path: path of the file.
         :param floating_base: add a floating base joint.
         :param world_frame: name of the root link added with the floating base.
-        :param backend: the backend (see :meth:`from_urdf_string`).
         :return: the model.
         :raises URDFError: if the file cannot be read or is not a valid robot description.
         """
-        return cls.from_urdf_string(read_urdf_file(path), floating_base, world_frame, backend)
+        return cls(*cls.parse(read_urdf_file(path), floating_base, world_frame))
 
     # -- lookup -------------------------------------------------------------------------------
     @property
@@ -302,91 +291,6 @@ class RobotModel:
         :raises ConfigurationError: for a wrong type or shape, NaN, inf or a huge value.
         """
         return check_vector(v, self.nv, f"{name} for robot '{self.name}'", self.velocity_names)
-
-    # -- kinematics shortcuts -------------------------------------------------------------
-    def forward_kinematics(self, q, v=None, a=None):
-        """
-        Evaluate the kinematics at ``q`` (and optionally velocities and accelerations).
-
-        :param q: configuration ``(nq,)`` or batch ``(B, nq)`` (copied, never kept).
-        :param v: velocity ``(nv,)`` or ``(B, nv)`` (optional).
-        :param a: acceleration ``(nv,)`` or ``(B, nv)`` (optional, needs ``v``).
-        :return: a :class:`~frame_kinematics.core.kinematics.KinematicsState`.
-        """
-        return KinematicsState(self, q, v, a)
-
-    def transform(self, q, link: str) -> np.ndarray:
-        """
-        Pose of one link in the root link, ``root_T_link``, at ``q``: a new array.
-
-        On the compiled backend, for one configuration, only the link and its ancestors are
-        evaluated (a tip's path); otherwise this is ``forward_kinematics(q).transform(link)``.
-
-        :param q: configuration ``(nq,)`` or ``(B, nq)``.
-        :param link: link name.
-        :return: ``(4, 4)`` or ``(B, 4, 4)``.
-        """
-        if self.accelerator is not None:
-            pose = self.accelerator._pose(q, self.link_index(link))
-            if pose is not None:  # one compiled call checked q and walked the link's path
-                return pose
-        return self.forward_kinematics(q).transform(link).copy()
-
-    def workspace(self) -> KinematicsWorkspace:
-        """
-        Return a new :class:`~frame_kinematics.core.kinematics.KinematicsWorkspace`.
-
-        Link poses recomputed in place, for loops; at the neutral configuration until its
-        first :meth:`~frame_kinematics.core.kinematics.KinematicsWorkspace.forward_kinematics`.
-        """
-        return KinematicsWorkspace(self)
-
-    def jacobian(self, q, link: str, point: Optional[Sequence[float]] = None,
-                 expressed_in: Union[ExpressedIn, str] = ExpressedIn.LOCAL_WORLD_ALIGNED
-                 ) -> np.ndarray:
-        """
-        Jacobian of a link (see :meth:`KinematicsState.jacobian`).
-
-        :param q: configuration ``(nq,)`` or ``(B, nq)``.
-        :param link: link name.
-        :param point: point in the link frame (default: its origin).
-        :param expressed_in: an :class:`~frame_kinematics.core.kinematics.ExpressedIn` or its
-            name (default LOCAL_WORLD_ALIGNED).
-        :return: ``(6, nv)`` or ``(B, 6, nv)``, rows ``[linear; angular]``.
-        """
-        if self.accelerator is not None:
-            ref = expressed_in if type(expressed_in) is ExpressedIn else \
-                ExpressedIn.parse(expressed_in)
-            at = None if point is None else check_point(point)
-            try:  # link_index(), without the cost of its call
-                index = self._link_index[link]
-            except (KeyError, TypeError):
-                index = self.link_index(link)  # which raises the error
-            jac = self.accelerator._jacobian(q, index, at, ref)
-            if jac is not None:  # one compiled call checked q and computed the Jacobian
-                return jac
-        return self.forward_kinematics(q).jacobian(link, point, expressed_in)
-
-    def center_of_mass(self, q) -> Tuple[float, np.ndarray]:
-        """
-        Total mass and center of mass in the root frame.
-
-        :param q: configuration ``(nq,)`` or ``(B, nq)``.
-        :return: ``(mass, root_p_com)`` with ``root_p_com`` of shape ``(3,)`` or ``(B, 3)``.
-        """
-        return self.total_mass, self.forward_kinematics(q).center_of_mass()
-
-    def inverse_kinematics(self, tip, target, **options):
-        """
-        Solve inverse position kinematics (see :func:`frame_kinematics.core.ik.solve`).
-
-        :param tip: the tip link (or a list of tips).
-        :param target: ``root_T_target`` (4x4), or a list/batch of them.
-        :param options: solver options (active_joints, seed, tolerances, budget, ...).
-        :return: an IK result.
-        """
-        from .ik.calls import one_call
-        return one_call('RobotModel.inverse_kinematics', self, tip, target, None, options)
 
     def __repr__(self) -> str:
         return (f"RobotModel('{self.name}', {len(self.links)} links, {len(self.joints)} joints, "

@@ -32,6 +32,7 @@ import numpy as np
 from .checks import as_float_array, check_finite
 from .errors import ConfigurationError, excerpt, URDFError
 from .model import RobotModel
+from .robot import Robot
 from .spatial import check_transform
 from .urdf import (Inertial, JointDescription, LinkDescription, MAX_NAME_LENGTH, Mimic,
                    RobotDescription)
@@ -84,9 +85,9 @@ def _fixed(name: str, parent: str, child: str, parent_T_child: np.ndarray) -> Jo
 def place(model: RobotModel, tools: Optional[Mapping[str, object]] = None,
           world_T_root=None, world: str = 'world',
           tool_names: Optional[Mapping[str, str]] = None,
-          backend: Optional[str] = None) -> RobotModel:
+          backend: Optional[str] = None) -> Robot:
     """
-    Return a new model with tool links after tips and a world link above the root.
+    Return a new robot with tool links after tips and a world link above the root.
 
     Each tool link ``<name>`` hangs from its tip by a fixed joint ``<name>_joint`` at
     ``tip_T_tool``; the world link hangs the old root from itself by a fixed joint
@@ -97,8 +98,10 @@ def place(model: RobotModel, tools: Optional[Mapping[str, object]] = None,
     :param world_T_root: pose of the root link in the world (4x4); None: no world link.
     :param world: name of the world link.
     :param tool_names: ``{tip link: tool link name}`` for tools not called ``<tip>_tool``.
-    :param backend: the new model's backend (default: the model's).
-    :return: the new model (same name, configuration layout and URDF text).
+    :param backend: the new robot's backend (default: the model's when it is a
+        :class:`~frame_kinematics.core.robot.Robot`, else the process default).
+    :return: the new :class:`~frame_kinematics.core.robot.Robot` (same name, configuration
+        layout and URDF text).
     :raises UnknownFrameError: for a tip (or a ``tool_names`` key) that is not a link.
     :raises ConfigurationError: for a transform that is not rigid or not finite.
     :raises URDFError: for an added link or joint whose name is taken, or an empty name.
@@ -126,7 +129,9 @@ def place(model: RobotModel, tools: Optional[Mapping[str, object]] = None,
     placed = RobotDescription(
         model.name, tuple(world_links) + description.links + tuple(tool_links),
         tuple(world_joints) + description.joints + tuple(tool_joints))
-    return RobotModel(placed, model.urdf, model.backend if backend is None else backend)
+    if backend is None and isinstance(model, Robot):
+        backend = model.backend
+    return Robot(placed, backend, urdf=model.urdf)
 
 
 def _check_names(model: RobotModel, links: List[LinkDescription],

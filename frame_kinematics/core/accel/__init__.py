@@ -14,14 +14,15 @@
 """
 The compiled backend (numba): kinematics kernels over the joint kernel's tables.
 
-Imported only when a model's backend is ``numba`` (:mod:`frame_kinematics.core.backend`).
-:class:`Accelerator` is the backend's only face: it binds the kernels of :mod:`.poses`,
+Imported only when the numba backend is asked for (:mod:`frame_kinematics.core.backend`).
+:class:`Accelerator`, the backend's :class:`~frame_kinematics.core.executor.Executor`, is its
+only face: it binds the kernels of :mod:`.poses`,
 :mod:`.jacobian`, :mod:`.com` and :mod:`.tf` to one model's packed table (:mod:`.tables`,
 only read), and checks the type, dtype, shape and range of every argument in Python before
 any compiled call, so that nothing it is given can make a kernel read or write outside its
 arrays. :class:`~frame_kinematics.core.kinematics.KinematicsState` and
 :class:`~frame_kinematics.core.kinematics.KinematicsWorkspace` call it instead of the numpy
-code when the model has one. Kernels come from the disk cache or the compiler
+code when they were made with it. Kernels come from the disk cache or the compiler
 (:mod:`.kernels`): the checked ones with the first numba model of a process, the others on
 their first call.
 """
@@ -34,6 +35,7 @@ import numpy as np
 from . import com, ik_engine, jacobian, kernels, poses, tables, twists
 from .tf import TfKernels
 from ..errors import ConfigurationError, excerpt, UnknownFrameError
+from ..executor import Executor
 from ..kinematics.expressed import ExpressedIn
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -79,7 +81,7 @@ def _require(array, shape: Tuple[int, ...], name: str, writable: bool = False) -
         raise ConfigurationError(f'{name} must be C-contiguous{" and writable" * writable}')
 
 
-class Accelerator:
+class Accelerator(Executor):
     """
     The compiled kernels bound to one model's tables (only read, shared by threads).
 
@@ -88,11 +90,13 @@ class Accelerator:
     a float64 vector is checked by the compiled kernel itself (:meth:`checked_poses`,
     :meth:`checked_jacobian`): one call does the checks and the kinematics.
 
-    Every public method checks its other arguments in Python. The model, its states and
+    Every public method checks its other arguments in Python. Robots, states and
     workspaces call the private ``_pose``, ``_jacobian`` and ``_poses_into`` with arguments
     they have checked already (a link index they looked up, a point they validated, arrays
     they allocated), so that a call is not checked twice.
     """
+
+    name = 'numba'
 
     def __init__(self, model: 'RobotModel', cache_directory: Optional[str]) -> None:
         """
@@ -103,7 +107,7 @@ class Accelerator:
             first numba model of a process loads or compiles the checked kernels there.
         """
         kernels.prepare(cache_directory)
-        self._model = model
+        super().__init__(model)
         self._table = tables.pack(model)  # private: see tables.pack
         self._mass = (model.link_masses, model.link_p_coms, model.total_mass)
         self._nv = model.nv

@@ -14,8 +14,8 @@
 """
 :class:`CompiledChain`: a chain evaluator's tables for the compiled solve of :mod:`.ik`.
 
-Built once per :class:`~frame_kinematics.core.ik.chain.ChainEvaluator` (when its model's
-backend is numba) and kept by it; :meth:`CompiledChain.run` is what
+Built once per :class:`~frame_kinematics.core.ik.chain.ChainEvaluator` (on the numba
+backend) and kept by it; :meth:`CompiledChain.run` is what
 :class:`~frame_kinematics.core.ik.solver.IKSolver` calls instead of the numpy
 :class:`~frame_kinematics.core.ik.engine.Engine` for the problems it supports.
 
@@ -43,6 +43,7 @@ from ..joints import ConfigurationLayout, frozen, JointKernel, JointType
 from ..topology import Topology
 
 if TYPE_CHECKING:  # pragma: no cover
+    from . import Accelerator
     from ..ik.chain import ChainEvaluator
     from ..ik.residual import PoseResidual
 
@@ -70,12 +71,13 @@ def _pack_nodes(kernel: JointKernel, node_parent: np.ndarray,
 class CompiledChain:
     """The tables of one chain evaluator, as the compiled solve reads them (read-only)."""
 
-    def __init__(self, evaluator: 'ChainEvaluator') -> None:
+    def __init__(self, evaluator: 'ChainEvaluator', accelerator: 'Accelerator') -> None:
         """
         Gather the tables.
 
         :param evaluator: the chain evaluator (its node kernel, node and tip parents, tip
             constants and layout).
+        :param accelerator: the compiled face of the evaluator's model (its solve threads).
         """
         kernel = evaluator.kernel
         self._table = _pack_nodes(kernel, evaluator.node_parent, evaluator.layout)
@@ -100,7 +102,7 @@ class CompiledChain:
                        frozen(sampler.width), frozen(sampler.bounded), frozen(continuous)) + steps
         self.simple = evaluator.layout.simple
         model = evaluator.model
-        self._threads = model.accelerator.threads
+        self._threads = accelerator.threads
         self._tables = (self._table, self.node_parent, self.tip_parent, self.tip_constant,
                         self.columns)
         self._q_index = evaluator.q_index

@@ -143,7 +143,7 @@ class TfKernels:
     The compiled TF kernel bound to one model's tables (read-only, shared by threads).
 
     Built by the model's :class:`~frame_kinematics.core.accel.Accelerator` on first use
-    (``model.accelerator.tf``).
+    (``robot.executor.tf``).
     """
 
     def __init__(self, model: 'RobotModel', table: np.ndarray) -> None:

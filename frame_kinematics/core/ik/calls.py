@@ -14,10 +14,12 @@
 """
 The one-call functions :func:`solve` and :func:`solve_batch`, and the solvers they reuse.
 
-A call of :func:`solve` (or ``RobotModel.inverse_kinematics``) takes its
-:class:`~.solver.IKSolver` from the model's bounded cache
-(:attr:`~frame_kinematics.core.model.RobotModel.ik_solvers`), by tips and active joints, so
-that the chains are built once and not at every call (:func:`solver_for`). A solver's answers
+A call of :func:`solve` (or ``Robot.inverse_kinematics``) on a
+:class:`~frame_kinematics.core.robot.Robot` takes its :class:`~.solver.IKSolver` from the
+robot's bounded cache (:attr:`~frame_kinematics.core.robot.Robot.ik_solvers`), by tips and
+active joints, so that the chains are built once and not at every call (:func:`solver_for`);
+on a plain :class:`~frame_kinematics.core.model.RobotModel` (data, no cache) each call builds
+its solver on the process's default backend. A solver's answers
 do not depend on its earlier calls, so a reused solver answers as a new one would.
 """
 
@@ -31,8 +33,6 @@ from .solver import IKSolver
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import RobotModel
-
-#: Solvers kept per model (one per set of tips and active joints), least recently used out.
 
 
 def _key(tip, active_joints) -> Optional[Tuple]:
@@ -53,8 +53,9 @@ def solver_for(model: 'RobotModel', tip: Tips, active_joints: Optional[Sequence[
     """
     Return the model's solver of some tips and active joints (built and kept the first time).
 
-    :param model: the model (its :attr:`~frame_kinematics.core.model.RobotModel.ik_solvers`
-        keeps the solver).
+    :param model: the model (a :class:`~frame_kinematics.core.robot.Robot`'s
+        :attr:`~frame_kinematics.core.robot.Robot.ik_solvers` keeps the solver; a plain model
+        keeps none).
     :param tip: a tip link or a list of them.
     :param active_joints: the active joints (None: every joint moving the tips).
     :return: the solver.
@@ -62,9 +63,10 @@ def solver_for(model: 'RobotModel', tip: Tips, active_joints: Optional[Sequence[
         (nothing is kept then).
     """
     key = _key(tip, active_joints)
-    if key is None:
+    kept = getattr(model, 'ik_solvers', None)  # a Robot's; a model is data and keeps none
+    if key is None or kept is None:
         return IKSolver(model, tip, active_joints)
-    return model.ik_solvers.get(key, lambda: IKSolver(model, tip, active_joints))
+    return kept.get(key, lambda: IKSolver(model, tip, active_joints))
 
 
 def one_call(call: str, model: 'RobotModel', tip: Tips, target, batch: Optional[bool],

@@ -23,16 +23,18 @@ reads its master's reduced entry), so the joint motion and the motion columns co
 kernel; this module only composes poses and takes the columns at the tips.
 """
 
-from typing import Optional, Sequence, TYPE_CHECKING
+from typing import Optional, Sequence, TYPE_CHECKING, Union
 
 import numpy as np
 
 from .selection import JointSelection, Tips
+from ..backend import executor
 from ..errors import ConfigurationError
 from ..joints import frozen, JointKernel
 from ..spatial import cross
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..executor import Executor
     from ..model import RobotModel
 
 
@@ -62,12 +64,13 @@ class ChainEvaluator:
     :ivar tip_constant: ``(n_tips, 4, 4)`` constant ``node_T_tip`` (``root_T_tip`` without
         a node).
     :ivar compiled: the tables of the compiled solve
-        (:class:`~frame_kinematics.core.accel.ik_engine.CompiledChain`) when the model's
-        backend is numba, else None.
+        (:class:`~frame_kinematics.core.accel.ik_engine.CompiledChain`) on the numba backend,
+        else None.
     """
 
     def __init__(self, model: 'RobotModel', tips: Tips,
-                 active_joints: Optional[Sequence[str]] = None, q_fixed=None) -> None:
+                 active_joints: Optional[Sequence[str]] = None, q_fixed=None,
+                 backend: Union[None, str, 'Executor'] = None) -> None:
         """
         Compile the chains from the root to ``tips``.
 
@@ -77,27 +80,35 @@ class ChainEvaluator:
             moving the tips). Joints that do not move the tips are ignored, with a log line.
         :param q_fixed: configuration the other joints are held at (default: neutral;
             copied).
+        :param backend: what solves on the chains (see
+            :func:`~frame_kinematics.core.backend.executor`; None: the model's backend when it
+            is a :class:`~frame_kinematics.core.robot.Robot`, else the process default).
         :raises UnknownFrameError: for an unknown link or joint.
         :raises ConfigurationError: for an invalid ``q_fixed`` or a mimic/fixed joint named
             as active.
+        :raises BackendError: for an invalid ``backend``.
         """
-        self._build(JointSelection(model, tips, active_joints), q_fixed)
+        self._build(JointSelection(model, tips, active_joints), q_fixed, backend)
 
     @classmethod
-    def from_selection(cls, selection: JointSelection, q_fixed=None) -> 'ChainEvaluator':
+    def from_selection(cls, selection: JointSelection, q_fixed=None,
+                       backend: Union[None, str, 'Executor'] = None) -> 'ChainEvaluator':
         """
         Compile the chains of a joint selection with the held joints at ``q_fixed``.
 
         :param selection: the tips and their active joints.
         :param q_fixed: configuration of the held joints (default: neutral; copied).
+        :param backend: what solves on the chains (see :meth:`__init__`).
         :return: the evaluator.
+        :raises BackendError: for an invalid ``backend``.
         """
         evaluator = cls.__new__(cls)
-        evaluator._build(selection, q_fixed)
+        evaluator._build(selection, q_fixed, backend)
         return evaluator
 
-    def _build(self, selection: JointSelection, q_fixed) -> None:
+    def _build(self, selection: JointSelection, q_fixed, backend) -> None:
         model = selection.model
+        chosen = executor(model, backend)
         q = model.neutral_configuration() if q_fixed is None else \
             model.check_configuration(q_fixed, 'q_fixed')
         if q.ndim != 1:
@@ -157,9 +168,9 @@ class ChainEvaluator:
         self.tip_constant = self._tip_constant
         self._compile_columns()
         self.compiled = None
-        if model.accelerator is not None:
+        if chosen is not None:
             from ..accel.ik_engine import CompiledChain
-            self.compiled = CompiledChain(self)
+            self.compiled = CompiledChain(self, chosen)
 
     def _compile_columns(self) -> None:
         kernel = self.kernel

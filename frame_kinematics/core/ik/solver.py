@@ -36,12 +36,15 @@ from .options import (check_option_names, default_seed, MAX_TIME_BUDGET, number,
 from .residual import PoseResidual
 from .result import IKBatchResult, IKResult
 from .selection import JointSelection, Tips
+from ..backend import again, executor
 from ..bounded import BoundedCache
 from ..checks import as_float_array, check_count
 from ..errors import ConfigurationError, FrameKinematicsError, ReferenceFrameError
 from ..joints import frozen
+from ..kinematics import KinematicsState
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..executor import Executor
     from ..model import RobotModel
 
 
@@ -51,10 +54,13 @@ class IKSolver:
 
     :ivar model: the robot model.
     :ivar selection: the tips and their active and held joints.
+    :ivar executor: what evaluates its chains (None: numpy), as a state's
+        (:attr:`frame_kinematics.core.kinematics.KinematicsState.executor`).
     """
 
     def __init__(self, model: 'RobotModel', tip: Tips,
-                 active_joints: Optional[Sequence[str]] = None, cache_size: int = 16) -> None:
+                 active_joints: Optional[Sequence[str]] = None, cache_size: int = 16,
+                 backend: Union[None, str, 'Executor'] = None) -> None:
         """
         Bind a solver to a model's tips.
 
@@ -65,11 +71,16 @@ class IKSolver:
         :param cache_size: compiled chains kept (one per set of held-joint values),
             residuals kept (one per set of weights and tolerances), and validated options of
             single-target calls kept (one per set of option values).
+        :param backend: what solves (see :func:`~frame_kinematics.core.backend.executor`):
+            None for the model's backend when it is a
+            :class:`~frame_kinematics.core.robot.Robot`, else the process default.
         :raises UnknownFrameError: for an unknown tip or joint.
         :raises ConfigurationError: for a fixed or mimic joint named as active, or when no
             active joint moves the tips.
+        :raises BackendError: for an invalid ``backend``.
         """
         self.model = model
+        self.executor = executor(model, backend)
         self.selection = JointSelection(model, tip, active_joints)
         self._cache_size = check_count(cache_size, 'cache_size', 1, 1024)
         if self.selection.nv == 0:
@@ -80,7 +91,7 @@ class IKSolver:
         self._plans = BoundedCache(self._cache_size)
         self._neutral = frozen(model.neutral_configuration())
         self._one = None
-        if model.accelerator is not None:
+        if self.executor is not None:
             # what a single-target call without a seed or a generator starts from
             shape = (4, 4) if len(self.tips) == 1 else (len(self.tips), 4, 4)
             self._one = (shape, frozen(default_seed(model.layout)),
@@ -118,7 +129,7 @@ class IKSolver:
             # from the held values alone: what an earlier call's seed held does not matter
             q_fixed = self._neutral.copy()
             q_fixed[held] = values
-            return ChainEvaluator.from_selection(self.selection, q_fixed)
+            return ChainEvaluator.from_selection(self.selection, q_fixed, again(self.executor))
 
         return self._cache.get(values.tobytes(), build)
 
@@ -338,5 +349,6 @@ class IKSolver:
             raise ReferenceFrameError(f"reference frame '{reference}' is moved by the active "
                                       'joints: give the target in a frame they do not move',
                                       reference, self.tips[0])
-        root_T_reference = self.model.forward_kinematics(q_seed).transform(reference)
+        root_T_reference = KinematicsState(self.model, q_seed, backend=again(self.executor)
+                                           ).transform(reference)
         return root_T_reference[..., None, :, :] @ targets

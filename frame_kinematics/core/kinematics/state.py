@@ -14,19 +14,20 @@
 """
 :class:`KinematicsState`: every quantity of one configuration (or a batch).
 
-Pinocchio's ``Data``: created by
-:meth:`RobotModel.forward_kinematics <frame_kinematics.core.model.RobotModel.forward_kinematics>`
-from copies of the caller's arrays, it never changes afterwards; derived quantities are
-computed on first use and kept (read-only arrays).
+Pinocchio's ``Data``: created from a model, a backend and copies of the caller's arrays
+(``KinematicsState(model, q, backend=...)``, or
+:meth:`Robot.forward_kinematics <frame_kinematics.core.robot.Robot.forward_kinematics>` on the
+robot's backend), it never changes afterwards; derived quantities are computed on first use
+and kept (read-only arrays).
 
 Every computation is vectorised over links and over an optional leading batch axis: a
 configuration of shape ``(B, nq)`` gives poses of shape ``(B, 4, 4)`` and Jacobians of shape
 ``(B, 6, nv)`` without a Python loop over the batch.
 
-When the model has a compiled backend (:attr:`RobotModel.accelerator
-<frame_kinematics.core.model.RobotModel.accelerator>`), the poses, Jacobians, center of mass
-and its Jacobian come from its kernels; everything else is computed from those poses by the
-numpy code below, which is also the reference the compiled kernels are tested against.
+On the compiled backend (the state's :attr:`~KinematicsState.executor`, from
+:func:`frame_kinematics.core.backend.executor`), the poses, Jacobians, center of mass and its
+Jacobian come from its kernels; everything else is computed from those poses by the numpy
+code below, which is also the reference the compiled kernels are tested against.
 """
 
 from typing import Optional, Sequence, TYPE_CHECKING, Union
@@ -38,11 +39,13 @@ from .columns import column_rates, column_twists, column_twists_batch_last, to_l
     to_velocity_entries
 from .expressed import ExpressedIn
 from .forward import BATCH_THRESHOLD, link_poses, link_poses_batch_last
+from ..backend import executor, name_of
 from ..checks import check_point
 from ..errors import ConfigurationError
 from ..spatial import cross, inverse
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..executor import Executor
     from ..model import RobotModel
 
 
@@ -60,6 +63,8 @@ class KinematicsState:
 
     :ivar q: the configuration (a read-only copy of the caller's).
     :ivar poses: ``root_T_link`` of every link, ``(n_links, *B, 4, 4)``.
+    :ivar executor: what evaluates it (:func:`~frame_kinematics.core.backend.executor`):
+        None for numpy, the compiled backend's face for numba.
     """
 
     v: Optional[np.ndarray] = None
@@ -75,7 +80,8 @@ class KinematicsState:
     _com: Optional[np.ndarray] = None
     _com_last: Optional[np.ndarray] = None
 
-    def __init__(self, model: 'RobotModel', q, v=None, a=None) -> None:
+    def __init__(self, model: 'RobotModel', q, v=None, a=None,
+                 backend: Union[None, str, 'Executor'] = None) -> None:
         """
         Compute the link poses for ``q``.
 
@@ -83,16 +89,24 @@ class KinematicsState:
         :param q: configuration ``(nq,)`` or batch ``(B, nq)``.
         :param v: velocity ``(nv,)`` or ``(B, nv)`` (optional).
         :param a: acceleration ``(nv,)`` or ``(B, nv)`` (optional; needs ``v``).
+        :param backend: what evaluates the state (see
+            :func:`~frame_kinematics.core.backend.executor`): None for the model's backend
+            when it is a :class:`~frame_kinematics.core.robot.Robot`, else the process
+            default; ``'numpy'``, ``'numba'``, ``'auto'``, or another state's
+            :attr:`executor`.
         :raises ConfigurationError: for invalid inputs (nothing is computed then).
+        :raises BackendError: for an invalid ``backend``.
         """
         self.model = model
-        self._accel = model.accelerator
-        if self._accel is not None and v is None and a is None:
-            checked = self._accel.checked_poses(q)
-            if checked is not None:  # one compiled call checked q and computed the poses
-                self.q, self.poses = checked
-                self.q.setflags(write=False)
-                self.poses.setflags(write=False)
+        self.executor = accel = executor(model, backend)
+        if accel is not None and v is None and a is None:
+            checked = accel.checked_poses(q)
+            if checked is not None:  # one compiled call checked and copied q, wrote the poses
+                q, poses = checked
+                q.setflags(False)  # write=False, given by position: no keyword to parse
+                poses.setflags(False)
+                self.q = q
+                self.poses = poses
                 return
         q = model.check_configuration(q)
         batch = q.shape[:-1]
@@ -112,8 +126,8 @@ class KinematicsState:
         if a is not None:
             self.a = _readonly(a)
         self.batch_shape = batch
-        if self._accel is not None:
-            poses, local = self._accel.poses(self.q)
+        if self.executor is not None:
+            poses, local = self.executor.poses(self.q)
             if local is not None:
                 self._local = _readonly(local)
         elif len(batch) == 1 and batch[0] >= BATCH_THRESHOLD:
@@ -123,6 +137,11 @@ class KinematicsState:
             poses, local = link_poses(model, q)
             self._local = _readonly(local)
         self.poses = _readonly(poses)
+
+    @property
+    def backend(self) -> str:
+        """Return the name of the backend that evaluates the state: ``'numpy'`` or ``'numba'``."""
+        return name_of(self.executor)
 
     @property
     def local_poses(self) -> np.ndarray:
@@ -211,8 +230,8 @@ class KinematicsState:
         ref = ExpressedIn.parse(expressed_in)
         index = self.model.link_index(link)
         point = None if point is None else check_point(point)  # for every ref, WORLD too
-        if self._accel is not None:
-            return self._accel.jacobian(self.poses, index, point, ref)
+        if self.executor is not None:
+            return self.executor.jacobian(self.poses, index, point, ref)
         kernel = self.model.kernel
         which = np.nonzero(self.model.topology.supports(kernel.column_row, index))[0]
         p = None if ref is ExpressedIn.WORLD else self._point(index, point)
@@ -340,9 +359,9 @@ class KinematicsState:
 
         :raises ConfigurationError: if the robot has no mass.
         """
-        if self._accel is not None:
+        if self.executor is not None:
             com.total_mass(self.model)
-            return self._accel.center_of_mass(self.poses)
+            return self.executor.center_of_mass(self.poses)
         centers = self.link_centers_of_mass()
         if self._com_last is not None:  # batch-last copy: contiguous, sums faster
             return com.mass_average(self.model, self._com_last).T
@@ -370,8 +389,8 @@ class KinematicsState:
 
     def center_of_mass_jacobian(self) -> np.ndarray:
         """Jacobian of the center of mass, ``(3, nv)`` or ``(B, 3, nv)``: ``com_dot = J v``."""
-        if self._accel is not None:
+        if self.executor is not None:
             com.total_mass(self.model)
-            return self._accel.center_of_mass_jacobian(self.poses)
+            return self.executor.center_of_mass_jacobian(self.poses)
         return com.center_of_mass_jacobian(self.model, self.world_columns(),
                                            self.link_centers_of_mass())

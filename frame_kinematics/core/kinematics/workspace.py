@@ -21,14 +21,16 @@ them: Pinocchio's ``Data`` after ``forwardKinematics``, the Robotics Library's
 ``Kinematics`` after ``setPosition`` and ``forwardPosition``.
 """
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Union
 
 import numpy as np
 
 from .state import KinematicsState
+from ..backend import again, executor
 from ..errors import ConfigurationError
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..executor import Executor
     from ..model import RobotModel
 
 
@@ -36,23 +38,31 @@ class KinematicsWorkspace:
     """
     One configuration's link poses, overwritten by every :meth:`forward_kinematics`.
 
-    Built by :meth:`RobotModel.workspace <frame_kinematics.core.model.RobotModel.workspace>`
-    at the neutral configuration. The caller owns it: one thread uses it at a time (two
+    Built at the neutral configuration (``KinematicsWorkspace(model, backend=...)``, or
+    :meth:`Robot.workspace <frame_kinematics.core.robot.Robot.workspace>` on the robot's
+    backend). The caller owns it: one thread uses it at a time (two
     threads evaluating at once would mix their configurations; give each its own).
 
     :ivar q: the configuration last evaluated, ``(nq,)``: a read-only view that the next
         evaluation overwrites (copy it to keep it).
     :ivar poses: ``root_T_link`` of every link at :attr:`q`, ``(n_links, 4, 4)``, likewise.
+    :ivar executor: what evaluates it (None: numpy), as
+        :attr:`KinematicsState.executor <.state.KinematicsState.executor>`.
     """
 
-    def __init__(self, model: 'RobotModel') -> None:
+    def __init__(self, model: 'RobotModel',
+                 backend: Union[None, str, 'Executor'] = None) -> None:
         """
         Allocate the arrays and evaluate the neutral configuration.
 
         :param model: the robot model.
+        :param backend: what evaluates it, as for
+            :class:`~.state.KinematicsState` (None: the model's backend when it is a
+            :class:`~frame_kinematics.core.robot.Robot`, else the process default).
+        :raises BackendError: for an invalid ``backend``.
         """
         self.model = model
-        self._accel = model.accelerator
+        self.executor = executor(model, backend)
         self._q = model.neutral_configuration()
         self._poses = np.empty((len(model.links), 4, 4))
         self.q = self._q.view()
@@ -70,10 +80,10 @@ class KinematicsWorkspace:
         :raises ConfigurationError: for an invalid ``q`` or a batch; the workspace then keeps
             the configuration it had.
         """
-        accel = self._accel
+        accel = self.executor
         if accel is not None and accel._poses_into(q, self._q, self._poses):
             return self.poses  # one compiled call checked q and wrote both arrays
-        state = KinematicsState(self.model, q)
+        state = KinematicsState(self.model, q, backend=again(self.executor))
         if state.batch_shape:
             raise ConfigurationError(
                 f'a workspace holds one configuration: q has batch shape {state.batch_shape}')
@@ -91,4 +101,4 @@ class KinematicsWorkspace:
 
     def state(self) -> KinematicsState:
         """Return a :class:`~.state.KinematicsState` of :attr:`q` (for its other quantities)."""
-        return KinematicsState(self.model, self._q)
+        return KinematicsState(self.model, self._q, backend=again(self.executor))

@@ -31,7 +31,7 @@ from .study import run_study
 from .targets import TargetSet
 from ..checks import as_float_array, check_finite, check_point, check_vector
 from ..errors import ConfigurationError
-from ..model import RobotModel
+from ..robot import Robot
 from ..spatial import check_transform, inverse, rotation_from_rpy, transform
 
 #: Most candidate base poses of one ranking.
@@ -86,7 +86,7 @@ def floor_grid(x_range: Sequence[float], y_range: Sequence[float], step: float,
     return transform(rotation_from_rpy(np.array([0.0, 0.0, values[2]])), xyz)
 
 
-def rank_bases(model: RobotModel, tip: str, targets: TargetSet, world_T_bases, *,
+def rank_bases(model: Robot, tip: str, targets: TargetSet, world_T_bases, *,
                progress: Optional[Callable[[int, int, str], None]] = None,
                **study_options) -> BaseRanking:
     """

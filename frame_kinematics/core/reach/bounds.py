@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..joints import JointType
-from ..model import RobotModel
+from ..robot import Robot
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ class ReachBound:
         return distance > self.radius + tolerance
 
 
-def reach_bound(model: RobotModel, tip: str, active_joints, q: np.ndarray) -> ReachBound:
+def reach_bound(model: Robot, tip: str, active_joints, q: np.ndarray) -> ReachBound:
     """
     Return the reach bound of a tip with the held joints at ``q``.
 

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..ik import IKSolver
 from ..ik.options import MAX_TIME_BUDGET
-from ..model import RobotModel
+from ..robot import Robot
 from ..spatial import log_so3
 
 #: What a runner returns per chunk: the configurations found, which passed the check, and
@@ -57,7 +57,7 @@ class Chunk:
     iterations: int
 
 
-def pose_errors(model: RobotModel, tip: str, q: np.ndarray, root_T_target: np.ndarray):
+def pose_errors(model: Robot, tip: str, q: np.ndarray, root_T_target: np.ndarray):
     """
     Return the position and orientation errors of ``tip`` at ``q`` by forward kinematics.
 

@@ -40,6 +40,7 @@ from .chunks import Chunk, ChunkDone, solve_chunk, Solved
 from ..errors import ConfigurationError
 from ..ik import IKSolver
 from ..model import RobotModel
+from ..robot import Robot
 
 #: Times a chunk whose task raised (a worker out of memory, say) is solved again.
 RETRIES = 2
@@ -56,8 +57,7 @@ def rebuild_arguments(model: RobotModel) -> Tuple[bool, str]:
     """
     if model.urdf:
         for floating in (False, True):
-            again = RobotModel.from_urdf_string(model.urdf, floating, model.root_link,
-                                                backend='numpy')
+            again = RobotModel.from_urdf_string(model.urdf, floating, model.root_link)
             if again.link_names == model.link_names and \
                     [(j.name, j.type) for j in again.joints] == \
                     [(j.name, j.type) for j in model.joints]:
@@ -92,8 +92,8 @@ class ModelPlugin(WorkerPlugin):
         :param worker: the worker.
         """
         urdf, floating_base, world_frame, backend = self.arguments
-        model = RobotModel.from_urdf_string(urdf, floating_base, world_frame, backend)
-        self.solver = IKSolver(model, self.tip, list(self.active_joints))
+        robot = Robot.from_urdf_string(urdf, floating_base, world_frame, backend)
+        self.solver = IKSolver(robot, self.tip, list(self.active_joints))
 
 
 def _solve_on_worker(name: str, chunk: Chunk, q_rest: np.ndarray, options: dict) -> Solved:
@@ -105,7 +105,7 @@ def _solve_on_worker(name: str, chunk: Chunk, q_rest: np.ndarray, options: dict)
 class ClusterRunner:
     """Solve chunks on the workers of a Dask cluster (one task per chunk)."""
 
-    def __init__(self, client, model: RobotModel, tip: str, active_joints: Sequence[str],
+    def __init__(self, client, model: Robot, tip: str, active_joints: Sequence[str],
                  q_rest: np.ndarray, options: dict) -> None:
         """
         Register the study's model with the cluster's workers.

@@ -54,7 +54,7 @@ from ..checks import check_count, check_flag
 from ..errors import ConfigurationError
 from ..ik import IKSolver
 from ..ik.options import default_seed, number
-from ..model import RobotModel
+from ..robot import Robot
 from ..spatial import quaternion_from_rotation
 
 #: Neighbours looked at per unsolved target.
@@ -154,7 +154,7 @@ def _neighbour_pass(study: _Study, points: np.ndarray, radius: float, rounds: in
     return found, int(np.count_nonzero(skipped & (status == 0)))
 
 
-def run_study(model: RobotModel, tip: str, targets: TargetSet, *,
+def run_study(model: Robot, tip: str, targets: TargetSet, *,
               active_joints: Optional[Sequence[str]] = None, seed: int = 0,
               position_tolerance: float = 1e-5, orientation_tolerance: float = 1e-5,
               max_iterations: int = 60, restarts: int = 8,
@@ -259,7 +259,7 @@ def run_study(model: RobotModel, tip: str, targets: TargetSet, *,
         score=scores[2].reshape(targets.shape), settings=settings, stats=stats)
 
 
-def _passes(study: _Study, model: RobotModel, tip: str, solver: IKSolver, q_rest: np.ndarray,
+def _passes(study: _Study, model: Robot, tip: str, solver: IKSolver, q_rest: np.ndarray,
             points: np.ndarray, radius: float, rounds: int, budgets: Tuple[int, int, int],
             rules: Tuple[bool, bool], progress: Optional[Progress]):
     """Run the bound, the first pass and the neighbour pass: ``(first, neighbour, bound)``."""
@@ -287,7 +287,7 @@ def _passes(study: _Study, model: RobotModel, tip: str, solver: IKSolver, q_rest
     return solved_first, solved_neighbour, skipped, bound
 
 
-def _cluster_runner(client, model: RobotModel, tip: str, active_joints, q_rest: np.ndarray,
+def _cluster_runner(client, model: Robot, tip: str, active_joints, q_rest: np.ndarray,
                     options: dict):
     """Return a runner on a Dask cluster (Dask is imported here, for a study with a client)."""
     from .cluster import ClusterRunner

@@ -1,0 +1,150 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+A robot is a model with the backend that evaluates it, and its methods are thin sugar.
+
+Its results equal those of the algorithms over the model data with the same backend
+(``KinematicsState(model, q, backend=...)``, ``IKSolver(model, ..., backend=...)``); a
+state or a workspace can take another backend than the robot's, and refuses anything that is
+not a backend.
+"""
+
+from conftest import random_configuration
+from frame_kinematics import robots
+from frame_kinematics.core import BackendError, ExpressedIn, IKSolver, KinematicsState, \
+    KinematicsWorkspace, Robot, RobotModel
+from frame_kinematics.core.backend import numba_error
+import numpy as np
+import pytest
+
+TOL = 1e-12
+BACKENDS = ['numpy', pytest.param('numba', marks=pytest.mark.skipif(
+    numba_error() is not None, reason='numba cannot be used here'))]
+
+
+@pytest.fixture
+def model():
+    """Load the bundled arm as data."""
+    return RobotModel.from_urdf_file(robots.path('fk_arm'))
+
+
+@pytest.mark.parametrize('backend', BACKENDS)
+def test_robot_results_equal_the_algorithms_over_the_model(model, backend):
+    robot = Robot(model, backend=backend)
+    rng = np.random.default_rng(5)
+    for size in (None, 3, 20):
+        q = random_configuration(model, rng, size)
+        v = rng.normal(size=q.shape[:-1] + (model.nv,))
+        state = KinematicsState(model, q, v, backend=backend)
+        ours = robot.forward_kinematics(q, v)
+        assert ours.backend == state.backend == backend
+        np.testing.assert_allclose(ours.poses, state.poses, rtol=0, atol=TOL)
+        np.testing.assert_allclose(robot.transform(q, 'tool0'), state.transform('tool0'),
+                                   rtol=0, atol=TOL)
+        for expressed in ExpressedIn:
+            np.testing.assert_allclose(robot.jacobian(q, 'tool0', [0.1, 0, 0], expressed),
+                                       state.jacobian('tool0', [0.1, 0, 0], expressed),
+                                       rtol=0, atol=TOL)
+        mass, com = robot.center_of_mass(q)
+        assert mass == model.total_mass
+        np.testing.assert_allclose(com, state.center_of_mass(), rtol=0, atol=TOL)
+        np.testing.assert_allclose(ours.centroidal_momentum(), state.centroidal_momentum(),
+                                   rtol=0, atol=TOL)
+    workspace = KinematicsWorkspace(model, backend=backend)
+    assert robot.workspace().executor is robot.executor
+    np.testing.assert_allclose(workspace.forward_kinematics(q[0]),
+                               robot.workspace().forward_kinematics(q[0]), rtol=0, atol=TOL)
+
+
+@pytest.mark.parametrize('backend', BACKENDS)
+def test_robot_inverse_kinematics_equals_a_solver_over_the_model(model, backend):
+    robot = Robot(model, backend=backend)
+    goal = random_configuration(model, np.random.default_rng(8))
+    target = robot.transform(goal, 'tool0')
+    options = {'seed': model.neutral_configuration(), 'restarts': 0, 'max_iterations': 50,
+               'time_budget': 60.0}
+    ours = robot.inverse_kinematics('tool0', target, **options)
+    theirs = IKSolver(model, 'tool0', backend=backend).solve(target, **options)
+    assert ours.success == theirs.success and ours.iterations == theirs.iterations
+    np.testing.assert_allclose(ours.q, theirs.q, rtol=0, atol=TOL)
+    assert len(robot.ik_solvers) == 1
+
+
+def test_wrapping_a_model_shares_its_data_and_parses_nothing(model, monkeypatch):
+    import frame_kinematics.core.model as model_module
+    monkeypatch.setattr(model_module, 'load_urdf', None)  # a parse would fail
+    robot = Robot(model, backend='numpy')
+    assert robot.kernel is model.kernel and robot.link_masses is model.link_masses
+    assert robot.urdf == model.urdf and robot.joint_names == model.joint_names
+    assert isinstance(robot, RobotModel) and not hasattr(model, 'executor')
+    assert 'backend=' in repr(robot)
+
+
+@pytest.mark.skipif(numba_error() is not None, reason='numba cannot be used here')
+def test_a_robot_wrapping_another_takes_its_own_backend(model):
+    compiled = Robot(model, 'numba')
+    rewrapped = Robot(compiled, 'numpy')
+    assert rewrapped.backend == 'numpy' and rewrapped.executor is None
+    assert rewrapped.ik_solvers is not compiled.ik_solvers
+    again = Robot(rewrapped, 'numba')
+    assert again.backend == 'numba' and again.executor is not None
+    assert again.executor.serves(model) and again.kernel is model.kernel
+
+
+@pytest.mark.skipif(numba_error() is not None, reason='numba cannot be used here')
+def test_a_state_takes_another_backend_than_its_robots(model):
+    q = random_configuration(model, np.random.default_rng(2))
+    compiled, reference = Robot(model, backend='numba'), Robot(model, backend='numpy')
+    on_numpy = KinematicsState(compiled, q, backend='numpy')
+    assert on_numpy.executor is None and on_numpy.backend == 'numpy'
+    on_numba = KinematicsState(reference, q, backend='numba')
+    assert on_numba.executor is not None and on_numba.backend == 'numba'
+    assert KinematicsState(compiled, q).executor is compiled.executor
+    assert KinematicsState(compiled, q, backend='numba').executor is compiled.executor
+    assert KinematicsState(model, q, backend=compiled.executor).executor is compiled.executor
+    assert KinematicsWorkspace(compiled, backend='numpy').executor is None
+    np.testing.assert_allclose(on_numpy.poses, on_numba.poses, rtol=0, atol=TOL)
+
+
+def test_a_plain_model_takes_the_process_default(model, monkeypatch):
+    monkeypatch.setenv('FRAME_KINEMATICS_BACKEND', 'numpy')
+    assert KinematicsState(model, model.neutral_configuration()).executor is None
+    assert KinematicsWorkspace(model).executor is None
+
+
+HOSTILE = [b'numpy', 1e308, float('nan'), '', ' ', 'x' * 10**6, 'numpy\x00', '/dev/zero',
+           ['numpy'], ('numpy',), True, 0, object(), np.array(['numpy']), np.float64(1.0),
+           'numba;rm -rf /', 'NUMPY2']
+
+
+@pytest.mark.parametrize('bad', HOSTILE, ids=[type(b).__name__ + str(i)
+                                              for i, b in enumerate(HOSTILE)])
+def test_hostile_backends_are_refused_with_backend_error(model, bad):
+    q = model.neutral_configuration()
+    for make in (lambda: KinematicsState(model, q, backend=bad),
+                 lambda: KinematicsWorkspace(model, backend=bad),
+                 lambda: IKSolver(model, 'tool0', backend=bad),
+                 lambda: Robot(model, backend=bad)):
+        with pytest.raises(BackendError) as info:
+            make()
+        assert len(str(info.value)) < 300
+
+
+@pytest.mark.skipif(numba_error() is not None, reason='numba cannot be used here')
+def test_an_executor_of_another_model_is_refused(model):
+    other = Robot.from_urdf_file(robots.path('fk_quadruped'), backend='numba')
+    with pytest.raises(BackendError, match='fk_quadruped'):
+        KinematicsState(model, model.neutral_configuration(), backend=other.executor)
+    with pytest.raises(BackendError, match='fk_quadruped'):
+        KinematicsWorkspace(model, backend=other.executor)
