@@ -38,6 +38,14 @@ _EPS = 1e-12
 _SERIES = 1e-3
 
 
+#: :func:`log_so3` takes the axis from the quaternion above ``pi`` minus this angle.
+_LOG_NEAR_PI = 1e-4
+# Flattened 3x3 matrix -> [vee(M - M^T) / 2, trace(M)].
+_VEE_TRACE = np.zeros((9, 4))
+_VEE_TRACE[[7, 2, 3], [0, 1, 2]] = 0.5
+_VEE_TRACE[[5, 6, 1], [0, 1, 2]] = -0.5
+_VEE_TRACE[[0, 4, 8], 3] = 1.0
+_VEE_TRACE.flags.writeable = False
 _NEXT = np.array([1, 2, 0])
 _NEXT.flags.writeable = False
 _PREV = np.array([2, 0, 1])
@@ -250,19 +258,28 @@ def log_so3(a_R_b: np.ndarray) -> np.ndarray:
     """
     Return the rotation vector (axis times angle in ``[0, pi]``) whose exp is ``a_R_b``.
 
+    The angle is ``atan2(|vee(R - R^T)| / 2, (trace(R) - 1) / 2)``, accurate near 0; near
+    ``pi``, where the antisymmetric part vanishes, the axis comes from the quaternion
+    (:func:`quaternion_from_rotation`). The inverse kinematics' residual
+    (:mod:`frame_kinematics.core.ik.residual`) and its compiled form read the same rule.
+
     :param a_R_b: rotations of shape ``(..., 3, 3)``.
     :return: rotation vectors of shape ``(..., 3)``.
     """
     r = np.asarray(a_R_b, dtype=float)
-    # Through the quaternion: accurate near 0 and near pi alike.
-    q = quaternion_from_rotation(r)
-    vec = q[..., :3]
-    s = np.linalg.norm(vec, axis=-1)
-    angle = 2 * np.arctan2(s, q[..., 3])
-    small = s < 1e-10
-    scale = np.where(small, 2.0 / np.where(small, q[..., 3], 1.0),
-                     angle / np.where(small, 1.0, s))
-    return vec * scale[..., None]
+    vee_trace = r.reshape(r.shape[:-2] + (9,)) @ _VEE_TRACE
+    vec = vee_trace[..., :3]
+    sin = np.sqrt(np.einsum('...i,...i->...', vec, vec))
+    angle = np.arctan2(sin, 0.5 * (vee_trace[..., 3] - 1.0))
+    # angle / sin -> 1 as both vanish
+    vec = vec * (angle / np.maximum(sin, 1e-300) + (sin == 0.0))[..., None]
+    near_pi = angle > np.pi - _LOG_NEAR_PI
+    if np.any(near_pi):
+        quat = quaternion_from_rotation(r[near_pi])
+        axis = quat[..., :3]
+        norm = np.sqrt(np.einsum('...i,...i->...', axis, axis))
+        vec[near_pi] = axis * (2.0 * np.arctan2(norm, quat[..., 3]) / norm)[..., None]
+    return vec
 
 
 def transform(a_R_b: np.ndarray, a_p_b: np.ndarray) -> np.ndarray:
