@@ -122,7 +122,6 @@ class JointKernel:
     # -- construction ---------------------------------------------------------------------------
     def _group_rows(self) -> None:
         types = self.types
-        n = self.n_rows
         self.sliding = frozen(np.array([i for i, t in enumerate(types)
                                         if t is JointType.PRISMATIC], dtype=np.int64))
         self.one_dof = frozen(np.array([i for i, t in enumerate(types) if t.one_dof],
