@@ -14,12 +14,12 @@
 """
 Compiled TF: ``parent_T_link`` of some rows as translations and quaternions, and the CoM.
 
-A row's ``parent_T_link`` is the pose loop's own joint evaluation
-(:func:`~.poses.local_pose`), its rotation turned into a quaternion by the one compiled
-quaternion formula (:func:`~.transforms.quaternion_of`), as :meth:`JointKernel.local_tf
+A row's ``parent_T_link`` is the pose loop's own (:func:`~.poses.poses_into`), its rotation
+turned into a quaternion by the one compiled quaternion formula
+(:func:`~.transforms.quaternion_of`), as :meth:`JointKernel.local_tf
 <frame_kinematics.core.joints.JointKernel.local_tf>` does with numpy; optionally with the
-robot's center of mass in one link, so that a joint_states message becomes its ``/tf``
-content in one call.
+robot's center of mass in one link, from the poses of the same loop, so that a joint_states
+message becomes its ``/tf`` content in one call.
 """
 
 from typing import Optional, Tuple, TYPE_CHECKING
@@ -28,22 +28,13 @@ import numba
 import numpy as np
 
 from .com import center_of_mass_into, center_of_mass_motion_into
-from .poses import local_pose, poses_into
-from .tables import links
-from .transforms import quaternion_of
+from .poses import poses_into
+from .tables import link_count
+from .transforms import load, quaternion_of
 from ..errors import ConfigurationError
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import RobotModel
-
-
-@numba.njit(error_model='numpy')
-def local_tf_into(ri, rf, q, rows, out):
-    """Write ``parent_T_link`` of ``rows`` into ``out`` ``(m, 7)``: ``[x, y, z, qx, ..., qw]``."""
-    for k in range(len(rows)):
-        m = local_pose(ri, rf, rows[k], q)
-        out[k, 0], out[k, 1], out[k, 2] = m[9], m[10], m[11]
-        out[k, 3], out[k, 4], out[k, 5], out[k, 6] = quaternion_of(m)
 
 
 @numba.njit(error_model='numpy')
@@ -56,13 +47,17 @@ def transforms(table, masses, p_coms, inertias, total, q, rows, reference, v):
     followed, when ``v`` is not empty, by the CoM velocity and the angular momentum about the
     CoM in root-aligned axes (:func:`~.com.center_of_mass_motion_into`): ``(3,)`` or ``(9,)``.
     """
-    ri, rf = links(table)
+    n = link_count(table)
+    world = np.empty((n, 4, 4))
+    local = np.empty((n, 4, 4))
+    poses_into(table, q, world, local, True)
     out = np.empty((len(rows), 7))
-    local_tf_into(ri, rf, q, rows, out)
+    for k in range(len(rows)):
+        m = load(local, rows[k])
+        out[k, 0], out[k, 1], out[k, 2] = m[9], m[10], m[11]
+        out[k, 3], out[k, 4], out[k, 5], out[k, 6] = quaternion_of(m)
     if reference < 0:
         return out, np.empty(0)
-    world = np.empty((len(ri), 4, 4))
-    poses_into(table, q, world, world, False)
     com = np.empty(3 if len(v) == 0 else 9)
     center_of_mass_into(world, masses, p_coms, total, com)
     if len(v) > 0:  # from the root CoM, before it is expressed in the reference link
