@@ -249,9 +249,8 @@ class JointKernel:
             np.sin(value, out=coef[..., 1])
             coef[..., 2] = 1.0 - np.cos(value)
             local[..., :3, :3] = (coef @ self._rot_stack).reshape(n, count, 3, 3)
-        if self._has_slide:
-            rows = self.sliding
-            local[rows, :, :3, 3] += value[rows, :, None] * self._slide[rows, None]
+        if self._has_slide:  # dense over the rows: one product, zero where a row does not slide
+            local[..., :3, 3] += value[..., None] * self._slide[:, None]
         for row in self.multi_dof:
             local[row] = self.origin[row] @ self.joint_transform(row, batch)
         return local[:, 0] if q.ndim == 1 else local
