@@ -27,7 +27,7 @@ from frame_kinematics.core import configuration as cfg
 from frame_kinematics.core import ConfigurationError, ik, Robot, RobotModel
 from frame_kinematics.core.checks import check_finite
 from frame_kinematics.core.joints import wrap_angle
-from frame_kinematics.core.spatial import check_transform
+from frame_kinematics.core.spatial import check_transform, exp_so3, log_so3
 import numpy as np
 import pytest
 
@@ -309,6 +309,27 @@ def test_a_batch_with_a_rest_posture_and_a_continuous_joint_is_compiled(monkeypa
                             rest_posture=rest, time_budget=30.0)
     assert len(calls) == 1 and result.success.all()
     assert np.all((-np.pi <= result.q[:, wrap]) & (result.q[:, wrap] < np.pi))
+
+
+def test_the_compiled_rotation_log_is_log_so3():
+    """The LM residual's rotation vector follows ``spatial.log_so3``, near pi included."""
+    pytest.importorskip('numba')
+    from frame_kinematics.core.accel import lm
+    rng = np.random.default_rng(54)
+    turn = rng.normal(size=(40, 3))
+    turn /= np.linalg.norm(turn, axis=1)[:, None]
+    turn *= np.concatenate([rng.uniform(0.0, np.pi, 30), np.pi - np.array(
+        [0, 1e-9, 1e-6, 5e-5, 0.9999e-4, 1.0001e-4, 2e-4, 1e-3, 1e-2, 0.5])])[:, None]
+    tips = np.tile(np.eye(4), (40, 1, 1))
+    tips[:, :3, :3] = exp_so3(rng.normal(size=(40, 3)))
+    targets = tips.copy()
+    targets[:, :3, :3] = exp_so3(turn) @ tips[:, :3, :3]
+    out = np.empty(3)
+    for t in range(40):
+        angle = lm.rotation_vector(targets, tips, t, out, 0)
+        expected = log_so3(targets[t, :3, :3] @ tips[t, :3, :3].T)
+        np.testing.assert_allclose(out, expected, rtol=0, atol=1e-12)
+        assert angle == pytest.approx(np.linalg.norm(expected), abs=1e-12)
 
 
 def test_compiled_integration_equals_the_layouts():

@@ -24,6 +24,7 @@ from frame_kinematics.core import configuration as cfg
 from frame_kinematics.core import ConfigurationError, ReferenceFrameError, Robot, \
     UnknownFrameError
 from frame_kinematics.core import ik
+from frame_kinematics.core.ik.residual import rotation_error
 from frame_kinematics.core.robot import IK_SOLVERS_KEPT
 from frame_kinematics.core.spatial import exp_so3, log_so3
 from frame_kinematics.core.velocity import stacked_jacobian
@@ -88,6 +89,21 @@ def test_chain_evaluator_folds_inactive_joints_at_their_value():
     full = evaluator.expand(evaluator.reduce(q))
     assert np.array_equal(full[:, evaluator.q_index], q[:, evaluator.q_index])
     assert np.array_equal(full[1, [0, 4]], q[0, [0, 4]])
+
+
+def test_the_residuals_rotation_error_is_log_so3():
+    """One rotation log: the IK residual reads ``spatial.log_so3`` (near pi included)."""
+    rng = np.random.default_rng(31)
+    tip_R = exp_so3(rng.normal(size=(40, 3)))
+    turn = rng.normal(size=(40, 3))
+    turn *= (rng.uniform(0.0, np.pi, 40) / np.linalg.norm(turn, axis=1))[:, None]
+    turn[:8] *= ((np.pi - np.array([0, 1e-9, 1e-6, 5e-5, 1e-4, 2e-4, 1e-3, 1e-2]))
+                 / np.linalg.norm(turn[:8], axis=1))[:, None]
+    target_R = exp_so3(turn) @ tip_R
+    w, angle = rotation_error(tip_R, target_R)
+    assert np.array_equal(w, log_so3(target_R @ np.swapaxes(tip_R, 1, 2)))
+    np.testing.assert_allclose(w[8:], turn[8:], rtol=0, atol=1e-10)
+    np.testing.assert_allclose(angle, np.linalg.norm(turn, axis=1), rtol=0, atol=1e-10)
 
 
 def test_solve_reaches_reachable_targets_within_limits():

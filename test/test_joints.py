@@ -22,7 +22,8 @@ type, mimic terms included, and the motion subspace must be the derivative of th
 from conftest import all_joint_types_model, bundled, random_configuration, real_robot_path
 from frame_kinematics.core import Robot
 from frame_kinematics.core.joints import ConfigurationLayout, JointKernel, JointType
-from frame_kinematics.core.spatial import QUATERNION_NORM_TOLERANCE, rotation_from_quaternion
+from frame_kinematics.core.spatial import quaternion_from_rotation, QUATERNION_NORM_TOLERANCE, \
+    rotation_from_quaternion
 import numpy as np
 import pytest
 
@@ -88,6 +89,19 @@ def test_every_evaluation_equals_the_type_definition(model):
             full = np.vstack([start[..., b], [0, 0, 0, 1]]) @ np.linalg.inv(kernel.origin[row])
             expected = full @ batch_local[row, b]
             np.testing.assert_allclose(pose[..., b], expected[:3], atol=1e-12)
+
+
+@pytest.mark.parametrize('model', MODELS, ids=lambda m: m.name)
+def test_one_configuration_is_a_batch_of_one_and_tf_is_its_transforms_as_quaternions(model):
+    """One joint evaluation: no second formula for one configuration or for TF."""
+    kernel = model.kernel
+    q = random_configuration(model, np.random.default_rng(RNG_SEED))
+    local = kernel.local_transforms(q)
+    assert np.array_equal(local, kernel.local_transforms(q[None])[:, 0])
+    rows = np.arange(kernel.n_rows)[::-1]
+    xyz, quat = kernel.local_tf(q, rows)
+    assert np.array_equal(xyz, local[rows, :3, 3])
+    assert np.array_equal(quat, quaternion_from_rotation(local[rows, :3, :3]))
 
 
 @pytest.mark.parametrize('jtype', [t for t in JointType if t.moves])

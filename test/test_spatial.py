@@ -93,6 +93,17 @@ def test_so3_log_near_pi_and_zero():
         assert np.linalg.norm(sp.log_so3(rot)) == pytest.approx(angle, abs=1e-9)
 
 
+def test_so3_log_is_continuous_where_it_takes_the_axis_from_the_quaternion():
+    axis = np.random.default_rng(5).normal(size=3)
+    axis /= np.linalg.norm(axis)
+    for below_pi in (1e-3, 2e-4, 1.0001e-4, 1e-4, 0.9999e-4, 5e-5, 1e-7):
+        angle = np.pi - below_pi
+        rot = sp.rotation_from_axis_angle(axis, angle)
+        np.testing.assert_allclose(sp.log_so3(rot), axis * angle, rtol=0, atol=1e-11)
+        np.testing.assert_allclose(sp.log_so3(rot[None, None])[0, 0], sp.log_so3(rot), rtol=0,
+                                   atol=0)
+
+
 @settings(max_examples=200, deadline=None)
 @given(vec6)
 def test_se3_exp_log_round_trip(twist):

@@ -38,6 +38,27 @@ _EPS = 1e-12
 _SERIES = 1e-3
 
 
+#: :func:`log_so3` takes the axis from the quaternion above ``pi`` minus this angle.
+_LOG_NEAR_PI = 1e-4
+# Flattened 3x3 matrix -> [vee(M - M^T) / 2, trace(M)].
+_VEE_TRACE = np.zeros((9, 4))
+_VEE_TRACE[[7, 2, 3], [0, 1, 2]] = 0.5
+_VEE_TRACE[[5, 6, 1], [0, 1, 2]] = -0.5
+_VEE_TRACE[[0, 4, 8], 3] = 1.0
+_VEE_TRACE.flags.writeable = False
+# Flattened 3x3 matrix -> flattened 4 q q^T of its quaternion [x, y, z, w] (plus the constant).
+_QUATERNION_K = np.zeros((9, 16))
+for _entry, _terms in enumerate((
+        ((0, 1), (4, -1), (8, -1)), ((3, 1), (1, 1)), ((2, 1), (6, 1)), ((7, 1), (5, -1)),
+        ((3, 1), (1, 1)), ((0, -1), (4, 1), (8, -1)), ((7, 1), (5, 1)), ((2, 1), (6, -1)),
+        ((2, 1), (6, 1)), ((7, 1), (5, 1)), ((0, -1), (4, -1), (8, 1)), ((3, 1), (1, -1)),
+        ((7, 1), (5, -1)), ((2, 1), (6, -1)), ((3, 1), (1, -1)), ((0, 1), (4, 1), (8, 1)))):
+    for _m, _sign in _terms:
+        _QUATERNION_K[_m, _entry] = _sign
+_QUATERNION_K.flags.writeable = False
+_QUATERNION_K0 = np.zeros(16)
+_QUATERNION_K0[::5] = 1.0
+_QUATERNION_K0.flags.writeable = False
 _NEXT = np.array([1, 2, 0])
 _NEXT.flags.writeable = False
 _PREV = np.array([2, 0, 1])
@@ -177,25 +198,12 @@ def quaternion_from_rotation(a_R_b: np.ndarray) -> np.ndarray:
     :return: quaternions of shape ``(..., 4)``.
     """
     r = np.asarray(a_R_b, dtype=float)
-    m00, m11, m22 = r[..., 0, 0], r[..., 1, 1], r[..., 2, 2]
-    # Four candidate squared magnitudes; use the largest for numerical stability.
-    cand = np.stack([1 + m00 - m11 - m22, 1 - m00 + m11 - m22,
-                     1 - m00 - m11 + m22, 1 + m00 + m11 + m22], axis=-1)
-    best = np.argmax(cand, axis=-1)
-    s = np.sqrt(np.maximum(np.take_along_axis(cand, best[..., None], -1)[..., 0], _EPS)) * 2
-    d21, d02, d10 = r[..., 2, 1] - r[..., 1, 2], r[..., 0, 2] - r[..., 2, 0], \
-        r[..., 1, 0] - r[..., 0, 1]
-    a10, a02, a21 = r[..., 1, 0] + r[..., 0, 1], r[..., 0, 2] + r[..., 2, 0], \
-        r[..., 2, 1] + r[..., 1, 2]
-    options = np.stack([
-        np.stack([s / 4, a10 / s, a02 / s, d21 / s], -1),
-        np.stack([a10 / s, s / 4, a21 / s, d02 / s], -1),
-        np.stack([a02 / s, a21 / s, s / 4, d10 / s], -1),
-        np.stack([d21 / s, d02 / s, d10 / s, s / 4], -1),
-    ], axis=-2)
-    q = np.take_along_axis(options, best[..., None, None], -2)[..., 0, :]
-    q = q * np.where(q[..., 3:4] < 0, -1.0, 1.0)
-    return q / np.linalg.norm(q, axis=-1, keepdims=True)
+    # K = 4 q q^T (diagonal: the four candidate squared magnitudes): its row with the largest
+    # diagonal entry, normalised, is the quaternion, with the best numerical accuracy.
+    k = r.reshape(-1, 9) @ _QUATERNION_K + _QUATERNION_K0
+    row = k.reshape(-1, 4, 4)[np.arange(len(k)), np.argmax(k[:, ::5], axis=1)]
+    scale = np.where(row[:, 3] < 0.0, -1.0, 1.0) / np.sqrt(np.einsum('ij,ij->i', row, row))
+    return (row * scale[:, None]).reshape(r.shape[:-2] + (4,))
 
 
 def quaternion_multiply(q1: np.ndarray, q2: np.ndarray) -> np.ndarray:
@@ -250,19 +258,28 @@ def log_so3(a_R_b: np.ndarray) -> np.ndarray:
     """
     Return the rotation vector (axis times angle in ``[0, pi]``) whose exp is ``a_R_b``.
 
+    The angle is ``atan2(|vee(R - R^T)| / 2, (trace(R) - 1) / 2)``, accurate near 0; near
+    ``pi``, where the antisymmetric part vanishes, the axis comes from the quaternion
+    (:func:`quaternion_from_rotation`). The inverse kinematics' residual
+    (:mod:`frame_kinematics.core.ik.residual`) and its compiled form read the same rule.
+
     :param a_R_b: rotations of shape ``(..., 3, 3)``.
     :return: rotation vectors of shape ``(..., 3)``.
     """
     r = np.asarray(a_R_b, dtype=float)
-    # Through the quaternion: accurate near 0 and near pi alike.
-    q = quaternion_from_rotation(r)
-    vec = q[..., :3]
-    s = np.linalg.norm(vec, axis=-1)
-    angle = 2 * np.arctan2(s, q[..., 3])
-    small = s < 1e-10
-    scale = np.where(small, 2.0 / np.where(small, q[..., 3], 1.0),
-                     angle / np.where(small, 1.0, s))
-    return vec * scale[..., None]
+    vee_trace = r.reshape(-1, 9) @ _VEE_TRACE
+    vec = vee_trace[:, :3]
+    sin = np.sqrt(np.einsum('ij,ij->i', vec, vec))
+    angle = np.arctan2(sin, 0.5 * (vee_trace[:, 3] - 1.0))
+    # angle / sin -> 1 as both vanish
+    vec = vec * (angle / np.maximum(sin, 1e-300) + (sin == 0.0))[:, None]
+    near_pi = angle > np.pi - _LOG_NEAR_PI
+    if near_pi.any():
+        quat = quaternion_from_rotation(r.reshape(-1, 3, 3)[near_pi])
+        axis = quat[:, :3]
+        norm = np.sqrt(np.einsum('ij,ij->i', axis, axis))
+        vec[near_pi] = axis * (2.0 * np.arctan2(norm, quat[:, 3]) / norm)[:, None]
+    return vec.reshape(r.shape[:-2] + (3,))
 
 
 def transform(a_R_b: np.ndarray, a_p_b: np.ndarray) -> np.ndarray:

@@ -27,6 +27,14 @@ import numba
 import numpy as np
 
 from .tables import columns, links
+from .transforms import load, point_at
+from .twists import column_at
+
+
+@numba.njit(error_model='numpy', inline='always')
+def link_center(poses, p_coms, i):
+    """Return ``root_p_com`` of link ``i``: its pose ``poses[i]`` applied to ``p_coms[i]``."""
+    return point_at(load(poses, i), p_coms[i, 0], p_coms[i, 1], p_coms[i, 2])
 
 
 @numba.njit(error_model='numpy')
@@ -35,10 +43,10 @@ def center_of_mass_into(poses, masses, p_coms, total, out):
     x = y = z = 0.0
     for i in range(len(masses)):
         m = masses[i]
-        c0, c1, c2 = p_coms[i, 0], p_coms[i, 1], p_coms[i, 2]
-        x += m * (poses[i, 0, 0] * c0 + poses[i, 0, 1] * c1 + poses[i, 0, 2] * c2 + poses[i, 0, 3])
-        y += m * (poses[i, 1, 0] * c0 + poses[i, 1, 1] * c1 + poses[i, 1, 2] * c2 + poses[i, 1, 3])
-        z += m * (poses[i, 2, 0] * c0 + poses[i, 2, 1] * c1 + poses[i, 2, 2] * c2 + poses[i, 2, 3])
+        c0, c1, c2 = link_center(poses, p_coms, i)
+        x += m * c0
+        y += m * c1
+        z += m * c2
     out[0] = x / total
     out[1] = y / total
     out[2] = z / total
@@ -74,25 +82,14 @@ def center_of_mass_jacobian_into(poses, table, masses, p_coms, total, out):
     sub = np.empty((n, 4))
     for i in range(n):
         m = masses[i]
-        c0, c1, c2 = p_coms[i, 0], p_coms[i, 1], p_coms[i, 2]
-        sub[i, 0] = m
-        for k in range(3):
-            sub[i, 1 + k] = m * (poses[i, k, 0] * c0 + poses[i, k, 1] * c1
-                                 + poses[i, k, 2] * c2 + poses[i, k, 3])
+        c0, c1, c2 = link_center(poses, p_coms, i)
+        sub[i, 0], sub[i, 1], sub[i, 2], sub[i, 3] = m, m * c0, m * c1, m * c2
     for i in range(n - 1, 0, -1):
         for k in range(4):
             sub[ri[i, 2], k] += sub[i, k]
     for c in range(len(ci)):
         row = ci[c, 0]
-        r = poses[row]
-        a0 = r[0, 0] * cf[c, 4] + r[0, 1] * cf[c, 5] + r[0, 2] * cf[c, 6]
-        a1 = r[1, 0] * cf[c, 4] + r[1, 1] * cf[c, 5] + r[1, 2] * cf[c, 6]
-        a2 = r[2, 0] * cf[c, 4] + r[2, 1] * cf[c, 5] + r[2, 2] * cf[c, 6]
-        # the column's linear part at the world origin: R S_lin - (R S_ang) x o
-        ox, oy, oz = -r[0, 3], -r[1, 3], -r[2, 3]
-        l0 = r[0, 0] * cf[c, 1] + r[0, 1] * cf[c, 2] + r[0, 2] * cf[c, 3] + a1 * oz - a2 * oy
-        l1 = r[1, 0] * cf[c, 1] + r[1, 1] * cf[c, 2] + r[1, 2] * cf[c, 3] + a2 * ox - a0 * oz
-        l2 = r[2, 0] * cf[c, 1] + r[2, 1] * cf[c, 2] + r[2, 2] * cf[c, 3] + a0 * oy - a1 * ox
+        l0, l1, l2, a0, a1, a2 = column_at(load(poses, row), cf, c, 1, 0.0, 0.0, 0.0)
         m_sub, h0, h1, h2 = sub[row, 0], sub[row, 1], sub[row, 2], sub[row, 3]
         scale = cf[c, 0] / total
         v = ci[c, 1]
@@ -140,20 +137,9 @@ def center_of_mass_motion_into(poses, table, masses, p_coms, inertias, total, ce
     for c in range(len(ci)):
         row = ci[c, 0]
         rate = v[ci[c, 1]] * cf[c, 0]
-        r = poses[row]
-        a0 = r[0, 0] * cf[c, 4] + r[0, 1] * cf[c, 5] + r[0, 2] * cf[c, 6]
-        a1 = r[1, 0] * cf[c, 4] + r[1, 1] * cf[c, 5] + r[1, 2] * cf[c, 6]
-        a2 = r[2, 0] * cf[c, 4] + r[2, 1] * cf[c, 5] + r[2, 2] * cf[c, 6]
-        ox, oy, oz = r[0, 3], r[1, 3], r[2, 3]
-        twist[row, 0] += rate * (r[0, 0] * cf[c, 1] + r[0, 1] * cf[c, 2] + r[0, 2] * cf[c, 3]
-                                 + oy * a2 - oz * a1)
-        twist[row, 1] += rate * (r[1, 0] * cf[c, 1] + r[1, 1] * cf[c, 2] + r[1, 2] * cf[c, 3]
-                                 + oz * a0 - ox * a2)
-        twist[row, 2] += rate * (r[2, 0] * cf[c, 1] + r[2, 1] * cf[c, 2] + r[2, 2] * cf[c, 3]
-                                 + ox * a1 - oy * a0)
-        twist[row, 3] += rate * a0
-        twist[row, 4] += rate * a1
-        twist[row, 5] += rate * a2
+        column = column_at(load(poses, row), cf, c, 1, 0.0, 0.0, 0.0)
+        for k in range(6):
+            twist[row, k] += rate * column[k]
     for i in range(1, n):  # depth-first order: a parent's twist is complete before its children
         for k in range(6):
             twist[i, k] += twist[ri[i, 2], k]
@@ -162,9 +148,7 @@ def center_of_mass_motion_into(poses, table, masses, p_coms, inertias, total, ce
     for i in range(n):
         m = masses[i]
         r = poses[i]
-        c0 = r[0, 0] * p_coms[i, 0] + r[0, 1] * p_coms[i, 1] + r[0, 2] * p_coms[i, 2] + r[0, 3]
-        c1 = r[1, 0] * p_coms[i, 0] + r[1, 1] * p_coms[i, 1] + r[1, 2] * p_coms[i, 2] + r[1, 3]
-        c2 = r[2, 0] * p_coms[i, 0] + r[2, 1] * p_coms[i, 1] + r[2, 2] * p_coms[i, 2] + r[2, 3]
+        c0, c1, c2 = link_center(poses, p_coms, i)
         w0, w1, w2 = twist[i, 3], twist[i, 4], twist[i, 5]
         u0 = twist[i, 0] + w1 * c2 - w2 * c1  # velocity of the link's center
         u1 = twist[i, 1] + w2 * c0 - w0 * c2

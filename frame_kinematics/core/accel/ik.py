@@ -37,8 +37,9 @@ import numpy as np
 
 from .integrate import integrate, normalize
 from .lm import damped_step, residual, tip_jacobian
-from .poses import load, poses_into, product, store
+from .poses import poses_into
 from .runtime import monotonic, uniform
+from .transforms import load, product, store
 from ..ik.schedule import (ABANDON_PROGRESS, CLAMP_AFTER, DAMPING_DECREASE, DAMPING_INCREASE,
                            DAMPING_MAX, DAMPING_MIN, ERROR_DAMPING, RESTART_DAMPING,
                            RESTART_DAMPING_CAP, STALL_ITERATIONS, STALL_PROGRESS)

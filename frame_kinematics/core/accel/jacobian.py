@@ -26,8 +26,9 @@ columns are summed at the world origin, then moved to the point and expressed
 import numba
 import numpy as np
 
-from .poses import chain_into, load
+from .poses import chain_into
 from .tables import columns, configuration_ok
+from .transforms import load
 from .twists import add_column, express_into
 
 

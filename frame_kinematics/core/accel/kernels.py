@@ -30,13 +30,14 @@ from numba.core.compiler_lock import global_compiler_lock
 from numba.core.dispatcher import Dispatcher
 
 from . import cache, com, ik, ik_one, integrate, jacobian, lm, poses, runtime, tables, tf, \
-    twists
+    transforms, twists
 from .tables import checked_signature, MATRIX, POSES, TABLE, VECTOR
 
 _LOG = logging.getLogger('frame_kinematics.core')
 
 #: The modules that hold kernels.
-_MODULES = (com, ik, ik_one, integrate, jacobian, lm, poses, runtime, tables, tf, twists)
+_MODULES = (com, ik, ik_one, integrate, jacobian, lm, poses, runtime, tables, tf, transforms,
+            twists)
 
 
 def _checked() -> Tuple[Tuple[Dispatcher, types.Type], ...]:

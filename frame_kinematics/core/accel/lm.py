@@ -24,11 +24,17 @@ factorisation, :func:`cholesky_solve`), as :mod:`frame_kinematics.core.ik.residu
 import numba
 import numpy as np
 
+from .transforms import load, quaternion_of
+from .twists import column_at
+from ..spatial import _LOG_NEAR_PI
+
 
 @numba.njit(error_model='numpy')
 def rotation_vector(target, tip, t, out, at):
     """
     Write the world rotation vector taking ``tip[t]`` to ``target[t]`` into ``out[at:]``.
+
+    :func:`~frame_kinematics.core.spatial.log_so3` of ``target tip^T``, by the same rule.
 
     :return: its angle in ``[0, pi]``.
     """
@@ -45,25 +51,10 @@ def rotation_vector(target, tip, t, out, at):
     v0, v1, v2 = 0.5 * (m21 - m12), 0.5 * (m02 - m20), 0.5 * (m10 - m01)
     sin = np.sqrt(v0 * v0 + v1 * v1 + v2 * v2)
     angle = np.arctan2(sin, 0.5 * (m00 + m11 + m22 - 1.0))
-    if angle > np.pi - 1e-4:
-        # near pi the antisymmetric part vanishes: the axis from the quaternion
-        if m11 > m00 and m11 >= m22:
-            y = 0.5 * np.sqrt(max(0.0, 1.0 + m11 - m00 - m22))
-            x = (m01 + m10) / (4.0 * y)
-            z = (m12 + m21) / (4.0 * y)
-            w = (m02 - m20) / (4.0 * y)
-        elif m22 > m00 and m22 > m11:
-            z = 0.5 * np.sqrt(max(0.0, 1.0 + m22 - m00 - m11))
-            x = (m02 + m20) / (4.0 * z)
-            y = (m12 + m21) / (4.0 * z)
-            w = (m10 - m01) / (4.0 * z)
-        else:
-            x = 0.5 * np.sqrt(max(0.0, 1.0 + m00 - m11 - m22))
-            y = (m01 + m10) / (4.0 * x)
-            z = (m02 + m20) / (4.0 * x)
-            w = (m21 - m12) / (4.0 * x)
-        if w < 0.0:
-            x, y, z, w = -x, -y, -z, -w
+    if angle > np.pi - _LOG_NEAR_PI:
+        # near pi the antisymmetric part vanishes: the axis from the quaternion, as log_so3
+        x, y, z, w = quaternion_of((m00, m01, m02, m10, m11, m12, m20, m21, m22, 0.0, 0.0,
+                                    0.0))
         norm = np.sqrt(x * x + y * y + z * z)
         angle = 2.0 * np.arctan2(norm, w)
         scale = angle / norm if norm > 0.0 else 0.0
@@ -101,7 +92,11 @@ def residual(tips, target, weight, e, pos, ori):
 
 @numba.njit(error_model='numpy')
 def tip_jacobian(world, tips, columns, above, weight, jac):
-    """Stacked weighted ``LOCAL_WORLD_ALIGNED`` Jacobians of the tips into ``jac``."""
+    """
+    Stacked weighted ``LOCAL_WORLD_ALIGNED`` Jacobians of the tips into ``jac``.
+
+    Each column is :func:`~.twists.column_at` the tip's origin.
+    """
     column_row, column_v, column_multiplier, column_twist = columns
     jac[:] = 0.0
     for t in range(len(tips)):
@@ -110,21 +105,13 @@ def tip_jacobian(world, tips, columns, above, weight, jac):
             row = column_row[c]
             if not above[t, row]:
                 continue
-            s = column_twist[c]
-            a0 = world[row, 0, 0] * s[3] + world[row, 0, 1] * s[4] + world[row, 0, 2] * s[5]
-            a1 = world[row, 1, 0] * s[3] + world[row, 1, 1] * s[4] + world[row, 1, 2] * s[5]
-            a2 = world[row, 2, 0] * s[3] + world[row, 2, 1] * s[4] + world[row, 2, 2] * s[5]
-            lx = tips[t, 0, 3] - world[row, 0, 3]
-            ly = tips[t, 1, 3] - world[row, 1, 3]
-            lz = tips[t, 2, 3] - world[row, 2, 3]
-            l0 = world[row, 0, 0] * s[0] + world[row, 0, 1] * s[1] + world[row, 0, 2] * s[2]
-            l1 = world[row, 1, 0] * s[0] + world[row, 1, 1] * s[1] + world[row, 1, 2] * s[2]
-            l2 = world[row, 2, 0] * s[0] + world[row, 2, 1] * s[1] + world[row, 2, 2] * s[2]
+            l0, l1, l2, a0, a1, a2 = column_at(load(world, row), column_twist, c, 0,
+                                               tips[t, 0, 3], tips[t, 1, 3], tips[t, 2, 3])
             v = column_v[c]
             f = column_multiplier[c]
-            jac[6 * t, v] += f * wl * (l0 + a1 * lz - a2 * ly)
-            jac[6 * t + 1, v] += f * wl * (l1 + a2 * lx - a0 * lz)
-            jac[6 * t + 2, v] += f * wl * (l2 + a0 * ly - a1 * lx)
+            jac[6 * t, v] += f * wl * l0
+            jac[6 * t + 1, v] += f * wl * l1
+            jac[6 * t + 2, v] += f * wl * l2
             jac[6 * t + 3, v] += f * wa * a0
             jac[6 * t + 4, v] += f * wa * a1
             jac[6 * t + 5, v] += f * wa * a2

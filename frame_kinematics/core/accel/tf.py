@@ -14,13 +14,12 @@
 """
 Compiled TF: ``parent_T_link`` of some rows as translations and quaternions, and the CoM.
 
-The compiled form of :meth:`JointKernel.local_tf
-<frame_kinematics.core.joints.JointKernel.local_tf>` (same formula: a one-dof rotation turns
-the origin's quaternion ``q0`` into ``cos(t/2) q0 + sin(t/2) origin_quat_axis``; floating and
-planar rows through their matrix and :func:`quaternion_of`), optionally with the robot's
-center of mass in one link, so that a joint_states message becomes its ``/tf`` content in one
-call. Reads the model's row tables (:mod:`.tables`) and the joint kernel's two quaternion
-tables.
+A row's ``parent_T_link`` is the pose loop's own (:func:`~.poses.poses_into`), its rotation
+turned into a quaternion by the one compiled quaternion formula
+(:func:`~.transforms.quaternion_of`), as :meth:`JointKernel.local_tf
+<frame_kinematics.core.joints.JointKernel.local_tf>` does with numpy; optionally with the
+robot's center of mass in one link, from the poses of the same loop, so that a joint_states
+message becomes its ``/tf`` content in one call.
 """
 
 from typing import Optional, Tuple, TYPE_CHECKING
@@ -29,85 +28,17 @@ import numba
 import numpy as np
 
 from .com import center_of_mass_into, center_of_mass_motion_into
-from .poses import compose, origin, poses_into, row_multi_motion, slid
-from .tables import AXIS, links, ORIGIN, SCALE
+from .poses import poses_into
+from .tables import link_count
+from .transforms import load, quaternion_of
 from ..errors import ConfigurationError
-from ..joints import JointType, TYPE_CODES
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import RobotModel
 
-_REVOLUTE = TYPE_CODES[JointType.REVOLUTE]
-_CONTINUOUS = TYPE_CODES[JointType.CONTINUOUS]
-_PRISMATIC = TYPE_CODES[JointType.PRISMATIC]
-_PLANAR = TYPE_CODES[JointType.PLANAR]
-_FLOATING = TYPE_CODES[JointType.FLOATING]
-
 
 @numba.njit(error_model='numpy')
-def quaternion_of(m):
-    """
-    ``[x, y, z, w]`` (``w >= 0``) of the rotation of a 12-tuple transform (see :mod:`.poses`).
-
-    :func:`~frame_kinematics.core.spatial.quaternion_from_rotation` for one rotation: the
-    largest of the four candidate squared magnitudes (at least 1 for a rotation, as they sum
-    to 4) picks the formula.
-    """
-    r00, r01, r02, r10, r11, r12, r20, r21, r22 = m[0], m[1], m[2], m[3], m[4], m[5], m[6], \
-        m[7], m[8]
-    best, top = 0, 1.0 + r00 - r11 - r22
-    if 1.0 - r00 + r11 - r22 > top:
-        best, top = 1, 1.0 - r00 + r11 - r22
-    if 1.0 - r00 - r11 + r22 > top:
-        best, top = 2, 1.0 - r00 - r11 + r22
-    if 1.0 + r00 + r11 + r22 > top:
-        best, top = 3, 1.0 + r00 + r11 + r22
-    s = np.sqrt(top) * 2.0
-    d21, d02, d10 = r21 - r12, r02 - r20, r10 - r01
-    a10, a02, a21 = r10 + r01, r02 + r20, r21 + r12
-    if best == 0:
-        x, y, z, w = s / 4.0, a10 / s, a02 / s, d21 / s
-    elif best == 1:
-        x, y, z, w = a10 / s, s / 4.0, a21 / s, d02 / s
-    elif best == 2:
-        x, y, z, w = a02 / s, a21 / s, s / 4.0, d10 / s
-    else:
-        x, y, z, w = d21 / s, d02 / s, d10 / s, s / 4.0
-    if w < 0.0:
-        x, y, z, w = -x, -y, -z, -w
-    norm = np.sqrt(x * x + y * y + z * z + w * w)
-    return x / norm, y / norm, z / norm, w / norm
-
-
-@numba.njit(error_model='numpy')
-def local_tf_into(ri, rf, origin_quat, origin_quat_axis, q, rows, out):
-    """Write ``parent_T_link`` of ``rows`` into ``out`` ``(m, 7)``: ``[x, y, z, qx, ..., qw]``."""
-    for k in range(len(rows)):
-        row = rows[k]
-        code = ri[row, 0]
-        if code == _FLOATING or code == _PLANAR:
-            m = compose(origin(rf, row), row_multi_motion(ri, rf, row, q))
-            out[k, 0], out[k, 1], out[k, 2] = m[9], m[10], m[11]
-            out[k, 3], out[k, 4], out[k, 5], out[k, 6] = quaternion_of(m)
-            continue
-        px, py, pz = rf[row, ORIGIN + 9], rf[row, ORIGIN + 10], rf[row, ORIGIN + 11]
-        c, s = 1.0, 0.0
-        if code == _REVOLUTE or code == _CONTINUOUS:
-            half = 0.5 * (q[ri[row, 1]] * rf[row, SCALE] + rf[row, SCALE + 1])
-            c, s = np.cos(half), np.sin(half)
-        elif code == _PRISMATIC:
-            d = q[ri[row, 1]] * rf[row, SCALE] + rf[row, SCALE + 1]
-            moved = slid(origin(rf, row), d * rf[row, AXIS], d * rf[row, AXIS + 1],
-                         d * rf[row, AXIS + 2])
-            px, py, pz = moved[9], moved[10], moved[11]
-        out[k, 0], out[k, 1], out[k, 2] = px, py, pz
-        for i in range(4):
-            out[k, 3 + i] = origin_quat[row, i] * c + origin_quat_axis[row, i] * s
-
-
-@numba.njit(error_model='numpy')
-def transforms(table, origin_quat, origin_quat_axis, masses, p_coms, inertias, total, q,
-               rows, reference, v):
+def transforms(table, masses, p_coms, inertias, total, q, rows, reference, v):
     """
     ``parent_T_link`` of ``rows`` ``(m, 7)`` and the CoM in link ``reference``.
 
@@ -116,13 +47,17 @@ def transforms(table, origin_quat, origin_quat_axis, masses, p_coms, inertias, t
     followed, when ``v`` is not empty, by the CoM velocity and the angular momentum about the
     CoM in root-aligned axes (:func:`~.com.center_of_mass_motion_into`): ``(3,)`` or ``(9,)``.
     """
-    ri, rf = links(table)
+    n = link_count(table)
+    world = np.empty((n, 4, 4))
+    local = np.empty((n, 4, 4))
+    poses_into(table, q, world, local, True)
     out = np.empty((len(rows), 7))
-    local_tf_into(ri, rf, origin_quat, origin_quat_axis, q, rows, out)
+    for k in range(len(rows)):
+        m = load(local, rows[k])
+        out[k, 0], out[k, 1], out[k, 2] = m[9], m[10], m[11]
+        out[k, 3], out[k, 4], out[k, 5], out[k, 6] = quaternion_of(m)
     if reference < 0:
         return out, np.empty(0)
-    world = np.empty((len(ri), 4, 4))
-    poses_into(table, q, world, world, False)
     com = np.empty(3 if len(v) == 0 else 9)
     center_of_mass_into(world, masses, p_coms, total, com)
     if len(v) > 0:  # from the root CoM, before it is expressed in the reference link
@@ -157,8 +92,7 @@ class TfKernels:
         self._n = kernel.n_rows
         self._nq, self._nv = model.nq, model.nv
         self._has_mass = model.total_mass > 0
-        self._tables = (table, kernel.origin_quat, kernel.origin_quat_axis,
-                        model.link_masses, model.link_p_coms, model.link_inertias,
+        self._tables = (table, model.link_masses, model.link_p_coms, model.link_inertias,
                         model.total_mass if self._has_mass else 1.0)
         self.transforms(model.neutral_configuration(), np.arange(self._n, dtype=np.int64),
                         0 if self._has_mass else -1, np.zeros(model.nv))

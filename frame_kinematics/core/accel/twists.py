@@ -12,18 +12,49 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 """
-The motion columns of the Jacobians as twists: summed at the world origin, then moved.
+The motion columns as twists: the one compiled column formula, and the Jacobians' sums.
 
-Column ``c`` of the column rows (:func:`~.tables.columns`) of a link posed ``(R, o)`` in the
-root is the twist ``[R S_lin + o x (R S_ang); R S_ang]`` at the world origin
-(:func:`add_column`); :func:`express_into` moves the sum of them to a point and expresses it
-(:mod:`frame_kinematics.core.kinematics.columns` on numpy arrays).
+Column ``c`` of a link posed ``(R, o)`` in the root, with unit twist ``S`` in the link frame,
+is the world-axes twist ``[R S_lin + (R S_ang) x (p - o); R S_ang]`` at a point ``p``
+(:func:`column_at`, as :func:`frame_kinematics.core.kinematics.columns.motion_columns` on
+numpy arrays). The Jacobians (:func:`add_column`, then :func:`express_into` to move the sum
+to a point and express it), the CoM Jacobian and momentum (:mod:`.com`) and the inverse
+kinematics' tip Jacobian (:mod:`.lm`) all take their columns from :func:`column_at`.
 """
 
 import numba
 
+from .transforms import point_at
+
 #: ``expressed_in`` codes of the kernels.
 WORLD, LOCAL, LOCAL_WORLD_ALIGNED = 0, 1, 2
+
+
+@numba.njit(error_model='numpy', inline='always')
+def column_at(pose, twists, c, k, p0, p1, p2):
+    """
+    Return the world twist of a motion column at a point, ``(l0, l1, l2, a0, a1, a2)``.
+
+    :param pose: ``root_T_link`` ``(R, o)`` of the column's link, a 12-tuple.
+    :param twists: the column rows: ``S = twists[c, k:k + 6]`` is the column's unit twist in
+        the link frame.
+    :param c: the column's row.
+    :param k: where its twist starts in the row.
+    :param p0: the point ``p`` in the root frame.
+    :param p1: its second coordinate.
+    :param p2: its third.
+    :return: ``[R S_lin + a x (p - o); a]`` with ``a = R S_ang``.
+    """
+    r00, r01, r02, r10, r11, r12, r20, r21, r22, o0, o1, o2 = pose
+    s0, s1, s2 = twists[c, k], twists[c, k + 1], twists[c, k + 2]
+    s3, s4, s5 = twists[c, k + 3], twists[c, k + 4], twists[c, k + 5]
+    a0 = r00 * s3 + r01 * s4 + r02 * s5
+    a1 = r10 * s3 + r11 * s4 + r12 * s5
+    a2 = r20 * s3 + r21 * s4 + r22 * s5
+    x, y, z = p0 - o0, p1 - o1, p2 - o2
+    return (r00 * s0 + r01 * s1 + r02 * s2 + (a1 * z - a2 * y),
+            r10 * s0 + r11 * s1 + r12 * s2 + (a2 * x - a0 * z),
+            r20 * s0 + r21 * s1 + r22 * s2 + (a0 * y - a1 * x), a0, a1, a2)
 
 
 @numba.njit(error_model='numpy', inline='always')
@@ -31,18 +62,14 @@ def add_column(out, cf, c, v, pose):
     """
     Add column ``c`` (multiplier, twist ``cf[c]``) at the world origin into ``out[:, v]``.
 
-    :param pose: ``root_T_link`` of the column's link, a 12-tuple: ``[R S_lin + o x a; a]``
-        with ``a = R S_ang`` is added, times the multiplier.
+    :param pose: ``root_T_link`` of the column's link, a 12-tuple: :func:`column_at` the
+        world origin is added, times the multiplier.
     """
-    r00, r01, r02, r10, r11, r12, r20, r21, r22, o0, o1, o2 = pose
     m = cf[c, 0]
-    s0, s1, s2, s3, s4, s5 = cf[c, 1], cf[c, 2], cf[c, 3], cf[c, 4], cf[c, 5], cf[c, 6]
-    a0 = r00 * s3 + r01 * s4 + r02 * s5
-    a1 = r10 * s3 + r11 * s4 + r12 * s5
-    a2 = r20 * s3 + r21 * s4 + r22 * s5
-    out[0, v] += m * (r00 * s0 + r01 * s1 + r02 * s2 + o1 * a2 - o2 * a1)
-    out[1, v] += m * (r10 * s0 + r11 * s1 + r12 * s2 + o2 * a0 - o0 * a2)
-    out[2, v] += m * (r20 * s0 + r21 * s1 + r22 * s2 + o0 * a1 - o1 * a0)
+    l0, l1, l2, a0, a1, a2 = column_at(pose, cf, c, 1, 0.0, 0.0, 0.0)
+    out[0, v] += m * l0
+    out[1, v] += m * l1
+    out[2, v] += m * l2
     out[3, v] += m * a0
     out[4, v] += m * a1
     out[5, v] += m * a2
@@ -62,10 +89,8 @@ def express_into(out, pose, x, y, z, ref):
     """
     if ref == WORLD:
         return
-    r00, r01, r02, r10, r11, r12, r20, r21, r22, o0, o1, o2 = pose
-    p0 = r00 * x + r01 * y + r02 * z + o0
-    p1 = r10 * x + r11 * y + r12 * z + o1
-    p2 = r20 * x + r21 * y + r22 * z + o2
+    r00, r01, r02, r10, r11, r12, r20, r21, r22, _, _, _ = pose
+    p0, p1, p2 = point_at(pose, x, y, z)
     for v in range(out.shape[1]):
         a0, a1, a2 = out[3, v], out[4, v], out[5, v]
         l0 = out[0, v] + a1 * p2 - a2 * p1

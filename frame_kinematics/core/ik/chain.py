@@ -20,7 +20,9 @@ value) is folded into the constant origin of the lower node, and everything betw
 and its nearest node into a constant tip transform. The nodes are the rows of a
 :class:`~frame_kinematics.core.joints.JointKernel` on the reduced configuration (a mimic row
 reads its master's reduced entry), so the joint motion and the motion columns come from the
-kernel; this module only composes poses and takes the columns at the tips.
+kernel, and the node poses and the tip columns from the model's own forward kinematics
+(:func:`~frame_kinematics.core.kinematics.forward.compose_down`,
+:func:`~frame_kinematics.core.kinematics.columns.motion_columns`).
 """
 
 from typing import Optional, Sequence, TYPE_CHECKING, Union
@@ -31,7 +33,9 @@ from .selection import JointSelection, Tips
 from ..backend import executor
 from ..errors import ConfigurationError
 from ..joints import frozen, JointKernel
-from ..spatial import cross
+from ..kinematics.columns import motion_columns
+from ..kinematics.forward import compose_down
+from ..topology import Topology
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..executor import Executor
@@ -160,7 +164,11 @@ class ChainEvaluator:
                                   [n[2] for n in nodes], [n[3] for n in nodes],
                                   [n[4] for n in nodes])
         self._parent = tuple(parents)
-        self._composed = tuple((k, p) for k, p in enumerate(parents) if p >= 0)
+        # The node tree under a virtual root (row 0): its levels below the nodes without a
+        # node above them, in node indices.
+        tree = Topology(np.concatenate([[-1], np.asarray(parents, dtype=np.int64) + 1]))
+        self._levels = tuple((children - 1, above_node - 1)
+                             for children, above_node in tree.levels[1:])
         self._tip_parent = tuple(tip_parents)
         self._tip_constant = frozen(constants[self.n_nodes:])
         self.node_parent = frozen(np.array(parents, dtype=np.int64).reshape(-1))
@@ -174,8 +182,6 @@ class ChainEvaluator:
 
     def _compile_columns(self) -> None:
         kernel = self.kernel
-        self._motion = kernel.column_motion[:, None]
-        self._all_rotating = not np.any(kernel.column_twist[:, :3])
         n_cols = kernel.n_columns
         self._identity = bool(kernel.columns_plain and n_cols == self.nv == self.n_nodes
                               and np.array_equal(kernel.column_row, np.arange(n_cols))
@@ -236,8 +242,7 @@ class ChainEvaluator:
         n_nodes = self.n_nodes
         poses = np.empty((n_nodes + len(self.tips), q_reduced.shape[0], 4, 4))
         self.kernel.local_transforms(q_reduced, out=poses[:n_nodes])
-        for k, parent in self._composed:
-            poses[k] = poses[parent] @ poses[k]
+        compose_down(poses, self._levels, poses)
         for t, parent in enumerate(self._tip_parent):
             poses[n_nodes + t] = self._tip_constant[t] if parent < 0 else \
                 poses[parent] @ self._tip_constant[t]
@@ -247,30 +252,23 @@ class ChainEvaluator:
         """
         Stacked ``LOCAL_WORLD_ALIGNED`` Jacobians of the tips w.r.t. the reduced velocity.
 
+        Each tip's columns are the model's motion columns
+        (:func:`~frame_kinematics.core.kinematics.columns.motion_columns`) at its origin.
+
         :param poses: node and tip poses from :meth:`forward`.
         :return: ``(N, 6 * n_tips, nv)``, rows ``[linear; angular]`` of each tip in turn.
         """
         world, tips = poses[:self.n_nodes], poses[self.n_nodes:]
         kernel = self.kernel
         node_pose = world if self._identity else world[kernel.column_row]
-        both = node_pose[..., :3, :3] @ self._motion
-        ang = both[..., 1]
-        origin = node_pose[..., :3, 3]
         if len(self.tips) == 1 and self._identity and self._tip_columns[0][0] is None:
-            cols = np.empty(ang.shape[:-1] + (6,))
-            cols[..., :3] = cross(ang, tips[0, None, :, :3, 3] - origin)
-            if not self._all_rotating:
-                cols[..., :3] += both[..., 0]
-            cols[..., 3:] = ang
-            return cols.transpose(1, 2, 0)
+            return motion_columns(node_pose, kernel.column_motion,
+                                  tips[0, :, :3, 3]).transpose(1, 2, 0)
         out = np.zeros((world.shape[1], 6 * len(self.tips), self.nv))
         for t, (chosen, plain) in enumerate(self._tip_columns):
             cols = slice(None) if chosen is None else chosen
-            block = np.empty((len(ang[cols]),) + ang.shape[1:-1] + (6,))
-            block[..., :3] = cross(ang[cols], tips[t, None, :, :3, 3] - origin[cols])
-            if not self._all_rotating:
-                block[..., :3] += both[cols, ..., 0]
-            block[..., 3:] = ang[cols]
+            block = motion_columns(node_pose[cols], kernel.column_motion[cols],
+                                   tips[t, :, :3, 3])
             rows = out[:, 6 * t:6 * t + 6]
             v = kernel.column_v[cols]
             if plain:

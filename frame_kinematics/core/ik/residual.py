@@ -29,13 +29,6 @@ import numpy as np
 from ..joints import frozen
 from ..spatial import log_so3
 
-# Flattened 3x3 matrix -> [vee(M - M^T) / 2, trace(M)].
-_VEE_TRACE = np.zeros((9, 4))
-_VEE_TRACE[[7, 2, 3], [0, 1, 2]] = 0.5
-_VEE_TRACE[[5, 6, 1], [0, 1, 2]] = -0.5
-_VEE_TRACE[[0, 4, 8], 3] = 1.0
-_VEE_TRACE.flags.writeable = False
-
 
 def rotation_error(tip_R: np.ndarray, target_R: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     """
@@ -43,20 +36,11 @@ def rotation_error(tip_R: np.ndarray, target_R: np.ndarray) -> Tuple[np.ndarray,
 
     :param tip_R: ``(N, 3, 3)`` rotations.
     :param target_R: ``(N, 3, 3)`` rotations.
-    :return: ``(N, 3)`` rotation vectors and ``(N,)`` angles in ``[0, pi]``.
+    :return: ``(N, 3)`` rotation vectors (:func:`~frame_kinematics.core.spatial.log_so3` of
+        ``target_R tip_R^T``) and ``(N,)`` angles in ``[0, pi]``.
     """
-    err = target_R @ np.swapaxes(tip_R, -1, -2)
-    vt = err.reshape(-1, 9) @ _VEE_TRACE
-    v = vt[:, :3]
-    sin = np.sqrt(np.einsum('ij,ij->i', v, v))
-    cos = 0.5 * (vt[:, 3] - 1.0)
-    angle = np.arctan2(sin, cos)
-    # angle / sin -> 1 as both vanish; near pi the axis is taken from the quaternion.
-    v = v * (angle / np.maximum(sin, 1e-300) + (sin == 0.0))[:, None]
-    near_pi = angle > np.pi - 1e-4
-    if near_pi.any():
-        v[near_pi] = log_so3(err[near_pi])
-    return v, angle
+    v = log_so3(target_R @ np.swapaxes(tip_R, -1, -2))
+    return v, np.sqrt(np.einsum('ij,ij->i', v, v))
 
 
 class PoseResidual:

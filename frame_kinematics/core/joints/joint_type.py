@@ -44,7 +44,7 @@ from typing import Tuple
 import numpy as np
 
 from ..errors import excerpt, URDFError
-from ..spatial import rotation_from_quaternion, skew
+from ..spatial import rotation_from_axis_angle, rotation_from_quaternion, skew
 
 
 class JointType(enum.Enum):
@@ -182,9 +182,7 @@ class JointType(enum.Enum):
         if self is JointType.FIXED:
             out[..., :3, :3] = np.eye(3)
         elif self.rotates:
-            k = skew(axis)
-            angle = q[..., 0, None, None]
-            out[..., :3, :3] = np.eye(3) + np.sin(angle) * k + (1 - np.cos(angle)) * (k @ k)
+            out[..., :3, :3] = rotation_from_axis_angle(axis, q[..., 0])
         elif self is JointType.PRISMATIC:
             out[..., :3, :3] = np.eye(3)
             out[..., :3, 3] = q[..., :1] * axis

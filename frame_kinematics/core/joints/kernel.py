@@ -35,7 +35,7 @@ from typing import Optional, Sequence, Tuple
 import numpy as np
 
 from .joint_type import JointType
-from ..spatial import quaternion_from_rotation, quaternion_multiply, skew
+from ..spatial import quaternion_from_rotation, skew
 
 #: Integer code of every joint type in :attr:`JointKernel.type_code`.
 TYPE_CODES = MappingProxyType({jtype: code for code, jtype in enumerate(JointType)})
@@ -85,8 +85,6 @@ class JointKernel:
     :ivar column_v: ``(n_columns,)`` velocity entry a column feeds (a mimic feeds its master).
     :ivar column_multiplier: ``(n_columns,)`` factor of that entry (mimic multiplier, else 1).
     :ivar column_twist: ``(n_columns, 6)`` unit twist of the column in the body frame.
-    :ivar origin_quat: ``(n, 4)`` quaternion ``[x, y, z, w]`` of each origin's rotation.
-    :ivar origin_quat_axis: ``(n, 4)`` ``origin_quat * [axis, 0]`` (see :meth:`local_tf`).
     :ivar principal_axis: ``(n,)`` int64: ``k`` when a rotating row's axis is exactly
         ``+-e_k`` (see :func:`principal_axis`), else -1. Every backend reads this one decision.
     """
@@ -124,7 +122,6 @@ class JointKernel:
     # -- construction ---------------------------------------------------------------------------
     def _group_rows(self) -> None:
         types = self.types
-        n = self.n_rows
         self.sliding = frozen(np.array([i for i, t in enumerate(types)
                                         if t is JointType.PRISMATIC], dtype=np.int64))
         self.one_dof = frozen(np.array([i for i, t in enumerate(types) if t.one_dof],
@@ -133,9 +130,9 @@ class JointKernel:
         self.multi_dof: Tuple[int, ...] = tuple(i for i, t in enumerate(types)
                                                 if t.moves and not t.one_dof)
         # Per row: value = q[value_src] * value_mult + value_offset (zero for rows without one
-        # dof), parent_T_body rotation = origin_R + sin(value) rot_sin + (1 - cos(value))
-        # rot_versine and translation = origin_p + value slide (zero terms where they do not
-        # apply): dense over the rows, so that one configuration costs a few numpy calls.
+        # dof), parent_T_body rotation = origin_R + sin(value) R K + (1 - cos(value)) R K K
+        # and translation = origin_p + value slide (zero terms where they do not apply):
+        # dense over the rows, so that one configuration costs a few numpy calls.
         one = np.array([t.one_dof for t in types], dtype=bool)
         self._value_src = np.where(one, self.q_index, 0)
         self._value_mult = np.where(one, self.multiplier, 0.0)
@@ -143,22 +140,12 @@ class JointKernel:
         rotates = np.array([t.rotates for t in types], dtype=bool)
         k = skew(self.axis) * rotates[:, None, None]
         rot = self.origin[:, :3, :3]
-        self._rot_sin = rot @ k
-        self._rot_versine = rot @ k @ k
-        #: ``[R, R K, R K K]`` flattened per row, for batches in :meth:`local_transforms`.
-        self._rot_stack = np.stack([rot, self._rot_sin, self._rot_versine], axis=1).reshape(
-            -1, 3, 9)
+        #: ``[R, R K, R K K]`` flattened per row, for :meth:`local_transforms`.
+        self._rot_stack = np.stack([rot, rot @ k, rot @ k @ k], axis=1).reshape(-1, 3, 9)
         self._slide = np.einsum('nij,nj->ni', rot, self.axis) * np.array(
             [t is JointType.PRISMATIC for t in types], dtype=float)[:, None]
         self._has_rotation = bool(np.any(rotates))
         self._has_slide = bool(len(self.sliding))
-        self._rotates = rotates.astype(float)
-        self._multi = np.zeros(n, dtype=bool)
-        self._multi[list(self.multi_dof)] = True
-        self.origin_quat = frozen(quaternion_from_rotation(self.origin[:, :3, :3]))
-        pure_axis = np.zeros((n, 4))
-        pure_axis[:, :3] = self.axis
-        self.origin_quat_axis = frozen(quaternion_multiply(self.origin_quat, pure_axis))
         #: ``origin`` transposed, for products with batch-last poses.
         self.origin_t = frozen(self.origin.transpose(0, 2, 1))
 
@@ -241,44 +228,32 @@ class JointKernel:
         ``parent_T_body`` of every row.
 
         The rotation of a row is ``R + sin(v) R K + (1 - cos(v)) R K K`` (origin ``R``, axis
-        ``K`` as a cross-product matrix): for one configuration a broadcast sum over the rows,
-        for a batch one product ``[1, sin v, 1 - cos v] @ [R, R K, R K K]`` per row over the
-        batch (faster once a batch has more than a few configurations).
+        ``K`` as a cross-product matrix): one product ``[1, sin v, 1 - cos v] @ [R, R K, R K K]``
+        per row over the batch (one configuration is a batch of one).
 
         :param q: ``(nq,)`` or ``(B, nq)`` (validated by the caller).
         :param out: for a batch, a ``(n, B, 4, 4)`` array to write into (default: a new one).
         :return: ``(n, 4, 4)`` or ``(n, B, 4, 4)``.
         """
         n = self.n_rows
-        moving = self._has_rotation or self._has_slide
-        if q.ndim == 1:
-            local = self.origin.copy()
-            if moving:
-                value = q[self._value_src] * self._value_mult + self._value_offset
-            if self._has_rotation:
-                local[:, :3, :3] += (np.sin(value)[:, None, None] * self._rot_sin
-                                     + (1.0 - np.cos(value))[:, None, None] * self._rot_versine)
-            if self._has_slide:
-                local[:, :3, 3] += value[:, None] * self._slide
-        else:
-            count = q.shape[0]
-            local = np.empty((n, count, 4, 4)) if out is None else out
-            local[:] = self.origin[:, None]
-            if moving:
-                value = q.T[self._value_src] * self._value_mult[:, None] + \
-                    self._value_offset[:, None]
-            if self._has_rotation:
-                coef = np.empty((n, count, 3))
-                coef[..., 0] = 1.0
-                np.sin(value, out=coef[..., 1])
-                coef[..., 2] = 1.0 - np.cos(value)
-                local[..., :3, :3] = (coef @ self._rot_stack).reshape(n, count, 3, 3)
-            if self._has_slide:
-                rows = self.sliding
-                local[rows, :, :3, 3] += value[rows, :, None] * self._slide[rows, None]
+        batch = q[None] if q.ndim == 1 else q
+        count = batch.shape[0]
+        local = np.empty((n, count, 4, 4)) if out is None else out
+        local[:] = self.origin[:, None]
+        if self._has_rotation or self._has_slide:
+            value = batch.T[self._value_src] * self._value_mult[:, None] + \
+                self._value_offset[:, None]
+        if self._has_rotation:
+            coef = np.empty((n, count, 3))
+            coef[..., 0] = 1.0
+            np.sin(value, out=coef[..., 1])
+            coef[..., 2] = 1.0 - np.cos(value)
+            local[..., :3, :3] = (coef @ self._rot_stack).reshape(n, count, 3, 3)
+        if self._has_slide:  # dense over the rows: one product, zero where a row does not slide
+            local[..., :3, 3] += value[..., None] * self._slide[:, None]
         for row in self.multi_dof:
-            local[row] = self.origin[row] @ self.joint_transform(row, q)
-        return local
+            local[row] = self.origin[row] @ self.joint_transform(row, batch)
+        return local[:, 0] if q.ndim == 1 else local
 
     def prepare_batch_last(self, q: np.ndarray) -> Tuple[np.ndarray, ...]:
         """
@@ -330,25 +305,12 @@ class JointKernel:
         """
         ``parent_T_body`` of some rows as translations and unit quaternions (for TF).
 
-        A rotation by ``t`` about the axis turns the origin's quaternion ``q0`` into
-        ``q0 * [axis sin(t/2), cos(t/2)] = cos(t/2) q0 + sin(t/2) (q0 * [axis, 0])``.
+        The rows' :meth:`local_transforms`, their rotations turned into quaternions by
+        :func:`~frame_kinematics.core.spatial.quaternion_from_rotation`.
 
         :param q: ``(nq,)`` validated configuration.
         :param rows: the rows, ``(m,)`` ints.
         :return: ``(translations (m, 3), quaternions (m, 4) [x, y, z, w])``, new arrays.
         """
-        rows = np.asarray(rows, dtype=np.int64)
-        if self._has_rotation or self._has_slide:
-            value = q[self._value_src[rows]] * self._value_mult[rows] + self._value_offset[rows]
-        else:
-            value = np.zeros(len(rows))
-        half = 0.5 * value * self._rotates[rows]
-        quat = self.origin_quat[rows] * np.cos(half)[:, None] + \
-            self.origin_quat_axis[rows] * np.sin(half)[:, None]
-        xyz = self.origin[rows, :3, 3] + value[:, None] * self._slide[rows]
-        if self.multi_dof:
-            for k in np.nonzero(self._multi[rows])[0]:
-                local = self.origin[rows[k]] @ self.joint_transform(int(rows[k]), q)
-                xyz[k] = local[:3, 3]
-                quat[k] = quaternion_from_rotation(local[:3, :3])
-        return xyz, quat
+        local = self.local_transforms(q)[np.asarray(rows, dtype=np.int64)]
+        return local[:, :3, 3], quaternion_from_rotation(local[:, :3, :3])

@@ -61,9 +61,24 @@ def column_twists(model: 'RobotModel', poses: np.ndarray, which,
     :return: ``(n_which, *B, 6)``.
     """
     kernel = model.kernel
-    nb = poses.ndim - 3
-    pose = poses[kernel.column_row[which]]
-    motion = kernel.column_motion[which]
+    return motion_columns(poses[kernel.column_row[which]], kernel.column_motion[which], point)
+
+
+def motion_columns(pose: np.ndarray, motion: np.ndarray, point: Optional[np.ndarray]
+                   ) -> np.ndarray:
+    """
+    World-axes twists ``[R S_lin + (R S_ang) x (p - o); R S_ang]`` of motion columns at ``p``.
+
+    The one numpy column formula: the model's Jacobians, twists and CoM Jacobian
+    (:func:`column_twists`) and the inverse kinematics' tip Jacobian
+    (:meth:`ChainEvaluator.jacobian <frame_kinematics.core.ik.chain.ChainEvaluator.jacobian>`).
+
+    :param pose: ``root_T_link`` ``(R, o)`` of each column's link, ``(m, *B, 4, 4)``.
+    :param motion: ``(m, 3, 2)`` columns ``[S_lin, S_ang]`` in the link frames.
+    :param point: ``root_p_point`` ``(*B, 3)``, or None for the world origin.
+    :return: ``(m, *B, 6)``.
+    """
+    nb = pose.ndim - 3
     both = pose[..., :3, :3] @ (motion.reshape((-1,) + (1,) * nb + (3, 2)) if nb else motion)
     cols = np.empty(both.shape[:-2] + (6,))
     cols[..., 3:] = both[..., 1]
