@@ -20,7 +20,9 @@ at ``--rate`` Hz (a smooth sweep, stamped with the clock), and measures over ``-
 each node's CPU (user + system time from ``/proc/<pid>/stat``, as a share of one core) and the
 ``/tf`` messages each one published per second, and the ratios of the node to
 robot_state_publisher. Each ``--publish-frequency`` given is measured in turn in one run (by
-default the throttle, 20 Hz, then every message, 0).
+default the throttle, 20 Hz, then every message, 0). A third process, the rclpy floor, takes
+the same stream as the node's ``/tf`` path does with an empty callback (:func:`floor`): the
+part of the node's CPU that is rclpy's executor, not the node.
 
 The instrument must not be what limits the nodes: the publisher and one counter per ``/tf``
 topic run in processes of their own (``--nice``: their niceness, -5 by default, so that a
@@ -83,13 +85,15 @@ def main() -> None:
                         choices=('messages', 'cdr'))
     parser.add_argument('--nice', type=int, default=-5,
                         help='niceness of the publisher and counter processes')
-    parser.add_argument('--role', choices=('publish', 'count'), help=argparse.SUPPRESS)
+    parser.add_argument('--role', choices=('publish', 'count', 'floor'), help=argparse.SUPPRESS)
     parser.add_argument('--topic', help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.role == 'publish':
         return publish(args)
     if args.role == 'count':
         return count(args.topic)
+    if args.role == 'floor':
+        return floor()
     rows = [measure(args, frequency) for frequency in args.publish_frequency]
     print(f'{args.robot}, joint_states at {args.rate:g} Hz, {args.seconds:g} s each, '
           f'tf_serialization {args.tf_serialization}, joint_states_serialization '
@@ -99,8 +103,9 @@ def main() -> None:
     print('|---|---|---|---|---|')
     for frequency, sent, results in rows:
         for key, (share, rate) in results.items():
-            print(f'| {frequency:g} | {key} | {share:.1f} | {rate:.0f} | {sent:.0f} |')
-        (rsp_cpu, rsp_tf), (fk_cpu, fk_tf) = results.values()
+            shown = '' if rate is None else f'{rate:.0f}'
+            print(f'| {frequency:g} | {key} | {share:.1f} | {shown} | {sent:.0f} |')
+        (rsp_cpu, rsp_tf), (fk_cpu, fk_tf) = list(results.values())[:2]
         print(f'| {frequency:g} | ratio node / robot_state_publisher | '
               f'{fk_cpu / max(rsp_cpu, 1e-9):.2f} | {fk_tf / max(rsp_tf, 1e-9):.3f} | |')
 
@@ -179,6 +184,36 @@ def count(topic: str) -> None:
     rclpy.try_shutdown()
 
 
+def floor() -> None:
+    """
+    Take ``joint_states`` as the node's ``/tf`` path does, with an empty callback.
+
+    A subscription (``raw=True``, sensor-data QoS) alone on a node of its own, spun by a
+    :class:`~rclpy.executors.SingleThreadedExecutor` in a thread of its own: what rclpy costs
+    before the node does anything. Runs until SIGINT.
+    """
+    import rclpy
+    from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
+    from rclpy.qos import qos_profile_sensor_data
+    from sensor_msgs.msg import JointState
+
+    rclpy.init()
+    node = rclpy.create_node('bench_node_cpu_floor')
+    node.create_subscription(JointState, 'joint_states', lambda _data: None,
+                             qos_profile_sensor_data, raw=True)
+    executor = SingleThreadedExecutor()
+    executor.add_node(node)
+    thread = threading.Thread(target=executor.spin, daemon=True)
+    thread.start()
+    try:
+        thread.join()
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    executor.shutdown()
+    node.destroy_node()
+    rclpy.try_shutdown()
+
+
 def helper(args, *extra: str) -> subprocess.Popen:
     """Start this script in a role of its own (publisher or counter), niced."""
     command = [sys.executable, os.path.abspath(__file__), '--robot', args.robot,
@@ -214,27 +249,32 @@ def measure(args, frequency: float):
             'frame_kinematics_node': start([sys.executable, '-m', 'frame_kinematics.node',
                                             '--ros-args', '-r', '__node:=fk_bench',
                                             '--params-file', fk_params, '-r', '/tf:=/tf_fk']),
+            'rclpy floor (empty callback)': start([sys.executable, os.path.abspath(__file__),
+                                                   '--role', 'floor']),
         }
         counters = {'robot_state_publisher': helper(args, '--role', 'count', '--topic', '/tf_rsp'),
                     'frame_kinematics_node': helper(args, '--role', 'count', '--topic', '/tf_fk')}
+        counters['rclpy floor (empty callback)'] = None
         publisher = helper(args, '--role', 'publish')
         try:
             time.sleep(args.warmup)
             cpu0 = {k: cpu_seconds(p.pid) for k, p in processes.items()}
-            tf0 = {k: ask(c) for k, c in counters.items()}
+            tf0 = {k: ask(c) for k, c in counters.items() if c is not None}
             t0 = time.monotonic()
             time.sleep(args.seconds)
             elapsed = time.monotonic() - t0
             cpu1 = {k: cpu_seconds(p.pid) for k, p in processes.items()}
-            tf1 = {k: ask(c) for k, c in counters.items()}
+            tf1 = {k: ask(c) for k, c in counters.items() if c is not None}
         finally:
             sent = float(publisher.communicate('')[0] or 0.0)
             for counter in counters.values():
-                counter.communicate('')
+                if counter is not None:
+                    counter.communicate('')
             for process in processes.values():
                 stop(process)
     return frequency, sent, {key: (100.0 * (cpu1[key] - cpu0[key]) / elapsed,
-                                   (tf1[key] - tf0[key]) / elapsed) for key in processes}
+                                   (tf1[key] - tf0[key]) / elapsed if key in tf1 else None)
+                             for key in processes}
 
 
 if __name__ == '__main__':

@@ -246,16 +246,19 @@ class FrameKinematicsNode(Node):
                 TFMessage(transforms=transform_messages(out.tf_static, TransformStamped)))
         if out.tf:
             self._tf_pub.publish(self._tf_message(out.tf))
+        # The CoM topics and markers are built only for a subscriber (not latched: a new one
+        # gets the next message); /tf always goes out.
         com = out.center_of_mass
         if com is not None:
-            self._com_pub.publish(fill_point(PointStamped(), com))
+            if self._com_pub.get_subscription_count():
+                self._com_pub.publish(fill_point(PointStamped(), com))
             for publisher, value in ((self._com_velocity_pub, com.velocity),
                                      (self._momentum_pub, com.angular_momentum)):
-                if value is not None:
+                if value is not None and publisher.get_subscription_count():
                     publisher.publish(fill_vector(Vector3Stamped(), com, value))
         if out.clear_markers:
             self._markers_pub.publish(MarkerArray(markers=[Marker(action=Marker.DELETEALL)]))
-        if out.markers:
+        if out.markers and self._markers_pub.get_subscription_count():
             self._markers_pub.publish(MarkerArray(markers=marker_messages(
                 out.markers, Marker, Marker.ADD, Marker.SPHERE, Marker.CYLINDER)))
 
