@@ -21,8 +21,10 @@ each node's CPU (user + system time from ``/proc/<pid>/stat``, as a share of one
 ``/tf`` messages each one published per second, and the ratios of the node to
 robot_state_publisher. Each ``--publish-frequency`` given is measured in turn in one run (by
 default the throttle, 20 Hz, then every message, 0). A third process, the rclpy floor, takes
-the same stream as the node's ``/tf`` path does with an empty callback (:func:`floor`): the
-part of the node's CPU that is rclpy's executor, not the node.
+the same stream as the node's ``/tf`` path does with a callback that only counts
+(:func:`count`): the part of the node's CPU that is rclpy's executor, not the node. The CPU
+per message divides a process's CPU by the messages it published (the floor: took), which a
+loaded machine distorts less than the shares.
 
 The instrument must not be what limits the nodes: the publisher and one counter per ``/tf``
 topic run in processes of their own (``--nice``: their niceness, -5 by default, so that a
@@ -51,6 +53,7 @@ from node_process import start, stop
 URDFS = {'talos': 'talos_data/robots/talos_reduced.urdf',
          'pr2': 'pr2_description/urdf/pr2.urdf', 'ur5': 'ur_description/urdf/ur5_robot.urdf'}
 TICKS = os.sysconf('SC_CLK_TCK')
+FLOOR = 'rclpy floor (raw subscription, counting callback)'
 
 
 def cpu_seconds(pid: int) -> float:
@@ -80,34 +83,34 @@ def main() -> None:
     parser.add_argument('--seconds', type=float, default=10.0)
     parser.add_argument('--warmup', type=float, default=4.0)
     parser.add_argument('--publish-frequency', type=float, nargs='+', default=[20.0, 0.0])
-    parser.add_argument('--tf-serialization', default='cdr', choices=('messages', 'cdr'))
-    parser.add_argument('--joint-states-serialization', default='cdr',
-                        choices=('messages', 'cdr'))
+    parser.add_argument('--tf-serialization', choices=('messages', 'cdr'),
+                        help="the node's parameter (default: the node's default)")
+    parser.add_argument('--joint-states-serialization', choices=('messages', 'cdr'),
+                        help="the node's parameter (default: the node's default)")
     parser.add_argument('--nice', type=int, default=-5,
                         help='niceness of the publisher and counter processes')
-    parser.add_argument('--role', choices=('publish', 'count', 'floor'), help=argparse.SUPPRESS)
+    parser.add_argument('--role', choices=('publish', 'count'), help=argparse.SUPPRESS)
     parser.add_argument('--topic', help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.role == 'publish':
         return publish(args)
     if args.role == 'count':
         return count(args.topic)
-    if args.role == 'floor':
-        return floor()
     rows = [measure(args, frequency) for frequency in args.publish_frequency]
     print(f'{args.robot}, joint_states at {args.rate:g} Hz, {args.seconds:g} s each, '
-          f'tf_serialization {args.tf_serialization}, joint_states_serialization '
-          f'{args.joint_states_serialization}')
-    print('| publish_frequency | node | CPU (% of a core) | /tf messages per second | '
-          'joint_states sent per second |')
-    print('|---|---|---|---|---|')
+          f'tf_serialization {args.tf_serialization or "(default)"}, '
+          f'joint_states_serialization {args.joint_states_serialization or "(default)"}')
+    print('| publish_frequency | node | CPU (% of a core) | /tf messages per second (floor: '
+          'joint_states taken) | CPU us per message | joint_states sent per second |')
+    print('|---|---|---|---|---|---|')
     for frequency, sent, results in rows:
         for key, (share, rate) in results.items():
-            shown = '' if rate is None else f'{rate:.0f}'
-            print(f'| {frequency:g} | {key} | {share:.1f} | {shown} | {sent:.0f} |')
+            per_message = 1e4 * share / max(rate, 1e-9)
+            print(f'| {frequency:g} | {key} | {share:.1f} | {rate:.0f} | {per_message:.0f} | '
+                  f'{sent:.0f} |')
         (rsp_cpu, rsp_tf), (fk_cpu, fk_tf) = list(results.values())[:2]
         print(f'| {frequency:g} | ratio node / robot_state_publisher | '
-              f'{fk_cpu / max(rsp_cpu, 1e-9):.2f} | {fk_tf / max(rsp_tf, 1e-9):.3f} | |')
+              f'{fk_cpu / max(rsp_cpu, 1e-9):.2f} | {fk_tf / max(rsp_tf, 1e-9):.3f} | | |')
 
 
 def urdf_text(args) -> str:
@@ -153,14 +156,18 @@ def publish(args) -> None:
 
 def count(topic: str) -> None:
     """
-    Count the messages of a ``/tf`` topic (the counter process).
+    Count the messages of a ``/tf`` topic, or of ``joint_states`` (the rclpy floor).
 
     Each line read from stdin is answered with the count so far; the process ends when stdin
-    closes.
+    closes. On ``joint_states`` it takes the stream as the node's ``/tf`` path does (a raw
+    subscription with sensor-data QoS alone on its node, spun by a
+    :class:`~rclpy.executors.SingleThreadedExecutor` in a thread of its own) with a callback
+    that only counts: what rclpy costs before the node does anything.
     """
     import rclpy
     from rclpy.executors import SingleThreadedExecutor
-    from rclpy.qos import QoSProfile, ReliabilityPolicy
+    from rclpy.qos import qos_profile_sensor_data, QoSProfile, ReliabilityPolicy
+    from sensor_msgs.msg import JointState
     from tf2_msgs.msg import TFMessage
 
     rclpy.init()
@@ -170,10 +177,13 @@ def count(topic: str) -> None:
     def counter(_msg) -> None:
         counts[0] += 1
 
-    # raw: counting must not cost a deserialization of every TFMessage; best effort: the
-    # /tf writer never waits for this reader
-    node.create_subscription(TFMessage, topic, counter, QoSProfile(
-        depth=1000, reliability=ReliabilityPolicy.BEST_EFFORT), raw=True)
+    # raw: counting must not cost a deserialization of every message; best effort: the /tf
+    # writer never waits for this reader
+    if topic == 'joint_states':
+        node.create_subscription(JointState, topic, counter, qos_profile_sensor_data, raw=True)
+    else:
+        node.create_subscription(TFMessage, topic, counter, QoSProfile(
+            depth=1000, reliability=ReliabilityPolicy.BEST_EFFORT), raw=True)
     executor = SingleThreadedExecutor()
     executor.add_node(node)
     threading.Thread(target=executor.spin, daemon=True).start()
@@ -184,43 +194,13 @@ def count(topic: str) -> None:
     rclpy.try_shutdown()
 
 
-def floor() -> None:
-    """
-    Take ``joint_states`` as the node's ``/tf`` path does, with an empty callback.
-
-    A subscription (``raw=True``, sensor-data QoS) alone on a node of its own, spun by a
-    :class:`~rclpy.executors.SingleThreadedExecutor` in a thread of its own: what rclpy costs
-    before the node does anything. Runs until SIGINT.
-    """
-    import rclpy
-    from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
-    from rclpy.qos import qos_profile_sensor_data
-    from sensor_msgs.msg import JointState
-
-    rclpy.init()
-    node = rclpy.create_node('bench_node_cpu_floor')
-    node.create_subscription(JointState, 'joint_states', lambda _data: None,
-                             qos_profile_sensor_data, raw=True)
-    executor = SingleThreadedExecutor()
-    executor.add_node(node)
-    thread = threading.Thread(target=executor.spin, daemon=True)
-    thread.start()
-    try:
-        thread.join()
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    executor.shutdown()
-    node.destroy_node()
-    rclpy.try_shutdown()
-
-
-def helper(args, *extra: str) -> subprocess.Popen:
-    """Start this script in a role of its own (publisher or counter), niced."""
+def helper(args, nice: int, *extra: str) -> subprocess.Popen:
+    """Start this script in a role of its own (publisher or counter) at a niceness."""
     command = [sys.executable, os.path.abspath(__file__), '--robot', args.robot,
                '--rate', str(args.rate)] + (['--urdf', args.urdf] if args.urdf else [])
     return subprocess.Popen(command + list(extra), stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: os.nice(args.nice))
+                            preexec_fn=lambda: os.nice(nice))
 
 
 def ask(process: subprocess.Popen) -> int:
@@ -239,42 +219,42 @@ def measure(args, frequency: float):
                        'robot_state_publisher', 'robot_state_publisher')
     with tempfile.TemporaryDirectory() as directory:
         rsp_params = params_file(directory, 'rsp_bench', urdf, frequency)
-        fk_params = params_file(directory, 'fk_bench', urdf, frequency,
-                                f'    tf_serialization: {args.tf_serialization}\n'
-                                '    joint_states_serialization: '
-                                f'{args.joint_states_serialization}\n')
+        extra = ''.join(f'    {name}: {value}\n' for name, value in (
+            ('tf_serialization', args.tf_serialization),
+            ('joint_states_serialization', args.joint_states_serialization)) if value)
+        fk_params = params_file(directory, 'fk_bench', urdf, frequency, extra)
         processes = {
             'robot_state_publisher': start([rsp, '--ros-args', '-r', '__node:=rsp_bench',
                                             '--params-file', rsp_params, '-r', '/tf:=/tf_rsp']),
             'frame_kinematics_node': start([sys.executable, '-m', 'frame_kinematics.node',
                                             '--ros-args', '-r', '__node:=fk_bench',
                                             '--params-file', fk_params, '-r', '/tf:=/tf_fk']),
-            'rclpy floor (empty callback)': start([sys.executable, os.path.abspath(__file__),
-                                                   '--role', 'floor']),
+            # at the nodes' niceness: it stands for the node's /tf path
+            FLOOR: helper(args, 0, '--role', 'count', '--topic', 'joint_states'),
         }
-        counters = {'robot_state_publisher': helper(args, '--role', 'count', '--topic', '/tf_rsp'),
-                    'frame_kinematics_node': helper(args, '--role', 'count', '--topic', '/tf_fk')}
-        counters['rclpy floor (empty callback)'] = None
-        publisher = helper(args, '--role', 'publish')
+        counters = {'robot_state_publisher': helper(args, args.nice, '--role', 'count',
+                                                    '--topic', '/tf_rsp'),
+                    'frame_kinematics_node': helper(args, args.nice, '--role', 'count',
+                                                    '--topic', '/tf_fk'),
+                    FLOOR: processes[FLOOR]}
+        publisher = helper(args, args.nice, '--role', 'publish')
         try:
             time.sleep(args.warmup)
             cpu0 = {k: cpu_seconds(p.pid) for k, p in processes.items()}
-            tf0 = {k: ask(c) for k, c in counters.items() if c is not None}
+            tf0 = {k: ask(c) for k, c in counters.items()}
             t0 = time.monotonic()
             time.sleep(args.seconds)
             elapsed = time.monotonic() - t0
             cpu1 = {k: cpu_seconds(p.pid) for k, p in processes.items()}
-            tf1 = {k: ask(c) for k, c in counters.items() if c is not None}
+            tf1 = {k: ask(c) for k, c in counters.items()}
         finally:
             sent = float(publisher.communicate('')[0] or 0.0)
             for counter in counters.values():
-                if counter is not None:
-                    counter.communicate('')
+                counter.communicate('')
             for process in processes.values():
                 stop(process)
     return frequency, sent, {key: (100.0 * (cpu1[key] - cpu0[key]) / elapsed,
-                                   (tf1[key] - tf0[key]) / elapsed if key in tf1 else None)
-                             for key in processes}
+                                   (tf1[key] - tf0[key]) / elapsed) for key in processes}
 
 
 if __name__ == '__main__':
