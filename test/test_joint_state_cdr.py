@@ -140,8 +140,11 @@ def test_buffers_it_cannot_read_go_to_rclpys_deserialization(data):
     assert path.calls == before + 1 and found.direct
 
 
-def test_a_name_that_is_not_utf8_goes_to_rclpys_deserialization():
-    bad = TWO_JOINTS[:28] + b'\xff' + TWO_JOINTS[29:]
+@pytest.mark.parametrize('bad', [
+    TWO_JOINTS[:28] + b'\xff' + TWO_JOINTS[29:],  # 'a' as a byte that is not UTF-8
+    TWO_JOINTS[:36] + b'\x00' + TWO_JOINTS[37:],  # 'bc' with a NUL before its end
+])
+def test_a_name_rclpy_reads_its_own_way_goes_to_rclpys_deserialization(bad):
     path = MessagePath({bad: joint_state_cdr.PROBES[0]})
     found = joint_state_cdr.JointStateReader(path, ListLogger().warning)
     assert found.read(bad) is joint_state_cdr.PROBES[0] and found.direct

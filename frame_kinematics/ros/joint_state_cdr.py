@@ -143,19 +143,23 @@ def _stamp_ns(data: bytes) -> int:
 
 def decode_names(data: bytes, start: int) -> Optional[Tuple[str, ...]]:
     """
-    Decode the name sequence at ``start`` .
+    Decode the name sequence at ``start``.
 
     :param data: the serialized message.
     :param start: the offset of the sequence's count (:func:`names_offset`), its strings
         checked by :func:`names_end`.
-    :return: the names, or None when one is not UTF-8.
+    :return: the names, or None when one is not UTF-8 or holds a NUL before its end (left to
+        rclpy, which reads such strings as C strings).
     """
     count, offset = _count(data, start)
     names = []
     for _ in range(count):
         size, offset = _count(data, offset)
+        text = data[offset:offset + size - 1]
+        if b'\x00' in text:
+            return None
         try:
-            names.append(data[offset:offset + size - 1].decode('utf-8'))
+            names.append(text.decode('utf-8'))
         except UnicodeDecodeError:
             return None
         offset += size
