@@ -20,15 +20,26 @@ at ``--rate`` Hz (a smooth sweep, stamped with the clock), and measures over ``-
 each node's CPU (user + system time from ``/proc/<pid>/stat``, as a share of one core) and the
 ``/tf`` messages each one published per second, and the ratios of the node to
 robot_state_publisher. Each ``--publish-frequency`` given is measured in turn in one run (by
-default the throttle, 20 Hz, then every message, 0).
+default the throttle, 20 Hz, then every message, 0). A third process, the rclpy floor, takes
+the same stream as the node's ``/tf`` path does with a callback that only counts
+(:func:`count`): the part of the node's CPU that is rclpy's executor, not the node. The CPU
+per message divides a process's CPU by the messages it published (the floor: took), which a
+loaded machine distorts less than the shares.
+
+The instrument must not be what limits the nodes: the publisher and one counter per ``/tf``
+topic run in processes of their own (``--nice``: their niceness, -5 by default, so that a
+busy machine slows the nodes under test, not the instrument), and the counters subscribe best
+effort, so that a reliable ``/tf`` writer never waits for them.
 
 Run, in a sourced ROS 2 environment where ``frame_kinematics_interfaces`` is built:
 ``python3 benchmarks/bench_node_cpu.py [--robot talos|pr2] [--rate 1000] [--seconds 10]
-[--publish-frequency 20 0] [--tf-serialization messages|cdr]``. Prints a markdown table.
+[--publish-frequency 20 0] [--tf-serialization messages|cdr]
+[--joint-states-serialization messages|cdr]``. Prints a markdown table.
 """
 
 import argparse
 import os
+import subprocess
 import sys
 import tempfile
 import threading
@@ -42,6 +53,7 @@ from node_process import start, stop
 URDFS = {'talos': 'talos_data/robots/talos_reduced.urdf',
          'pr2': 'pr2_description/urdf/pr2.urdf', 'ur5': 'ur_description/urdf/ur5_robot.urdf'}
 TICKS = os.sysconf('SC_CLK_TCK')
+FLOOR = 'rclpy floor (raw subscription, counting callback)'
 
 
 def cpu_seconds(pid: int) -> float:
@@ -71,109 +83,174 @@ def main() -> None:
     parser.add_argument('--seconds', type=float, default=10.0)
     parser.add_argument('--warmup', type=float, default=4.0)
     parser.add_argument('--publish-frequency', type=float, nargs='+', default=[20.0, 0.0])
-    parser.add_argument('--tf-serialization', default='messages', choices=('messages', 'cdr'))
+    parser.add_argument('--tf-serialization', choices=('messages', 'cdr'),
+                        help="the node's parameter (default: the node's default)")
+    parser.add_argument('--joint-states-serialization', choices=('messages', 'cdr'),
+                        help="the node's parameter (default: the node's default)")
+    parser.add_argument('--nice', type=int, default=-5,
+                        help='niceness of the publisher and counter processes')
+    parser.add_argument('--role', choices=('publish', 'count'), help=argparse.SUPPRESS)
+    parser.add_argument('--topic', help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.role == 'publish':
+        return publish(args)
+    if args.role == 'count':
+        return count(args.topic)
     rows = [measure(args, frequency) for frequency in args.publish_frequency]
     print(f'{args.robot}, joint_states at {args.rate:g} Hz, {args.seconds:g} s each, '
-          f'tf_serialization {args.tf_serialization}')
-    print('| publish_frequency | node | CPU (% of a core) | /tf messages per second | '
-          'joint_states sent per second |')
-    print('|---|---|---|---|---|')
+          f'tf_serialization {args.tf_serialization or "(default)"}, '
+          f'joint_states_serialization {args.joint_states_serialization or "(default)"}')
+    print('| publish_frequency | node | CPU (% of a core) | /tf messages per second (floor: '
+          'joint_states taken) | CPU us per message | joint_states sent per second |')
+    print('|---|---|---|---|---|---|')
     for frequency, sent, results in rows:
         for key, (share, rate) in results.items():
-            print(f'| {frequency:g} | {key} | {share:.1f} | {rate:.0f} | {sent:.0f} |')
-        (rsp_cpu, rsp_tf), (fk_cpu, fk_tf) = results.values()
+            per_message = 1e4 * share / max(rate, 1e-9)
+            print(f'| {frequency:g} | {key} | {share:.1f} | {rate:.0f} | {per_message:.0f} | '
+                  f'{sent:.0f} |')
+        (rsp_cpu, rsp_tf), (fk_cpu, fk_tf) = list(results.values())[:2]
         print(f'| {frequency:g} | ratio node / robot_state_publisher | '
-              f'{fk_cpu / max(rsp_cpu, 1e-9):.2f} | {fk_tf / max(rsp_tf, 1e-9):.3f} | |')
+              f'{fk_cpu / max(rsp_cpu, 1e-9):.2f} | {fk_tf / max(rsp_tf, 1e-9):.3f} | | |')
 
 
-def measure(args, frequency: float):
-    """Run both nodes at one publish frequency; return ``(frequency, sent/s, results)``."""
-    import rclpy
-    from ament_index_python.packages import get_package_prefix
-    from rclpy.executors import SingleThreadedExecutor
-    from sensor_msgs.msg import JointState
-    from tf2_msgs.msg import TFMessage
-
+def urdf_text(args) -> str:
+    """Return the URDF of ``--robot`` (or ``--urdf``)."""
     path = args.urdf or robots.example_robot_data(URDFS[args.robot])
     if path is None:
         sys.exit(f'{URDFS[args.robot]} (example-robot-data) not found')
     with open(path) as handle:
-        urdf = handle.read()
-    sweep = Sweep(Robot.from_urdf_string(urdf), 10.0)
+        return handle.read()
+
+
+def publish(args) -> None:
+    """Publish ``joint_states`` at ``--rate`` until stdin closes (the publisher process)."""
+    import rclpy
+    from sensor_msgs.msg import JointState
+
+    sweep = Sweep(Robot.from_urdf_string(urdf_text(args)), 10.0)
+    rclpy.init()
+    node = rclpy.create_node('bench_node_cpu_joint_states')
+    publisher = node.create_publisher(JointState, 'joint_states', 1000)
+    stop_flag = threading.Event()
+    threading.Thread(target=lambda: (sys.stdin.read(), stop_flag.set()), daemon=True).start()
+    msg = JointState()
+    msg.name = list(sweep.names)
+    period = 1.0 / args.rate
+    start_time = time.monotonic()
+    next_time = start_time
+    sent = 0
+    while not stop_flag.is_set():
+        positions, _ = sweep(time.monotonic() - start_time)
+        msg.header.stamp = node.get_clock().now().to_msg()
+        msg.position = positions.tolist()
+        publisher.publish(msg)
+        sent += 1
+        next_time += period
+        delay = next_time - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+    print(sent / (time.monotonic() - start_time), flush=True)
+    node.destroy_node()
+    rclpy.try_shutdown()
+
+
+def count(topic: str) -> None:
+    """
+    Count the messages of a ``/tf`` topic, or of ``joint_states`` (the rclpy floor).
+
+    Each line read from stdin is answered with the count so far; the process ends when stdin
+    closes. On ``joint_states`` it takes the stream as the node's ``/tf`` path does (a raw
+    subscription with sensor-data QoS alone on its node, spun by a
+    :class:`~rclpy.executors.SingleThreadedExecutor` in a thread of its own) with a callback
+    that only counts: what rclpy costs before the node does anything.
+    """
+    import rclpy
+    from rclpy.executors import SingleThreadedExecutor
+    from rclpy.qos import qos_profile_sensor_data, QoSProfile, ReliabilityPolicy
+    from sensor_msgs.msg import JointState
+    from tf2_msgs.msg import TFMessage
+
+    rclpy.init()
+    node = rclpy.create_node('bench_node_cpu_count')
+    counts = [0]
+
+    def counter(_msg) -> None:
+        counts[0] += 1
+
+    # raw: counting must not cost a deserialization of every message; best effort: the /tf
+    # writer never waits for this reader
+    if topic == 'joint_states':
+        node.create_subscription(JointState, topic, counter, qos_profile_sensor_data, raw=True)
+    else:
+        node.create_subscription(TFMessage, topic, counter, QoSProfile(
+            depth=1000, reliability=ReliabilityPolicy.BEST_EFFORT), raw=True)
+    executor = SingleThreadedExecutor()
+    executor.add_node(node)
+    threading.Thread(target=executor.spin, daemon=True).start()
+    for _ in sys.stdin:
+        print(counts[0], flush=True)
+    executor.shutdown()
+    node.destroy_node()
+    rclpy.try_shutdown()
+
+
+def helper(args, nice: int, *extra: str) -> subprocess.Popen:
+    """Start this script in a role of its own (publisher or counter) at a niceness."""
+    command = [sys.executable, os.path.abspath(__file__), '--robot', args.robot,
+               '--rate', str(args.rate)] + (['--urdf', args.urdf] if args.urdf else [])
+    return subprocess.Popen(command + list(extra), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: os.nice(nice))
+
+
+def ask(process: subprocess.Popen) -> int:
+    """Return the count of a counter process now."""
+    process.stdin.write('\n')
+    process.stdin.flush()
+    return int(process.stdout.readline())
+
+
+def measure(args, frequency: float):
+    """Run both nodes at one publish frequency; return ``(frequency, sent/s, results)``."""
+    from ament_index_python.packages import get_package_prefix
+
+    urdf = urdf_text(args)
     rsp = os.path.join(get_package_prefix('robot_state_publisher'), 'lib',
                        'robot_state_publisher', 'robot_state_publisher')
     with tempfile.TemporaryDirectory() as directory:
         rsp_params = params_file(directory, 'rsp_bench', urdf, frequency)
-        fk_params = params_file(directory, 'fk_bench', urdf, frequency,
-                                f'    tf_serialization: {args.tf_serialization}\n')
+        extra = ''.join(f'    {name}: {value}\n' for name, value in (
+            ('tf_serialization', args.tf_serialization),
+            ('joint_states_serialization', args.joint_states_serialization)) if value)
+        fk_params = params_file(directory, 'fk_bench', urdf, frequency, extra)
         processes = {
             'robot_state_publisher': start([rsp, '--ros-args', '-r', '__node:=rsp_bench',
                                             '--params-file', rsp_params, '-r', '/tf:=/tf_rsp']),
             'frame_kinematics_node': start([sys.executable, '-m', 'frame_kinematics.node',
                                             '--ros-args', '-r', '__node:=fk_bench',
                                             '--params-file', fk_params, '-r', '/tf:=/tf_fk']),
+            # at the nodes' niceness: it stands for the node's /tf path
+            FLOOR: helper(args, 0, '--role', 'count', '--topic', 'joint_states'),
         }
-        rclpy.init()
-        node = rclpy.create_node('bench_node_cpu')
-        counts = {'robot_state_publisher': 0, 'frame_kinematics_node': 0}
-
-        def counter(key):
-            def count(_msg):
-                counts[key] += 1
-            return count
-
-        # raw: counting must not cost a deserialisation of every TFMessage
-        node.create_subscription(TFMessage, '/tf_rsp', counter('robot_state_publisher'), 1000,
-                                 raw=True)
-        node.create_subscription(TFMessage, '/tf_fk', counter('frame_kinematics_node'), 1000,
-                                 raw=True)
-        publisher = node.create_publisher(JointState, 'joint_states', 1000)
-        executor = SingleThreadedExecutor()
-        executor.add_node(node)
-        spinner = threading.Thread(target=executor.spin, daemon=True)
-        spinner.start()
-        published = [0]
-        stop_flag = threading.Event()
-
-        def publish_loop():
-            msg = JointState()
-            msg.name = list(sweep.names)
-            period = 1.0 / args.rate
-            start_time = time.monotonic()
-            next_time = start_time
-            while not stop_flag.is_set():
-                now = node.get_clock().now()
-                positions, _ = sweep(time.monotonic() - start_time)
-                msg.header.stamp = now.to_msg()
-                msg.position = positions.tolist()
-                publisher.publish(msg)
-                published[0] += 1
-                next_time += period
-                delay = next_time - time.monotonic()
-                if delay > 0:
-                    time.sleep(delay)
-
-        pub_thread = threading.Thread(target=publish_loop, daemon=True)
-        pub_thread.start()
+        counters = {'robot_state_publisher': helper(args, args.nice, '--role', 'count',
+                                                    '--topic', '/tf_rsp'),
+                    'frame_kinematics_node': helper(args, args.nice, '--role', 'count',
+                                                    '--topic', '/tf_fk'),
+                    FLOOR: processes[FLOOR]}
+        publisher = helper(args, args.nice, '--role', 'publish')
         try:
             time.sleep(args.warmup)
             cpu0 = {k: cpu_seconds(p.pid) for k, p in processes.items()}
-            tf0 = dict(counts)
-            sent0 = published[0]
+            tf0 = {k: ask(c) for k, c in counters.items()}
             t0 = time.monotonic()
             time.sleep(args.seconds)
             elapsed = time.monotonic() - t0
             cpu1 = {k: cpu_seconds(p.pid) for k, p in processes.items()}
-            tf1 = dict(counts)
-            sent = (published[0] - sent0) / elapsed
+            tf1 = {k: ask(c) for k, c in counters.items()}
         finally:
-            stop_flag.set()
-            pub_thread.join()
-            executor.shutdown()
-            spinner.join(timeout=5)
-            node.destroy_node()
-            rclpy.try_shutdown()
+            sent = float(publisher.communicate('')[0] or 0.0)
+            for counter in counters.values():
+                counter.communicate('')
             for process in processes.values():
                 stop(process)
     return frequency, sent, {key: (100.0 * (cpu1[key] - cpu0[key]) / elapsed,

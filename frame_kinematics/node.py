@@ -57,14 +57,15 @@ from rclpy.node import Node
 from rclpy.parameter import Parameter
 from rclpy.qos import (DurabilityPolicy, qos_profile_sensor_data, QoSProfile,
                        ReliabilityPolicy)
-from rclpy.serialization import serialize_message
+from rclpy.serialization import deserialize_message, serialize_message
 from rclpy.signals import SignalHandlerOptions
 from sensor_msgs.msg import JointState
 from std_msgs.msg import MultiArrayDimension, String
 from tf2_msgs.msg import TFMessage
 from visualization_msgs.msg import Marker, MarkerArray
 
-from .bridge import Bridge, BridgeOutput, PARAMETER_DEFAULTS, USER_FRAME_DEFAULTS
+from .bridge import (Bridge, BridgeOutput, JointStateInput, PARAMETER_DEFAULTS,
+                     USER_FRAME_DEFAULTS)
 from .bridge.log import shorten
 from .bridge.moveit import MoveItKinematics
 from .bridge.moveit_types import FAILURE, PositionFKAnswer, PositionIKAnswer
@@ -72,11 +73,12 @@ from .bridge.parameters import split_frame_parameter, split_tool_parameter
 from .bridge.services import compute_ik, get_jacobian, get_relative_motion
 from .core.backend import describe, resolve
 from .core.errors import ConfigurationError, FrameKinematicsError
-from .ros.conversions import (fill_ik_response, fill_jacobian_response, fill_point,
-                              fill_relative_motion_response, fill_vector,
+from .ros.conversions import (fill_ik_response, fill_jacobian_response, fill_joint_state,
+                              fill_point, fill_relative_motion_response, fill_vector,
                               ik_request, jacobian_request, joint_state_input,
                               marker_messages, parameter_changes, relative_motion_request,
                               TFMessageFiller, transform_messages)
+from .ros.joint_state_cdr import joint_state_reader, PROBES
 from .ros.moveit_conversions import (fill_position_fk_response, fill_position_ik_response,
                                      position_fk_request, position_ik_request)
 from .ros.tf_cdr import tf_serializer
@@ -164,6 +166,7 @@ class FrameKinematicsNode(Node):
         self._tf_message = tf_serializer(
             params['tf_serialization'], TFMessageFiller(TFMessage, TransformStamped),
             serialize_message, self.get_logger())
+        self._read_joint_state = self._joint_state_reader(params['joint_states_serialization'])
         self._publish(self.bridge.initial_output(self._now()))
         self._tf_node, self._tf_thread = self._start_tf_path()
         model = self.bridge.model
@@ -202,6 +205,14 @@ class FrameKinematicsNode(Node):
         self.create_subscription(String, 'robot_description_semantic', self._on_semantic,
                                  LATCHED_QOS, callback_group=group)
 
+    def _joint_state_reader(self, mode: str) -> Callable[[bytes], JointStateInput]:
+        """Return how serialized joint_states become the bridge's input (checked bytes)."""
+        def deserialize(data: bytes) -> JointStateInput:
+            return joint_state_input(deserialize_message(data, JointState))
+        probes = [serialize_message(fill_joint_state(JointState(), probe)) for probe in PROBES]
+        reader = joint_state_reader(mode, probes, deserialize, self.get_logger())
+        return deserialize if reader is None else reader.read
+
     def _start_tf_path(self) -> Tuple[Node, ExecutorThread]:
         """Start the joint_states subscription on its own node, spun in its own thread."""
         name = f'{self.get_name()}_tf'
@@ -212,7 +223,7 @@ class FrameKinematicsNode(Node):
                                                    value=False)])
         node.create_subscription(JointState, 'joint_states',
                                  guarded(self._on_joint_state, self._on_tf_path_error),
-                                 qos_profile_sensor_data)
+                                 qos_profile_sensor_data, raw=True)
         thread = ExecutorThread(node, name)
         thread.start()
         return node, thread
@@ -235,23 +246,26 @@ class FrameKinematicsNode(Node):
                 TFMessage(transforms=transform_messages(out.tf_static, TransformStamped)))
         if out.tf:
             self._tf_pub.publish(self._tf_message(out.tf))
+        # The CoM topics and markers are built only for a subscriber (not latched: a new one
+        # gets the next message); /tf always goes out.
         com = out.center_of_mass
         if com is not None:
-            self._com_pub.publish(fill_point(PointStamped(), com))
+            if self._com_pub.get_subscription_count():
+                self._com_pub.publish(fill_point(PointStamped(), com))
             for publisher, value in ((self._com_velocity_pub, com.velocity),
                                      (self._momentum_pub, com.angular_momentum)):
-                if value is not None:
+                if value is not None and publisher.get_subscription_count():
                     publisher.publish(fill_vector(Vector3Stamped(), com, value))
         if out.clear_markers:
             self._markers_pub.publish(MarkerArray(markers=[Marker(action=Marker.DELETEALL)]))
-        if out.markers:
+        if out.markers and self._markers_pub.get_subscription_count():
             self._markers_pub.publish(MarkerArray(markers=marker_messages(
                 out.markers, Marker, Marker.ADD, Marker.SPHERE, Marker.CYLINDER)))
 
     # -- callbacks (each logs the library's errors in one line and keeps the node running) ----
-    def _on_joint_state(self, msg: JointState) -> None:
+    def _on_joint_state(self, data: bytes) -> None:
         try:
-            self._publish(self.bridge.on_joint_state(joint_state_input(msg), self._now()))
+            self._publish(self.bridge.on_joint_state(self._read_joint_state(data), self._now()))
         except CALLBACK_ERRORS as exc:
             self.get_logger().error(shorten(f'joint_states: {exc}'))
 

@@ -25,6 +25,7 @@ import subprocess
 import tempfile
 import time
 
+from conftest import ListLogger
 from frame_kinematics import robots
 from frame_kinematics.core import Robot
 from frame_kinematics.core.spatial import rotation_from_quaternion
@@ -371,6 +372,35 @@ def test_tf_bytes_equal_rclpy_serialization():
     back = serialization.deserialize_message(expected, tf2_msgs.TFMessage)
     assert [(t.header.stamp.sec, t.header.stamp.nanosec) for t in back.transforms[-3:]] == \
         [(-2 ** 31, 0), (-1, 999_999_999), (2 ** 31 - 1, 999_999_999)]
+
+
+def test_joint_states_bytes_read_as_rclpy_deserializes_them():
+    serialization = pytest.importorskip('rclpy.serialization')
+    from frame_kinematics.bridge.messages import JointStateInput
+    from frame_kinematics.ros.conversions import fill_joint_state, joint_state_input
+    from frame_kinematics.ros.joint_state_cdr import joint_state_reader, PROBES, same_input
+
+    def deserialize(data):
+        return joint_state_input(serialization.deserialize_message(data, sensor_msgs.JointState))
+
+    def serialize(joint_state):
+        return serialization.serialize_message(fill_joint_state(sensor_msgs.JointState(),
+                                                                joint_state))
+
+    log = ListLogger()
+    reader = joint_state_reader('cdr', [serialize(p) for p in PROBES], deserialize, log)
+    assert reader is not None and not log.lines  # the check passed on this rclpy
+    rng = np.random.default_rng(18)
+    names = tuple(f'joint_{"x" * k}_{k}' for k in range(40))
+    for _ in range(200):
+        n = int(rng.integers(0, 40))
+        joint_state = JointStateInput(
+            names[:n], rng.normal(size=n), rng.normal(size=n) if rng.random() < 0.5 else (),
+            int(rng.integers(-2 ** 31, 2 ** 31)) * 10 ** 9 + int(rng.integers(0, 10 ** 9)))
+        data = serialize(joint_state)
+        assert same_input(reader.read(data), deserialize(data))
+        assert same_input(reader.read(data), joint_state)
+    assert reader.direct
 
 
 def test_joint_states_subscription_is_alone_on_its_own_node(harness):

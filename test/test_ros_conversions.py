@@ -20,7 +20,7 @@ import sys
 from types import SimpleNamespace as NS
 
 from conftest import ListLogger
-from frame_kinematics.bridge.messages import CenterOfMassOut, TransformOut
+from frame_kinematics.bridge.messages import CenterOfMassOut, JointStateInput, TransformOut
 from frame_kinematics.bridge.services import IKResponse, JacobianResponse, MatrixOut
 from frame_kinematics.ros import conversions, tf_cdr
 import numpy as np
@@ -151,6 +151,33 @@ def test_the_cdr_writer_is_used_only_when_asked_and_equal_to_rclpys_bytes():
     other = tf_cdr.tf_serializer('cdr', make_message, lambda msg: b'other', log)
     assert other is make_message and "differ from rclpy's" in log.texts()[0]
     assert tf_cdr.tf_serializer('cdr', make_message, None, log) is make_message
+
+
+#: ``rclpy.serialization.serialize_message`` of the ``TFMessage`` of :data:`tf_cdr.PROBE`,
+#: byte for byte the same on Jazzy (rclpy 7) and Humble (rclpy 3.3), Cyclone DDS.
+CAPTURED_TF_PROBE = bytes.fromhex(
+    '000100000300000000000080000000000a000000626173655f6c696e6b000000020000006100000000000000'
+    '9a9999999999b93f00000000000000c00000000000000c400000000000000000333333333333e33f00000000'
+    '000000009a9999999999e93fffffffffffc99a3b020000006100000003000000626200000000000000000000'
+    '0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000'
+    '0000f03fffffff7fffc99a3b0300000062620000040000006363630059f3f8c21f6ea5019c7500883ce4377e'
+    '0000000000000080000000000000e03f000000000000e03f000000000000e03f000000000000e03f')
+
+
+def test_tf_bytes_equal_rclpys_captured_serialization():
+    assert tf_cdr.TFMessageWriter().serialize(tf_cdr.PROBE) == CAPTURED_TF_PROBE
+    assert tf_cdr.TFMessageWriter().serialize([]) == bytes.fromhex('0001000000000000')
+    assert [t.stamp_ns for t in _decode_tf_message(CAPTURED_TF_PROBE)] == \
+        [-2 ** 31 * 10 ** 9, -1, (2 ** 31 - 1) * 10 ** 9 + 999_999_999]
+
+
+def test_joint_states_are_filled_from_the_bridge_input():
+    msg = conversions.fill_joint_state(joint_state(), JointStateInput(
+        ('a', 'b'), np.array([0.5, -1.0]), (), -1))
+    assert (msg.header.stamp.sec, msg.header.stamp.nanosec) == (-1, 999_999_999)
+    assert msg.name == ['a', 'b'] and msg.position == [0.5, -1.0] and msg.velocity == []
+    assert all(type(x) is float for x in msg.position)
+    assert conversions.joint_state_input(msg) == JointStateInput(['a', 'b'], [0.5, -1.0], [], -1)
 
 
 def test_center_of_mass_messages():

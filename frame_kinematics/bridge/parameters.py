@@ -72,14 +72,18 @@ PARAMETER_DEFAULTS: Mapping[str, Any] = MappingProxyType({
     'robot_description_semantic': '',
     'moveit.compute_ik_service': 'compute_ik',
     'moveit.compute_fk_service': 'compute_fk',
-    'tf_serialization': 'messages',
+    'tf_serialization': 'cdr',
+    'joint_states_serialization': 'cdr',
 })
 
-#: Ways to serialize ``/tf``: rclpy's message objects, or the byte writer of
-#: :mod:`frame_kinematics.ros.tf_cdr` (used only when its bytes equal rclpy's).
+#: Ways to serialize ``/tf`` and read ``joint_states``: rclpy's message objects, or the byte
+#: writer and reader of :mod:`frame_kinematics.ros.tf_cdr` and
+#: :mod:`frame_kinematics.ros.joint_state_cdr` (used only as far as they agree with rclpy's
+#: own serialization).
 TF_SERIALIZATIONS = ('messages', 'cdr')
 #: Parameters the node reads at start-up only: a change at run time is refused.
-START_ONLY = ('moveit.compute_ik_service', 'moveit.compute_fk_service', 'tf_serialization')
+START_ONLY = ('moveit.compute_ik_service', 'moveit.compute_fk_service', 'tf_serialization',
+              'joint_states_serialization')
 _SERVICE_NAME = re.compile(r'~?/?[A-Za-z_][A-Za-z0-9_]*(/[A-Za-z_][A-Za-z0-9_]*)*\Z')
 
 #: Defaults of the per-frame parameters ``user_frames.<name>.<key>``.
@@ -182,6 +186,7 @@ _NODE_CHECKS: Dict[str, Callable[[Any, str], Any]] = {
     'moveit.compute_ik_service': _service_name,
     'moveit.compute_fk_service': _service_name,
     'tf_serialization': lambda v, w: check_choice(v, w, TF_SERIALIZATIONS),
+    'joint_states_serialization': lambda v, w: check_choice(v, w, TF_SERIALIZATIONS),
 }
 
 

@@ -68,10 +68,15 @@ class Throttle:
         #: stamp of the last robot CoM frame sent, None after a reset.
         self.last_com_ns: Optional[int] = None
         self._last_markers_ns: Optional[int] = None
+        #: the joints of the last publish (a non-empty tuple) and its stamp: a stream that
+        #: repeats them reads the history in one comparison.
+        self._last_joints: Optional[Sequence[str]] = None
+        self._last_joints_ns = 0
 
     def reset(self) -> None:
         """Forget the publish history (model swap)."""
         self._last_publish.clear()
+        self._last_joints = None
         self.last_com_ns = None
         self._last_markers_ns = None
 
@@ -105,14 +110,19 @@ class Throttle:
         self._last_callback_ns = now_ns
         publish = interval_ns is None
         if not publish:
-            last = now_ns
-            history = self._last_publish
-            for name in joints:
-                last = min(last, history.get(name, 0))
+            if joints is self._last_joints:  # each of them last published at that stamp
+                last = min(now_ns, self._last_joints_ns)
+            else:
+                last = now_ns
+                history = self._last_publish
+                for name in joints:
+                    last = min(last, history.get(name, 0))
             publish = stamp_ns >= last + interval_ns
         if publish:
             for name in joints:
                 self._last_publish[name] = stamp_ns
+            self._last_joints = joints if len(joints) else None
+            self._last_joints_ns = stamp_ns
         return publish
 
     def com_stamp(self, stamp_ns: int) -> Optional[int]:

@@ -47,6 +47,15 @@ def joint_state_input(msg: Any) -> JointStateInput:
     return JointStateInput(msg.name, msg.position, msg.velocity, stamp_to_ns(msg.header.stamp))
 
 
+def fill_joint_state(msg: Any, joint_state: JointStateInput) -> Any:
+    """Fill a ``sensor_msgs/JointState`` from the bridge's input; return it."""
+    fill_stamp(msg.header.stamp, joint_state.stamp_ns)
+    msg.name = list(joint_state.names)
+    msg.position = [float(x) for x in joint_state.positions]
+    msg.velocity = [float(x) for x in joint_state.velocities]
+    return msg
+
+
 def fill_transform(msg: Any, transform: TransformOut) -> Any:
     """Fill a ``geometry_msgs/TransformStamped`` from a bridge transform; return it."""
     fill_stamp(msg.header.stamp, transform.stamp_ns)

@@ -17,9 +17,9 @@
 Serializing a 34-transform ``TFMessage`` through rclpy's Python messages costs more than the
 kinematics (the manual's performance page); the frame ids of the ``/tf`` path repeat from one
 message to the next. :class:`TFMessageWriter` keeps one byte template per list of frame pairs and
-writes only the stamps and the numbers into a copy. No ROS import. It is used only when asked
-(``tf_serialization: cdr``) and when its bytes equal rclpy's own serialization of a probe
-(:func:`tf_serializer`); by default the node publishes rclpy's message objects.
+writes only the stamps and the numbers into a copy. No ROS import. It is used (by default,
+``tf_serialization: cdr``) only when its bytes equal rclpy's own serialization of a probe
+(:func:`tf_serializer`); ``tf_serialization: messages`` publishes rclpy's message objects.
 
 Layout (XCDR1, as ROS 2 serializes): a 4-byte encapsulation header ``00 01 00 00``, then the
 sequence length and, per ``geometry_msgs/TransformStamped``, ``int32 sec, uint32 nanosec``,
@@ -27,6 +27,7 @@ the two strings (``uint32`` length with the NUL, the bytes, NUL) and seven ``flo
 on 8 bytes from the start of the payload.
 """
 
+from operator import itemgetter
 import struct
 from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
@@ -37,6 +38,8 @@ from ..bridge.messages import TransformOut
 #: Encapsulation header: CDR little endian, no options.
 ENCAPSULATION = b'\x00\x01\x00\x00'
 NS_PER_S = 1_000_000_000
+_FRAMES = itemgetter(0, 1)
+_STAMP = itemgetter(2)
 
 
 def _pad(payload: bytearray, alignment: int) -> None:
@@ -91,7 +94,7 @@ class TFMessageWriter:
         :param transforms: the transforms, stamps those of a ``builtin_interfaces/Time``
             (``sec`` an int32, negative ones included; ``nanosec`` from 0 to 999999999).
         """
-        key = tuple((t.parent, t.child) for t in transforms)
+        key = tuple(map(_FRAMES, transforms))
         template = self._templates.get(key)
         if template is None:
             if len(self._templates) >= self._limit:
@@ -99,10 +102,10 @@ class TFMessageWriter:
             template = self._templates[key] = _Template(key)
         payload = bytearray(template.payload)
         words = np.frombuffer(payload, dtype='<u4', count=len(payload) // 4)
-        stamps = np.array([divmod(t.stamp_ns, NS_PER_S) for t in transforms],
-                          dtype=np.int64).reshape(-1, 2)
-        words[template.stamp_index] = stamps[:, 0]
-        words[template.stamp_index + 1] = stamps[:, 1]
+        stamps = np.fromiter(map(_STAMP, transforms), dtype=np.int64, count=len(transforms))
+        sec, nanosec = np.divmod(stamps, NS_PER_S)
+        words[template.stamp_index] = sec
+        words[template.stamp_index + 1] = nanosec
         floats = np.frombuffer(payload, dtype='<f8', count=len(payload) // 8)
         floats[template.number_index] = np.array(
             [t.translation + t.rotation for t in transforms], dtype=float).reshape(-1)

@@ -1,0 +1,61 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""The /tf path's throttle: robot_state_publisher's per-joint rule, however it is computed."""
+
+from conftest import ListLogger
+from frame_kinematics.bridge.throttle import publish_interval_ns, Throttle
+import numpy as np
+
+
+def rule(history, stamp_ns, joints, now_ns, interval_ns):
+    """robot_state_publisher's rule, written out (the reference)."""
+    if interval_ns is None:
+        due = True
+    else:
+        due = stamp_ns >= min([now_ns] + [history.get(j, 0) for j in joints]) + interval_ns
+    if due:
+        history.update(dict.fromkeys(joints, stamp_ns))
+    return due
+
+
+def test_a_stream_of_sources_is_throttled_as_the_per_joint_rule_says():
+    rng = np.random.default_rng(18)
+    sources = [('a', 'b', 'c'), ('c', 'd'), ('e',), ()]
+    for interval_ns in (publish_interval_ns(20.0), publish_interval_ns(333.0), None):
+        throttle, history, last_now = Throttle(ListLogger()), {}, 0
+        now = 10 ** 9
+        for _ in range(3000):
+            joints = sources[int(rng.integers(len(sources)))]
+            now += int(rng.integers(-2, 8)) * 1_000_000  # now and then backwards
+            stamp = now + int(rng.integers(-3, 3)) * 1_000_000
+            if now < last_now:
+                history.clear()
+            last_now = now
+            expected = rule(history, stamp, joints, now, interval_ns)
+            assert throttle.due(stamp, joints, now, interval_ns) == expected
+
+
+def test_the_same_joints_are_due_again_one_interval_after_their_last_publish():
+    throttle = Throttle(ListLogger())
+    joints = ('a', 'b')
+    interval = publish_interval_ns(20.0)
+    start = 5 * 10 ** 9
+    due = [throttle.due(start + k * 1_000_000, joints, start + k * 1_000_000, interval)
+           for k in range(120)]
+    assert [k for k, d in enumerate(due) if d] == [0, 50, 100]
+    throttle.due(start + 101 * 1_000_000, ('b',), start + 101 * 1_000_000, None)
+    # 'b' was published at 101 ms, but 'a' last at 100 ms: due again at 150 ms
+    assert throttle.due(start + 150 * 1_000_000, joints, start + 150 * 1_000_000, interval)
+    throttle.reset()
+    assert throttle.due(start + 151 * 1_000_000, joints, start + 151 * 1_000_000, interval)
