@@ -17,12 +17,13 @@ The process that runs one reach study for the node, off its ``/tf`` path.
 Started by :class:`~frame_kinematics.bridge.reach_job.ReachJob` as
 ``python -m frame_kinematics.bridge.reach_worker``: it reads one JSON document on stdin
 (:meth:`StudyRequest.document <frame_kinematics.bridge.reach_goal.StudyRequest.document>`),
-runs :func:`~frame_kinematics.core.reach.run_study`, saves the study, and writes one JSON
+runs :func:`~frame_kinematics.core.reach.run_study` at a lower CPU priority, saves the study, and writes one JSON
 object per line on stdout: ``{"progress": [stage, done, total, solved]}`` as the study goes,
 then ``{"summary": ..., "path": ...}``, or ``{"error": message}`` (exit status 1).
 """
 
 import json
+import os
 import re
 import sys
 from typing import Callable, TextIO
@@ -33,6 +34,9 @@ from ..core.model import RobotModel
 from ..core.reach import run_study
 from ..core.reach.options import TargetOptions, targets_from_options
 
+#: How much lower the study's CPU priority is than the node's (``nice``): on a busy machine
+#: the node's ``/tf`` path gets the processor first.
+NICENESS = 10
 #: The count in a progress text of :func:`~frame_kinematics.core.reach.run_study`
 #: (``targets tried, 12 solved``, ``neighbour rounds, 3 more solved``).
 _SOLVED = re.compile(r'(\d+) (?:more )?solved')
@@ -83,7 +87,11 @@ def run(document: dict, out: TextIO) -> int:
 
 
 def main() -> int:
-    """Read the request on stdin and run it (see the module)."""
+    """Lower this process's CPU priority, read the request on stdin and run it."""
+    try:
+        os.nice(NICENESS)
+    except OSError:  # not allowed here: the study runs at the node's priority
+        pass
     return run(json.loads(sys.stdin.read()), sys.stdout)
 
 
