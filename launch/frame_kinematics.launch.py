@@ -150,8 +150,9 @@ def _nodes(context):
     remappings = [(topic, f'/{namespace}{topic}') for topic in topics] if namespace else []
     # the reach study's latched topics are the node's own (~/reach/...): the RViz
     # configuration names them for the default node name, in the root namespace
-    node = '/'.join(part for part in ('', namespace,
-                                      LaunchConfiguration('node_name').perform(context)))
+    node = '/' + '/'.join(part for part in (namespace,
+                                            LaunchConfiguration('node_name').perform(context))
+                          if part)
     if node != RVIZ_NODE:
         remappings += [(f'{RVIZ_NODE}/reach/{topic}', f'{node}/reach/{topic}')
                        for topic in ('markers', 'points')]
