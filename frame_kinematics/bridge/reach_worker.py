@@ -95,5 +95,7 @@ def main() -> int:
     return run(json.loads(sys.stdin.read()), sys.stdout)
 
 
+__all__ = ['main', 'NICENESS', 'progress_writer', 'run']
+
 if __name__ == '__main__':
     sys.exit(main())
