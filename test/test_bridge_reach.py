@@ -31,7 +31,7 @@ import numpy as np
 import pytest
 
 #: A small study: 5 x 7 x 6 points x 2 orientations.
-BOX = dict(box=(0.2, -0.3, 0.1, 0.6, 0.3, 0.6), step=0.1, so3_count=2)
+BOX = {'box': (0.2, -0.3, 0.1, 0.6, 0.3, 0.6), 'step': 0.1, 'so3_count': 2}
 
 
 @pytest.fixture(scope='module')
@@ -62,20 +62,20 @@ def test_a_goal_makes_the_targets_the_command_line_would(arm, tmp_path):
 @pytest.mark.parametrize('fields, error, words', [
     ({}, ConfigurationError, 'give one kind of targets'),
     (dict(BOX, sphere=(0, 0, 0)), ConfigurationError, 'not box and sphere'),
-    (dict(box=BOX['box']), ConfigurationError, 'box needs step'),
-    (dict(box=(0, 0, 0, 1, 1), step=0.1), ConfigurationError, 'box is 6 numbers'),
+    ({'box': BOX['box']}, ConfigurationError, 'box needs step'),
+    ({'box': (0, 0, 0, 1, 1), 'step': 0.1}, ConfigurationError, 'box is 6 numbers'),
     (dict(BOX, box=(0, 0, float('nan'), 1, 1, 1)), ConfigurationError, 'NaN'),
     (dict(BOX, step=1e-4), ConfigurationError, 'GB'),
     (dict(BOX, rpy=(0, 0, 0)), ConfigurationError, 'at most one orientation set'),
     (dict(BOX, workpiece_xyz=(1e308, 0, 0)), ConfigurationError, 'workpiece_xyz'),
-    (dict(sphere=(0, 0, 0), count=3), ConfigurationError, 'sphere needs radii and count'),
+    ({'sphere': (0, 0, 0), 'count': 3}, ConfigurationError, 'sphere needs radii and count'),
     (dict(BOX, tip_link='no_such_link'), UnknownFrameError, 'no_such_link'),
     (dict(BOX, frame='no_such_frame'), UnknownFrameError, 'no_such_frame'),
     (dict(BOX, active_joints=('no_such_joint',)), UnknownFrameError, 'no_such_joint'),
     (dict(BOX, output=''), ConfigurationError, 'output'),
     (dict(BOX, output='a\0b'), ConfigurationError, 'output'),
     (dict(BOX, output='missing/s.npz'), ConfigurationError, 'no directory'),
-    (dict(points_file='missing.csv'), TargetFileError, 'missing.csv'),
+    ({'points_file': 'missing.csv'}, TargetFileError, 'missing.csv'),
 ])
 def test_bad_goals_are_refused_with_the_librarys_errors(arm, tmp_path, fields, error, words):
     goal = ReachGoal(**dict({'output': 's.npz'}, **fields))

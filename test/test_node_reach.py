@@ -19,7 +19,6 @@ runs its studies on the numpy backend (``FRAME_KINEMATICS_BACKEND=numpy``).
 """
 
 import os
-import select
 import shutil
 import subprocess
 import threading
@@ -56,7 +55,7 @@ ARM = open(robots.path('fk_arm')).read()
 TIMEOUT = 60.0
 NODE = 'frame_kinematics_reach_test'
 #: A small study: 5 x 7 x 6 points x 2 orientations (420 targets).
-BOX = dict(box=[0.2, -0.3, 0.1, 0.6, 0.3, 0.6], step=0.1, so3_count=2)
+BOX = {'box': [0.2, -0.3, 0.1, 0.6, 0.3, 0.6], 'step': 0.1, 'so3_count': 2}
 
 
 def _prefix():
@@ -75,7 +74,7 @@ pytestmark = [
 
 @pytest.fixture(scope='module')
 def node_process(tmp_path_factory):
-    """The node on the bundled arm, studies on numpy."""
+    """Run the node on the bundled arm, studies on numpy."""
     folder = tmp_path_factory.mktemp('reach_node')
     params = folder / 'params.yaml'
     indented = '\n'.join('      ' + line for line in ARM.splitlines())
@@ -220,7 +219,7 @@ def test_a_bad_goal_is_aborted_with_the_reason(harness):
 
 
 def test_one_study_at_a_time_and_cancel(harness):
-    big = dict(box=[-0.8, -0.8, 0.0, 0.8, 0.8, 0.8], step=0.05, so3_count=8)
+    big = {'box': [-0.8, -0.8, 0.0, 0.8, 0.8, 0.8], 'step': 0.05, 'so3_count': 8}
     first = harness.send(output='big.npz', **big)
     assert first.accepted
     second = harness.send(output='second.npz', **BOX)

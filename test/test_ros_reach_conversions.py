@@ -30,7 +30,7 @@ def header():
 
 
 def test_a_goal_message_reads_into_the_plain_goal():
-    msg = NS(**{name: value for name, value in vars(ReachGoal()).items()})
+    msg = NS(**vars(ReachGoal()))
     msg.box, msg.step, msg.so3_count = array('d', [0, 0, 0, 1, 1, 1]), 0.5, 3
     msg.active_joints, msg.tip_link, msg.seed = ['a', 'b'], 'tool0', 9
     goal = reach_goal(msg)

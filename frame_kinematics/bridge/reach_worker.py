@@ -17,9 +17,10 @@ The process that runs one reach study for the node, off its ``/tf`` path.
 Started by :class:`~frame_kinematics.bridge.reach_job.ReachJob` as
 ``python -m frame_kinematics.bridge.reach_worker``: it reads one JSON document on stdin
 (:meth:`StudyRequest.document <frame_kinematics.bridge.reach_goal.StudyRequest.document>`),
-runs :func:`~frame_kinematics.core.reach.run_study` at a lower CPU priority, saves the study, and writes one JSON
-object per line on stdout: ``{"progress": [stage, done, total, solved]}`` as the study goes,
-then ``{"summary": ..., "path": ...}``, or ``{"error": message}`` (exit status 1).
+runs :func:`~frame_kinematics.core.reach.run_study` at a lower CPU priority, saves the study,
+and writes one JSON object per line on stdout: ``{"progress": [stage, done, total, solved]}``
+as the study goes, then ``{"summary": ..., "path": ...}``, or ``{"error": message}`` (exit
+status 1).
 """
 
 import json
