@@ -20,8 +20,9 @@ from frame_kinematics.bridge.reach_goal import (answer_from_summary, ReachGoal, 
                                                 target_options)
 from frame_kinematics.bridge.reach_job import CANCELLED, ReachStudies
 from frame_kinematics.bridge.reach_markers import (CLOUD_FIELDS, heat_colors, heat_map,
-                                                   INDEX_NAMESPACE, NO_VALUE_COLOR,
-                                                   reach_cloud, SCORE_NAMESPACE)
+                                                   INDEX_NAMESPACE, load_visuals,
+                                                   NO_VALUE_COLOR, reach_cloud, save_visuals,
+                                                   SCORE_NAMESPACE)
 from frame_kinematics.core import RobotModel
 from frame_kinematics.core.errors import (ConfigurationError, FrameKinematicsError,
                                           TargetFileError, UnknownFrameError)
@@ -170,6 +171,20 @@ def test_cloud_against_hand_values():
     np.testing.assert_allclose(table[:2, 3], [0.8, 0.4], rtol=1e-6)
     assert np.isnan(table[2, 3])
     np.testing.assert_allclose(table[:, 4], [1.0, 0.5, 0.0])
+
+
+def test_the_visuals_saved_by_the_study_process_are_the_heat_map_and_cloud(tmp_path):
+    save_visuals(_hand_result(), str(tmp_path / 'v.npz'))
+    markers, cloud = load_visuals(str(tmp_path / 'v.npz'), 'base_link', 9)
+    assert cloud == reach_cloud(_hand_result(), 'base_link', 9)
+    for got, expected in zip(markers, heat_map(_hand_result(), 'base_link', 9)):
+        assert (got.namespace, got.frame_id, got.stamp_ns) == \
+            (expected.namespace, expected.frame_id, expected.stamp_ns)
+        assert got.diameter == expected.diameter
+        np.testing.assert_array_equal(got.colors, expected.colors)
+    np.save(tmp_path / 'other.npy', np.zeros(3))
+    with pytest.raises((OSError, ValueError)):
+        load_visuals(str(tmp_path / 'other.npy'), 'base_link', 9)
 
 
 def test_the_answer_of_a_study_without_solutions_has_nan_scores():

@@ -20,6 +20,7 @@ runs its studies on the numpy backend (``FRAME_KINEMATICS_BACKEND=numpy``).
 
 import os
 import shutil
+import signal
 import subprocess
 import threading
 import time
@@ -53,6 +54,8 @@ ReachStudy = getattr(pytest.importorskip('frame_kinematics_interfaces.action'), 
 
 ARM = open(robots.path('fk_arm')).read()
 TIMEOUT = 60.0
+#: Seconds of /tf measured before a study, to compare with /tf during it.
+CONTROL = 5.0
 NODE = 'frame_kinematics_reach_test'
 #: A small study: 5 x 7 x 6 points x 2 orientations (420 targets).
 BOX = {'box': [0.2, -0.3, 0.1, 0.6, 0.3, 0.6], 'step': 0.1, 'so3_count': 2}
@@ -72,10 +75,8 @@ pytestmark = [
 ]
 
 
-@pytest.fixture(scope='module')
-def node_process(tmp_path_factory):
-    """Run the node on the bundled arm, studies on numpy."""
-    folder = tmp_path_factory.mktemp('reach_node')
+def _start_node(folder, name):
+    """Start the node on the bundled arm (studies on numpy) in ``folder``; return it and its log."""
     params = folder / 'params.yaml'
     indented = '\n'.join('      ' + line for line in ARM.splitlines())
     params.write_text('/**:\n  ros__parameters:\n    robot_description: |\n'
@@ -83,17 +84,30 @@ def node_process(tmp_path_factory):
     executable = os.path.join(_prefix(), 'lib', 'frame_kinematics', 'frame_kinematics_node')
     env = dict(os.environ, FRAME_KINEMATICS_BACKEND='numpy')
     log = open(folder / 'node.log', 'wb+')
-    process = subprocess.Popen([executable, '--ros-args', '-r', f'__node:={NODE}',
+    process = subprocess.Popen([executable, '--ros-args', '-r', f'__node:={name}',
                                 '--params-file', str(params)],
                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
                                env=env, cwd=str(folder))
+    return process, log
+
+
+def _end_node(process, log):
+    stop_group(process)
+    log.seek(0)
+    text = log.read().decode(errors='replace')
+    log.close()
+    return text
+
+
+@pytest.fixture(scope='module')
+def node_process(tmp_path_factory):
+    """Run the node on the bundled arm, studies on numpy."""
+    folder = tmp_path_factory.mktemp('reach_node')
+    process, log = _start_node(folder, NODE)
     try:
         yield process, folder
     finally:
-        stop_group(process)
-        log.seek(0)
-        print(log.read().decode(errors='replace')[-5000:])
-        log.close()
+        print(_end_node(process, log)[-5000:])
 
 
 class Harness:
@@ -274,6 +288,8 @@ def test_tf_keeps_its_rate_while_a_study_runs(harness):
     publisher.start()
     try:
         assert harness.spin_until(lambda: len(received) > 20, 10.0), 'no /tf before the study'
+        before = time.time()
+        harness.spin_until(lambda: time.time() > before + CONTROL, CONTROL + 1.0)
         handle = harness.send(output='during.npz', box=[-0.8, -0.8, 0.0, 0.8, 0.8, 0.8],
                               step=0.1, so3_count=4)
         future = handle.get_result_async()
@@ -286,10 +302,64 @@ def test_tf_keeps_its_rate_while_a_study_runs(harness):
         harness.node.destroy_subscription(sub)
         _set_publish_frequency(harness, 20.0)
     assert future.result().result.success
-    during = np.array([item for item in received if start <= item[1] <= end])
+    control = _tf_path(received, published, before, before + CONTROL)
+    during = _tf_path(received, published, start, end)
+    # The node's /tf path during the study, against the same path just before it (on a
+    # machine shared with other work, both are slowed by that work alike): every joint_states
+    # message gives one /tf message (publish_frequency 0) ...
+    assert during[0] >= 0.9 * control[0], f'/tf delivered {during[0]:.0%} of the joint ' \
+        f'states during the study, {control[0]:.0%} before it'
+    # ... and the gaps between two /tf messages that the joint_states stream does not have
+    # stay below 50 ms (99th percentile; a scheduler's hiccup is not the node's)
+    assert during[1] <= max(0.05, control[1]), f'/tf waited {during[1] * 1e3:.0f} ms ' \
+        f'(99th percentile) during the study, {control[1] * 1e3:.0f} ms before it'
+
+
+def _tf_path(received, published, start, end):
+    """Return the fraction of joint_states given a /tf, and the node's waits' 99th percentile."""
+    window = np.array([item for item in received if start <= item[1] <= end])
     sent = sum(start <= t <= end for t in published)
-    # every joint_states message gives one /tf message (publish_frequency 0)
-    assert len(during) >= 0.9 * sent, f'{len(during)} /tf for {sent} joint_states'
-    # a gap between two /tf that the joint_states stream does not have is the node's
-    gaps = np.diff(during[:, 0]) - np.diff(during[:, 1])
-    assert gaps.max() <= 0.05, f'/tf waited {gaps.max() * 1e3:.0f} ms during the study'
+    waits = np.diff(window[:, 0]) - np.diff(window[:, 1])
+    return len(window) / sent, float(np.percentile(waits, 99))
+
+
+def _workers(folder):
+    """Return the study processes whose working directory is ``folder`` (Linux /proc)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir('/proc')):
+        try:
+            with open(f'/proc/{pid}/cmdline', 'rb') as handle:
+                command = handle.read()
+            cwd = os.readlink(f'/proc/{pid}/cwd')
+        except OSError:
+            continue
+        if b'frame_kinematics.bridge.reach_worker' in command and cwd == str(folder):
+            found.append(int(pid))
+    return found
+
+
+@pytest.mark.skipif(not os.path.isdir('/proc'), reason='needs /proc')
+def test_the_node_ends_its_study_when_it_stops(harness, tmp_path):
+    name = 'frame_kinematics_reach_stop_test'
+    process, log = _start_node(tmp_path, name)
+    client = rclpy_action.ActionClient(harness.node, ReachStudy, f'{name}/reach_study')
+    try:
+        assert harness.spin_until(client.server_is_ready), 'the second node did not come up'
+        goal = ReachStudy.Goal(box=[-0.8, -0.8, 0.0, 0.8, 0.8, 0.8], step=0.05, so3_count=16,
+                               output='long.npz')
+        future = client.send_goal_async(goal)
+        assert harness.spin_until(future.done) and future.result().accepted
+        assert harness.spin_until(lambda: _workers(tmp_path), 30.0), 'no study process'
+        process.send_signal(signal.SIGTERM)
+        try:
+            code = process.wait(20)
+        except subprocess.TimeoutExpired:  # rclpy sometimes misses the first signal
+            process.send_signal(signal.SIGTERM)
+            code = process.wait(20)
+    finally:
+        client.destroy()
+        text = _end_node(process, log)
+    assert code == 0 and 'Traceback' not in text, text
+    assert harness.spin_until(lambda: not _workers(tmp_path), 10.0), \
+        'the study process outlived the node'
+    assert not (tmp_path / 'long.npz').exists()

@@ -18,7 +18,7 @@ A study runs in a child process (:mod:`~frame_kinematics.bridge.reach_worker`), 
 of the node: a study computes in Python for seconds to minutes, and a thread doing so would
 hold the interpreter the ``/tf`` path needs (measured: see ``doc/node.rst``). The child has the
 interpreter and the compiler to itself; the node only reads its progress lines in a thread
-that waits on the pipe, then loads the saved study and makes its heat map and point cloud.
+that waits on the pipe, then reads the heat map and point cloud that the child made.
 
 :class:`ReachStudies` admits one study at a time (:meth:`ReachStudies.reserve` says why not);
 :class:`ReachJob` is one running study.
@@ -26,6 +26,7 @@ that waits on the pipe, then loads the saved study and makes its heat map and po
 
 from dataclasses import dataclass
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -33,9 +34,8 @@ import threading
 from typing import Callable, List, Optional
 
 from .reach_goal import answer_from_summary, ReachAnswer, ReachFeedback, StudyRequest
-from .reach_markers import CloudOut, heat_map, HeatMapMarker, reach_cloud
+from .reach_markers import CloudOut, HeatMapMarker, load_visuals
 from ..core.errors import excerpt, FrameKinematicsError
-from ..core.reach import ReachResult
 
 #: Seconds a cancelled child has to end after SIGTERM before it is killed.
 TERMINATE_WAIT = 5.0
@@ -83,7 +83,7 @@ class ReachJob:
                  on_end: Callable[[ReachOutcome], None]) -> None:
         """Prepare the job (:meth:`start` starts it)."""
         self.request = request
-        self._document = json.dumps(request.document(urdf))
+        self._document = request.document(urdf)
         self._frame_id, self._stamp_ns = frame_id, stamp_ns
         self._on_feedback, self._on_end = on_feedback, on_end
         self._cancelled = threading.Event()
@@ -119,29 +119,34 @@ class ReachJob:
         self._on_end(outcome)
 
     def _study(self) -> ReachOutcome:
-        with tempfile.TemporaryFile('w+') as errors:
+        with tempfile.TemporaryDirectory(prefix='reach_study') as folder:
+            visuals = os.path.join(folder, 'visuals.npz')
+            errors_path = os.path.join(folder, 'errors.txt')
+            with open(errors_path, 'w+') as errors:
+                if self._cancelled.is_set():
+                    return _failure(CANCELLED, True)
+                self._process = process = subprocess.Popen(
+                    [sys.executable, '-m', WORKER], stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE, stderr=errors, text=True)
+                if self._cancelled.is_set():
+                    process.terminate()
+                last = self._read(process, visuals)
+                process.wait()
+                errors.seek(0)
+                trace = errors.read()
             if self._cancelled.is_set():
                 return _failure(CANCELLED, True)
-            self._process = process = subprocess.Popen(
-                [sys.executable, '-m', WORKER], stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE, stderr=errors, text=True)
-            if self._cancelled.is_set():
-                process.terminate()
-            last = self._read(process)
-            process.wait()
-            errors.seek(0)
-            trace = errors.read()
-        if self._cancelled.is_set():
-            return _failure(CANCELLED, True)
-        if 'summary' in last:
-            return self._finish(last)
+            if 'summary' in last:
+                markers, cloud = load_visuals(visuals, self._frame_id, self._stamp_ns)
+                return ReachOutcome(answer_from_summary(last['summary'], last['path']),
+                                    markers, cloud)
         reason = last.get('error') or _last_line(trace) or f'exit status {process.returncode}'
         return _failure(f'the study failed: {excerpt(str(reason), 300)}')
 
-    def _read(self, process: subprocess.Popen) -> dict:
+    def _read(self, process: subprocess.Popen, visuals: str) -> dict:
         """Send the request, pass the progress on, and return the last line but progress."""
         try:
-            process.stdin.write(self._document)
+            process.stdin.write(json.dumps(dict(self._document, visuals=visuals)))
             process.stdin.close()
         except OSError:  # the child ended at once: its error line or status says why
             pass
@@ -159,13 +164,6 @@ class ReachJob:
                 last = item
         process.stdout.close()
         return last
-
-    def _finish(self, last: dict) -> ReachOutcome:
-        result = ReachResult.load(last['path'])
-        answer = answer_from_summary(last['summary'], last['path'])
-        return ReachOutcome(answer, heat_map(result, self._frame_id, self._stamp_ns),
-                            reach_cloud(result, self._frame_id, self._stamp_ns))
-
 
 def _last_line(text: str) -> str:
     lines = [line for line in text.strip().splitlines() if line.strip()]

@@ -33,10 +33,14 @@ distance between a point and its nearest neighbour.
 ``sensor_msgs/PointCloud2``): one point per target point with the float32 fields ``x``,
 ``y``, ``z``, ``score`` (best combined score, NaN where none) and ``reachability`` (the
 index), little-endian, unorganised (height 1).
+
+The study's process makes both (:func:`save_visuals`) and the node reads them
+(:func:`load_visuals`): the node's interpreter, which its ``/tf`` path needs, does no more
+than read a few arrays.
 """
 
 from dataclasses import dataclass
-from typing import List, Tuple
+from typing import Dict, List, Tuple
 
 import numpy as np
 
@@ -56,6 +60,8 @@ SPHERE_FRACTION = 0.6
 SINGLE_POINT_DIAMETER = 0.02
 #: The point cloud's fields (float32 each, in this order).
 CLOUD_FIELDS = ('x', 'y', 'z', 'score', 'reachability')
+#: The arrays :func:`save_visuals` writes.
+_TABLES = ('points', 'diameter', 'index_colors', 'score_colors', 'cloud')
 
 
 @dataclass(frozen=True)
@@ -134,6 +140,36 @@ def point_spacing(points: np.ndarray) -> float:
     return float(np.median(spacing)) if len(spacing) else 0.0
 
 
+def _tables(result: ReachResult) -> Dict[str, np.ndarray]:
+    """Return the arrays the heat map and the cloud are made of (see :func:`save_visuals`)."""
+    spacing = point_spacing(result.points)
+    diameter = SPHERE_FRACTION * spacing if spacing > 0 else SINGLE_POINT_DIAMETER
+    cloud = np.empty((len(result.points), len(CLOUD_FIELDS)), dtype='<f4')
+    cloud[:, :3] = result.points
+    cloud[:, 3] = result.point_score()
+    cloud[:, 4] = result.reachability_index
+    return {'points': np.array(result.points, dtype=float), 'diameter': np.array(diameter),
+            'index_colors': heat_colors(result.reachability_index),
+            'score_colors': heat_colors(result.point_score()), 'cloud': cloud}
+
+
+def _markers(tables: Dict[str, np.ndarray], frame_id: str,
+             stamp_ns: int) -> List[HeatMapMarker]:
+    diameter = float(tables['diameter'])
+    return [HeatMapMarker(INDEX_NAMESPACE, 0, frame_id, stamp_ns, diameter,
+                          np.array(tables['points']), np.array(tables['index_colors'])),
+            HeatMapMarker(SCORE_NAMESPACE, 0, frame_id, stamp_ns, diameter,
+                          np.array(tables['points']), np.array(tables['score_colors']))]
+
+
+def _cloud(tables: Dict[str, np.ndarray], frame_id: str, stamp_ns: int) -> CloudOut:
+    table = np.ascontiguousarray(tables['cloud'], dtype='<f4')
+    size = table.dtype.itemsize
+    return CloudOut(frame_id, stamp_ns, len(table),
+                    tuple((name, k * size) for k, name in enumerate(CLOUD_FIELDS)),
+                    size * len(CLOUD_FIELDS), table.tobytes())
+
+
 def heat_map(result: ReachResult, frame_id: str, stamp_ns: int) -> List[HeatMapMarker]:
     """
     Return the heat map of a study: by reachability index, then by score (see the module).
@@ -143,13 +179,7 @@ def heat_map(result: ReachResult, frame_id: str, stamp_ns: int) -> List[HeatMapM
     :param stamp_ns: the markers' stamp.
     :return: the two markers.
     """
-    spacing = point_spacing(result.points)
-    diameter = SPHERE_FRACTION * spacing if spacing > 0 else SINGLE_POINT_DIAMETER
-    points = np.array(result.points, dtype=float)
-    return [HeatMapMarker(INDEX_NAMESPACE, 0, frame_id, stamp_ns, diameter, points,
-                          heat_colors(result.reachability_index)),
-            HeatMapMarker(SCORE_NAMESPACE, 0, frame_id, stamp_ns, diameter, points.copy(),
-                          heat_colors(result.point_score()))]
+    return _markers(_tables(result), frame_id, stamp_ns)
 
 
 def reach_cloud(result: ReachResult, frame_id: str, stamp_ns: int) -> CloudOut:
@@ -161,16 +191,47 @@ def reach_cloud(result: ReachResult, frame_id: str, stamp_ns: int) -> CloudOut:
     :param stamp_ns: the cloud's stamp.
     :return: the cloud.
     """
-    table = np.empty((len(result.points), len(CLOUD_FIELDS)), dtype='<f4')
-    table[:, :3] = result.points
-    table[:, 3] = result.point_score()
-    table[:, 4] = result.reachability_index
-    size = table.dtype.itemsize
-    return CloudOut(frame_id, stamp_ns, len(table),
-                    tuple((name, k * size) for k, name in enumerate(CLOUD_FIELDS)),
-                    size * len(CLOUD_FIELDS), table.tobytes())
+    return _cloud(_tables(result), frame_id, stamp_ns)
+
+
+def save_visuals(result: ReachResult, path: str) -> None:
+    """
+    Save what :func:`load_visuals` needs to make the heat map and cloud of a study.
+
+    The study's process does the work (the neighbour search of the spacing, the colours), so
+    that the node only reads a few arrays.
+
+    :param result: the study.
+    :param path: an ``.npz`` file.
+    """
+    with open(path, 'wb') as handle:
+        np.savez(handle, **_tables(result))
+
+
+def load_visuals(path: str, frame_id: str,
+                 stamp_ns: int) -> Tuple[List[HeatMapMarker], CloudOut]:
+    """
+    Read the heat map and the cloud that :func:`save_visuals` saved.
+
+    :param path: the file.
+    :param frame_id: the (prefixed) root link of the study's model.
+    :param stamp_ns: their stamp.
+    :return: ``(heat map, cloud)``, equal to :func:`heat_map` and :func:`reach_cloud`.
+    :raises OSError: for a missing file.
+    :raises ValueError: for a file that is not such arrays.
+    """
+    archive = np.load(path, allow_pickle=False)
+    try:
+        tables = {name: np.array(archive[name]) for name in _TABLES}
+    except (KeyError, IndexError, ValueError) as exc:
+        raise ValueError(f'{path} is not the heat map of a study: {exc}') from None
+    finally:
+        if hasattr(archive, 'close'):
+            archive.close()
+    return _markers(tables, frame_id, stamp_ns), _cloud(tables, frame_id, stamp_ns)
 
 
 __all__ = ['CLOUD_FIELDS', 'CloudOut', 'heat_colors', 'heat_map', 'HeatMapMarker',
-           'HEAT_ALPHA', 'INDEX_NAMESPACE', 'NO_VALUE_COLOR', 'point_spacing', 'reach_cloud',
-           'SCORE_NAMESPACE', 'SINGLE_POINT_DIAMETER', 'SPHERE_FRACTION']
+           'HEAT_ALPHA', 'INDEX_NAMESPACE', 'load_visuals', 'NO_VALUE_COLOR', 'point_spacing',
+           'reach_cloud', 'save_visuals', 'SCORE_NAMESPACE', 'SINGLE_POINT_DIAMETER',
+           'SPHERE_FRACTION']

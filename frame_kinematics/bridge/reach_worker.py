@@ -17,8 +17,9 @@ The process that runs one reach study for the node, off its ``/tf`` path.
 Started by :class:`~frame_kinematics.bridge.reach_job.ReachJob` as
 ``python -m frame_kinematics.bridge.reach_worker``: it reads one JSON document on stdin
 (:meth:`StudyRequest.document <frame_kinematics.bridge.reach_goal.StudyRequest.document>`),
-runs :func:`~frame_kinematics.core.reach.run_study` at a lower CPU priority, saves the study,
-and writes one JSON object per line on stdout: ``{"progress": [stage, done, total, solved]}``
+runs :func:`~frame_kinematics.core.reach.run_study` at a lower CPU priority, saves the study
+and its heat map and cloud (:func:`~frame_kinematics.bridge.reach_markers.save_visuals`, in
+the request's ``visuals`` file), and writes one JSON object per line on stdout: ``{"progress": [stage, done, total, solved]}``
 as the study goes, then ``{"summary": ..., "path": ...}``, or ``{"error": message}`` (exit
 status 1).
 """
@@ -30,6 +31,7 @@ import sys
 from typing import Callable, TextIO
 
 from .reach_goal import STAGE_NEIGHBOURS, STAGE_TARGETS
+from .reach_markers import save_visuals
 from ..core.errors import FrameKinematicsError
 from ..core.model import RobotModel
 from ..core.reach import run_study
@@ -80,6 +82,7 @@ def run(document: dict, out: TextIO) -> int:
         result = run_study(model, document['tip'], targets, active_joints=joints,
                            seed=document['seed'], progress=progress_writer(out))
         path = result.save(document['output'])
+        save_visuals(result, document['visuals'])
     except (FrameKinematicsError, OSError, ValueError, KeyError, TypeError) as exc:
         out.write(json.dumps({'error': f'{type(exc).__name__}: {exc}'}) + '\n')
         return 1
