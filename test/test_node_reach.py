@@ -56,6 +56,8 @@ ARM = open(robots.path('fk_arm')).read()
 TIMEOUT = 60.0
 #: Seconds of /tf measured before a study, to compare with /tf during it.
 CONTROL = 5.0
+#: Studies measured at most before /tf is found slowed down by them.
+ATTEMPTS = 3
 NODE = 'frame_kinematics_reach_test'
 #: A small study: 5 x 7 x 6 points x 2 orientations (420 targets).
 BOX = {'box': [0.2, -0.3, 0.1, 0.6, 0.3, 0.6], 'step': 0.1, 'so3_count': 2}
@@ -76,7 +78,7 @@ pytestmark = [
 
 
 def _start_node(folder, name):
-    """Start the node on the bundled arm (studies on numpy) in ``folder``; return it and its log."""
+    """Start the node on the bundled arm (studies on numpy) in ``folder``; return it, its log."""
     params = folder / 'params.yaml'
     indented = '\n'.join('      ' + line for line in ARM.splitlines())
     params.write_text('/**:\n  ros__parameters:\n    robot_description: |\n'
@@ -286,33 +288,44 @@ def test_tf_keeps_its_rate_while_a_study_runs(harness):
 
     publisher = threading.Thread(target=joint_states, daemon=True)
     publisher.start()
+    attempts = []
     try:
         assert harness.spin_until(lambda: len(received) > 20, 10.0), 'no /tf before the study'
-        before = time.time()
-        harness.spin_until(lambda: time.time() > before + CONTROL, CONTROL + 1.0)
-        handle = harness.send(output='during.npz', box=[-0.8, -0.8, 0.0, 0.8, 0.8, 0.8],
-                              step=0.1, so3_count=4)
-        future = handle.get_result_async()
-        start = time.time()
-        harness.spin_until(future.done)
-        end = time.time()
+        # A study that holds the node's /tf path fails every attempt; a burst of other work
+        # on the shared machine does not last through three.
+        for attempt in range(ATTEMPTS):
+            control, during = _measure(harness, received, published, attempt)
+            attempts.append(f'{during[0]:.0%} delivered and {during[1] * 1e3:.0f} ms waited '
+                            f'during the study, {control[0]:.0%} and '
+                            f'{control[1] * 1e3:.0f} ms before it')
+            # The node's /tf path during the study, against the same path just before it:
+            # every joint_states message gives one /tf message (publish_frequency 0), and
+            # the gaps between two /tf messages that the joint_states stream does not have
+            # stay below 50 ms (99th percentile: a scheduler's hiccup is not the node's).
+            if during[0] >= 0.9 * control[0] and during[1] <= max(0.05, control[1]):
+                break
+        else:
+            pytest.fail('/tf slowed down during every study: ' + '; '.join(attempts))
     finally:
         stop.set()
         publisher.join()
         harness.node.destroy_subscription(sub)
         _set_publish_frequency(harness, 20.0)
+
+
+def _measure(harness, received, published, attempt):
+    """Measure /tf for CONTROL seconds, then during a study; return both measures."""
+    before = time.time()
+    harness.spin_until(lambda: time.time() > before + CONTROL, CONTROL + 1.0)
+    handle = harness.send(output=f'during{attempt}.npz', box=[-0.8, -0.8, 0.0, 0.8, 0.8, 0.8],
+                          step=0.1, so3_count=4)
+    future = handle.get_result_async()
+    start = time.time()
+    assert harness.spin_until(future.done), 'the study did not end'
+    end = time.time()
     assert future.result().result.success
-    control = _tf_path(received, published, before, before + CONTROL)
-    during = _tf_path(received, published, start, end)
-    # The node's /tf path during the study, against the same path just before it (on a
-    # machine shared with other work, both are slowed by that work alike): every joint_states
-    # message gives one /tf message (publish_frequency 0) ...
-    assert during[0] >= 0.9 * control[0], f'/tf delivered {during[0]:.0%} of the joint ' \
-        f'states during the study, {control[0]:.0%} before it'
-    # ... and the gaps between two /tf messages that the joint_states stream does not have
-    # stay below 50 ms (99th percentile; a scheduler's hiccup is not the node's)
-    assert during[1] <= max(0.05, control[1]), f'/tf waited {during[1] * 1e3:.0f} ms ' \
-        f'(99th percentile) during the study, {control[1] * 1e3:.0f} ms before it'
+    return (_tf_path(received, published, before, before + CONTROL),
+            _tf_path(received, published, start, end))
 
 
 def _tf_path(received, published, start, end):
