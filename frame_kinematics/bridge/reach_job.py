@@ -165,6 +165,7 @@ class ReachJob:
         process.stdout.close()
         return last
 
+
 def _last_line(text: str) -> str:
     lines = [line for line in text.strip().splitlines() if line.strip()]
     return lines[-1] if lines else ''

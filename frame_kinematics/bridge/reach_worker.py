@@ -19,9 +19,9 @@ Started by :class:`~frame_kinematics.bridge.reach_job.ReachJob` as
 (:meth:`StudyRequest.document <frame_kinematics.bridge.reach_goal.StudyRequest.document>`),
 runs :func:`~frame_kinematics.core.reach.run_study` at a lower CPU priority, saves the study
 and its heat map and cloud (:func:`~frame_kinematics.bridge.reach_markers.save_visuals`, in
-the request's ``visuals`` file), and writes one JSON object per line on stdout: ``{"progress": [stage, done, total, solved]}``
-as the study goes, then ``{"summary": ..., "path": ...}``, or ``{"error": message}`` (exit
-status 1).
+the request's ``visuals`` file), and writes one JSON object per line on stdout:
+``{"progress": [stage, done, total, solved]}`` as the study goes, then
+``{"summary": ..., "path": ...}``, or ``{"error": message}`` (exit status 1).
 """
 
 import json
