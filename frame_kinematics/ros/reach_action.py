@@ -119,6 +119,8 @@ class ReachAction:
         self._job = self._studies.start(
             request, model.urdf, snapshot.settings.frame_prefix + model.root_link, self._now(),
             on_feedback, on_end)
+        if goal_handle.is_cancel_requested:  # cancelled before the study started
+            self._studies.cancel()
         outcome = await ended
         self._job = None
         if outcome.cancelled:
