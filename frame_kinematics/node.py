@@ -32,7 +32,9 @@ Topics: subscribes ``joint_states`` (sensor-data QoS); publishes ``robot_descrip
 ``com_velocity`` and ``angular_momentum`` (``geometry_msgs/Vector3Stamped``), ``com_markers``
 (``visualization_msgs/MarkerArray``, see :mod:`frame_kinematics.bridge.markers`).
 Services (with ``frame_kinematics_interfaces``): ``~/compute_ik``, ``get_jacobian``,
-``get_relative_motion``; (with ``moveit_msgs``) MoveIt's ``GetPositionIK`` and
+``get_relative_motion``, the action ``~/reach_study`` and its latched topics
+``~/reach/markers`` and ``~/reach/points`` (:mod:`frame_kinematics.ros.reach_action`); (with
+``moveit_msgs``) MoveIt's ``GetPositionIK`` and
 ``GetPositionFK``, named by the parameters ``moveit.compute_ik_service`` and
 ``moveit.compute_fk_service`` (``compute_ik``, ``compute_fk``), whose SRDF comes from the
 ``robot_description_semantic`` parameter or topic.
@@ -81,6 +83,7 @@ from .ros.conversions import (fill_ik_response, fill_jacobian_response, fill_joi
 from .ros.joint_state_cdr import joint_state_reader, PROBES
 from .ros.moveit_conversions import (fill_position_fk_response, fill_position_ik_response,
                                      position_fk_request, position_ik_request)
+from .ros.reach_action import ReachAction
 from .ros.tf_cdr import tf_serializer
 from .ros.tf_path import ExecutorThread, guarded
 
@@ -88,6 +91,10 @@ try:
     from frame_kinematics_interfaces.srv import ComputeIK, GetJacobian, GetRelativeMotion
 except ImportError:  # the interfaces package is optional: the node runs without services
     ComputeIK = GetJacobian = GetRelativeMotion = None
+try:
+    from frame_kinematics_interfaces.action import ReachStudy
+except ImportError:  # an interfaces package built before the action: no reach studies
+    ReachStudy = None
 try:
     from moveit_msgs.srv import GetPositionFK, GetPositionIK
 except ImportError:  # optional too: without it, no MoveIt-compatible services
@@ -163,6 +170,8 @@ class FrameKinematicsNode(Node):
             self.create_service(GetRelativeMotion, 'get_relative_motion',
                                 self._on_get_relative_motion)
         self._start_moveit_services(params)
+        self._reach = None if ReachStudy is None else \
+            ReachAction(self, ReachStudy, self.bridge.snapshot, self._now, LATCHED_QOS)
         self._tf_message = tf_serializer(
             params['tf_serialization'], TFMessageFiller(TFMessage, TransformStamped),
             serialize_message, self.get_logger())
@@ -232,6 +241,8 @@ class FrameKinematicsNode(Node):
         """Stop the ``/tf`` path (its thread, then its node), then destroy the node."""
         self._tf_thread.stop()
         self._tf_node.destroy_node()
+        if self._reach is not None:
+            self._reach.close()
         super().destroy_node()
 
     def _now(self) -> int:

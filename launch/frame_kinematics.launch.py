@@ -40,6 +40,8 @@ from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
 
 SOURCES = ('urdf', 'robot', 'robot_description')
+#: The node whose topics the RViz configuration names (the default node_name).
+RVIZ_NODE = '/frame_kinematics'
 
 
 class RobotDescriptionError(RuntimeError):
@@ -146,6 +148,14 @@ def _nodes(context):
         return actions
     topics = ('/robot_description', '/com_markers')
     remappings = [(topic, f'/{namespace}{topic}') for topic in topics] if namespace else []
+    # the reach study's latched topics are the node's own (~/reach/...): the RViz
+    # configuration names them for the default node name, in the root namespace
+    node = '/' + '/'.join(part for part in (namespace,
+                                            LaunchConfiguration('node_name').perform(context))
+                          if part)
+    if node != RVIZ_NODE:
+        remappings += [(f'{RVIZ_NODE}/reach/{topic}', f'{node}/reach/{topic}')
+                       for topic in ('markers', 'points')]
     fixed_frame = LaunchConfiguration('fixed_frame').perform(context) or root
     actions.append(Node(package='rviz2', executable='rviz2', name='rviz2', output='log',
                         arguments=['-d', LaunchConfiguration('rviz_config').perform(context),

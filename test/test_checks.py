@@ -14,8 +14,10 @@
 """The one rule for numbers (``core.checks.number_within``): the core, bridge and CLI use it."""
 
 import math
+import sys
+import types
 
-from frame_kinematics.core.checks import MAX_MAGNITUDE, number_within
+from frame_kinematics.core.checks import as_float_array, MAX_MAGNITUDE, number_within
 from hypothesis import given, strategies as st
 import numpy as np
 import pytest
@@ -48,3 +50,10 @@ def test_the_default_bounds_are_the_magnitude_every_number_has():
     assert number_within(-MAX_MAGNITUDE * 1.5) is None
     assert number_within(0.0, 0.0, 1.0, strict_low=True) is None
     assert number_within(0.0, 0.0, 1.0) == 0.0
+
+
+def test_arrays_are_read_while_another_thread_imports_numpy_ma(monkeypatch):
+    # numpy.ma is in sys.modules before its classes exist (scipy imports it in a thread of the
+    # node while the /tf path reads joint values)
+    monkeypatch.setitem(sys.modules, 'numpy.ma', types.ModuleType('numpy.ma'))
+    np.testing.assert_array_equal(as_float_array([1.0, 2.0], 'q'), [1.0, 2.0])

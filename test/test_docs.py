@@ -87,7 +87,8 @@ def _literals(text):
 
 def _interface_files():
     return sorted(glob.glob(os.path.join(INTERFACES, 'srv', '*.srv')) +
-                  glob.glob(os.path.join(INTERFACES, 'msg', '*.msg')))
+                  glob.glob(os.path.join(INTERFACES, 'msg', '*.msg')) +
+                  glob.glob(os.path.join(INTERFACES, 'action', '*.action')))
 
 
 @pytest.mark.parametrize('where, argv, expected', [

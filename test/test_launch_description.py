@@ -100,7 +100,9 @@ def test_a_namespace_reaches_the_nodes_and_rviz_topics():
     assert nodes['frame_kinematics_node'].node_name == '/arm1/legs'
     assert nodes['demo_joint_states'].expanded_node_namespace == '/arm1'
     assert nodes['rviz2'].expanded_remapping_rules == [
-        ('/robot_description', '/arm1/robot_description'), ('/com_markers', '/arm1/com_markers')]
+        ('/robot_description', '/arm1/robot_description'), ('/com_markers', '/arm1/com_markers'),
+        ('/frame_kinematics/reach/markers', '/arm1/legs/reach/markers'),
+        ('/frame_kinematics/reach/points', '/arm1/legs/reach/points')]
     context, actions = evaluate()
     rviz = by_executable(actions)['rviz2']
     rviz._perform_substitutions(context)

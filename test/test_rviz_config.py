@@ -24,6 +24,7 @@ import os
 
 from conftest import bundled
 from frame_kinematics.bridge import markers as com_markers
+from frame_kinematics.bridge import reach_markers
 import pytest
 
 yaml = pytest.importorskip('yaml')
@@ -31,6 +32,8 @@ yaml = pytest.importorskip('yaml')
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGE = os.path.join(ROOT, 'frame_kinematics')
 CONFIG = os.path.join(ROOT, 'rviz', 'frame_kinematics.rviz')
+#: The node whose own topics the configuration shows (the launch file's default node name).
+RVIZ_NODE = '/frame_kinematics'
 
 
 def node_publishers():
@@ -58,6 +61,8 @@ def node_publishers():
 
 def absolute(topic):
     """Resolve a topic name in the root namespace, where the launch file starts RViz."""
+    if topic.startswith('~/'):  # the node's own topic: the launch file's default node name
+        return RVIZ_NODE + topic[1:]
     return topic if topic.startswith('/') else '/' + topic
 
 
@@ -96,10 +101,16 @@ def test_robot_model_reads_the_latched_description(config):
     assert topic['Reliability Policy'] == 'Reliable'
 
 
+def display_of(config, cls, topic):
+    """Return the one display of a class that reads ``topic``."""
+    (found,) = [d for d in displays(config, cls) if d['Topic']['Value'] == topic]
+    return found
+
+
 def test_marker_array_shows_the_com_markers(config):
     publishers = node_publishers()
     topics = {absolute(t): v for t, v in publishers.items()}
-    (markers,) = displays(config, 'MarkerArray')
+    markers = display_of(config, 'MarkerArray', '/com_markers')
     topic = markers['Topic']
     assert topics[topic['Value']][0] == 'MarkerArray'
     assert topic['Durability Policy'] == 'Volatile'
@@ -124,3 +135,20 @@ def test_every_topic_display_reads_a_published_topic(config):
         for key in ('Topic', 'Description Topic'):
             if key in display:
                 assert display[key]['Value'] in published, display['Name']
+
+
+def test_reach_heat_map_and_cloud_are_shown_latched(config):
+    topics = {absolute(t): v for t, v in node_publishers().items()}
+    heat = display_of(config, 'MarkerArray', f'{RVIZ_NODE}/reach/markers')
+    cloud = display_of(config, 'PointCloud2', f'{RVIZ_NODE}/reach/points')
+    assert topics[heat['Topic']['Value']] == ('MarkerArray', 'latched_qos')
+    assert topics[cloud['Topic']['Value']] == ('PointCloud2', 'latched_qos')
+    for display in (heat, cloud):
+        # a volatile subscription would miss the study published before RViz started
+        assert display['Topic']['Durability Policy'] == 'Transient Local'
+        assert display['Topic']['Reliability Policy'] == 'Reliable'
+    assert set(heat['Namespaces']) == {reach_markers.INDEX_NAMESPACE,
+                                       reach_markers.SCORE_NAMESPACE}
+    assert heat['Namespaces'][reach_markers.INDEX_NAMESPACE]
+    assert cloud['Channel Name'] in reach_markers.CLOUD_FIELDS
+    assert cloud['Color Transformer'] == 'Intensity'

@@ -30,15 +30,12 @@ import numpy as np
 from .common import CommandLineError, emit, Progress, table, to_json
 from .inputs import default_link
 from .robot_input import model_of
-from ..core.checks import check_count
 from ..core.errors import excerpt
 from ..core.model import RobotModel
-from ..core.reach import (cone_orientations, floor_grid, grid_targets, make_targets,
-                          rank_bases, read_points, run_study, shell_targets,
-                          single_orientation, so3_orientations, TargetSet)
+from ..core.reach import floor_grid, rank_bases, run_study, TargetSet
 from ..core.reach.base_search import BaseRanking
+from ..core.reach.options import TARGET_SETTINGS, TargetOptions, targets_from_options
 from ..core.reach.result import ReachResult
-from ..core.spatial import transform_from_xyz_rpy
 
 
 class _Bar:
@@ -79,16 +76,8 @@ def progress_reporter(enabled: bool) -> Callable[[int, int, str], None]:
     return Progress('', enabled)
 
 
-def _orientations(args: argparse.Namespace) -> Optional[np.ndarray]:
-    if args.rpy is not None:
-        return single_orientation(args.rpy)
-    if args.cone is not None:
-        angle, directions, rotations = args.cone
-        return cone_orientations(angle, check_count(directions, '--cone DIRS'),
-                                 check_count(rotations, '--cone ROTS'))
-    if args.so3 is not None:
-        return so3_orientations(args.so3)
-    return None
+def _option_name(name: str) -> str:
+    return '--' + name.replace('_', '-')
 
 
 def read_targets(args: argparse.Namespace) -> TargetSet:
@@ -97,28 +86,11 @@ def read_targets(args: argparse.Namespace) -> TargetSet:
 
     :param args: the parsed command line.
     :return: the targets.
-    :raises CommandLineError: for none or several kinds of targets, or a missing companion
-        option.
+    :raises ConfigurationError: for none or several kinds of targets, or a missing companion
+        option (:func:`~frame_kinematics.core.reach.options.targets_from_options`).
     """
-    given = [name for name, value in (('--box', args.box), ('--sphere', args.sphere),
-                                      ('--points', args.points)) if value is not None]
-    if len(given) != 1:
-        raise CommandLineError('give one kind of targets: --box (with --step), --sphere '
-                               f"(with --radii, --count) or --points{', not ' if given else ''}"
-                               f"{' and '.join(given)}")
-    rot = _orientations(args)
-    pose = transform_from_xyz_rpy(np.array(args.workpiece_xyz), np.array(args.workpiece_rpy))
-    where = {'frame': args.frame, 'frame_T_workpiece': pose}
-    if args.box is not None:
-        if args.step is None:
-            raise CommandLineError('--box needs --step')
-        return grid_targets(args.box[:3], args.box[3:], args.step, rot, **where)
-    if args.sphere is not None:
-        if not args.radii or args.count is None:
-            raise CommandLineError('--sphere needs --radii and --count')
-        return shell_targets(args.sphere, args.radii, args.count, rot, **where)
-    points, normals = read_points(args.points)
-    return make_targets(points, normals, rot, **where)
+    options = TargetOptions(**{name: getattr(args, name) for name in TARGET_SETTINGS})
+    return targets_from_options(options, _option_name)
 
 
 def _study_options(args: argparse.Namespace) -> dict:

@@ -51,8 +51,10 @@ def as_float_array(x, name: str) -> np.ndarray:
     """
     if isinstance(x, (str, bytes, bytearray, memoryview)):
         raise ConfigurationError(f'{name} must be numbers, got {type(x).__name__}')
-    masked = sys.modules.get('numpy.ma')  # no masked array exists before numpy.ma is imported
-    if masked is not None and isinstance(x, masked.MaskedArray):
+    # No masked array exists before numpy.ma is imported; while another thread imports it,
+    # the module is in sys.modules without its classes yet.
+    masked = getattr(sys.modules.get('numpy.ma'), 'MaskedArray', None)
+    if masked is not None and isinstance(x, masked):
         raise ConfigurationError(f'{name} must not be a masked array (its masked entries '
                                  'would be read): pass x.filled(value) or a plain array')
     try:

@@ -1,0 +1,105 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+The process that runs one reach study for the node, off its ``/tf`` path.
+
+Started by :class:`~frame_kinematics.bridge.reach_job.ReachJob` as
+``python -m frame_kinematics.bridge.reach_worker``: it reads one JSON document on stdin
+(:meth:`StudyRequest.document <frame_kinematics.bridge.reach_goal.StudyRequest.document>`),
+runs :func:`~frame_kinematics.core.reach.run_study` at a lower CPU priority, saves the study
+and its heat map and cloud (:func:`~frame_kinematics.bridge.reach_markers.save_visuals`, in
+the request's ``visuals`` file), and writes one JSON object per line on stdout:
+``{"progress": [stage, done, total, solved]}`` as the study goes, then
+``{"summary": ..., "path": ...}``, or ``{"error": message}`` (exit status 1).
+"""
+
+import json
+import os
+import re
+import sys
+from typing import Callable, TextIO
+
+from .reach_goal import STAGE_NEIGHBOURS, STAGE_TARGETS
+from .reach_markers import save_visuals
+from ..core.errors import FrameKinematicsError
+from ..core.model import RobotModel
+from ..core.reach import run_study
+from ..core.reach.options import TargetOptions, targets_from_options
+
+#: How much lower the study's CPU priority is than the node's (``nice``): on a busy machine
+#: the node's ``/tf`` path gets the processor first.
+NICENESS = 10
+#: The count in a progress text of :func:`~frame_kinematics.core.reach.run_study`
+#: (``targets tried, 12 solved``, ``neighbour rounds, 3 more solved``).
+_SOLVED = re.compile(r'(\d+) (?:more )?solved')
+
+
+def progress_writer(out: TextIO) -> Callable[[int, int, str], None]:
+    """
+    Return the progress callback of a study that writes progress lines to ``out``.
+
+    :param out: the stream.
+    :return: ``progress(done, total, what)`` as :func:`run_study` calls it.
+    """
+    first_pass = [0]
+
+    def progress(done: int, total: int, what: str) -> None:
+        match = _SOLVED.search(what)
+        count = int(match.group(1)) if match else 0
+        if what.startswith('neighbour'):
+            stage, solved = STAGE_NEIGHBOURS, first_pass[0] + count
+        else:
+            stage, solved = STAGE_TARGETS, count
+            first_pass[0] = count
+        out.write(json.dumps({'progress': [stage, int(done), int(total), solved]}) + '\n')
+        out.flush()
+    return progress
+
+
+def run(document: dict, out: TextIO) -> int:
+    """
+    Run the study of a request document and write its lines.
+
+    :param document: the request.
+    :param out: where the lines go.
+    :return: the exit status (0, or 1 after an error line).
+    """
+    try:
+        model = RobotModel.from_urdf_string(document['urdf'])
+        targets = targets_from_options(TargetOptions(**document['options']))
+        joints = document['active_joints']
+        result = run_study(model, document['tip'], targets, active_joints=joints,
+                           seed=document['seed'], progress=progress_writer(out))
+        path = result.save(document['output'])
+        save_visuals(result, document['visuals'])
+    except (FrameKinematicsError, OSError, ValueError, KeyError, TypeError) as exc:
+        out.write(json.dumps({'error': f'{type(exc).__name__}: {exc}'}) + '\n')
+        return 1
+    out.write(json.dumps({'summary': result.summary(), 'path': path}) + '\n')
+    return 0
+
+
+def main() -> int:
+    """Lower this process's CPU priority, read the request on stdin and run it."""
+    try:
+        os.nice(NICENESS)
+    except OSError:  # not allowed here: the study runs at the node's priority
+        pass
+    return run(json.loads(sys.stdin.read()), sys.stdout)
+
+
+__all__ = ['main', 'NICENESS', 'progress_writer', 'run']
+
+if __name__ == '__main__':
+    sys.exit(main())
