@@ -23,7 +23,7 @@ from frame_kinematics.bridge.reach_markers import (CLOUD_FIELDS, heat_colors, he
                                                    INDEX_NAMESPACE, load_visuals,
                                                    NO_VALUE_COLOR, reach_cloud, save_visuals,
                                                    SCORE_NAMESPACE)
-from frame_kinematics.core import RobotModel
+from frame_kinematics.core import Robot
 from frame_kinematics.core.errors import (ConfigurationError, FrameKinematicsError,
                                           TargetFileError, UnknownFrameError)
 from frame_kinematics.core.reach import (cone_orientations, ReachResult, run_study,
@@ -37,7 +37,7 @@ BOX = {'box': (0.2, -0.3, 0.1, 0.6, 0.3, 0.6), 'step': 0.1, 'so3_count': 2}
 
 @pytest.fixture(scope='module')
 def arm():
-    return RobotModel.from_urdf_file(robots.path('fk_arm'), backend='numpy')
+    return Robot.from_urdf_file(robots.path('fk_arm'), backend='numpy')
 
 
 def _run(studies, request, urdf):

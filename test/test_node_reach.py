@@ -28,7 +28,7 @@ import time
 from frame_kinematics import robots
 from frame_kinematics.bridge.reach_markers import (CLOUD_FIELDS, heat_map, INDEX_NAMESPACE,
                                                    reach_cloud, SCORE_NAMESPACE)
-from frame_kinematics.core import RobotModel
+from frame_kinematics.core import Robot
 from frame_kinematics.core.reach import ReachResult
 import numpy as np
 import pytest
@@ -262,7 +262,7 @@ def _set_publish_frequency(harness, value):
 
 
 def test_tf_keeps_its_rate_while_a_study_runs(harness):
-    arm = RobotModel.from_urdf_string(ARM, backend='numpy')
+    arm = Robot.from_urdf_string(ARM, backend='numpy')
     received = []  # (arrival, stamp) in seconds of the system clock
 
     def on_tf(msg):

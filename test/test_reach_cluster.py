@@ -63,7 +63,7 @@ def test_a_study_on_two_workers_equals_the_single_process_one(study_inputs, clie
     alone = run_study(model, 'tool0', targets, **OPTIONS)
     reports = []
     spread = run_study(model, 'tool0', targets, **OPTIONS, client=client,
-                       progress=lambda done, total, what: reports.append((done, total)))
+                       progress=lambda done, total, what, solved: reports.append((done, total)))
     assert alone.reached.any() and alone.stats['solved_neighbour_pass'] > 0
     same(alone, spread)
     first_pass = [r for r in reports if r[1] == reports[0][1]]
@@ -81,7 +81,7 @@ def test_workers_build_the_model_once_per_study_and_drop_it_after(study_inputs, 
     model, targets = study_inputs
     seen = []
     run_study(model, 'tool0', targets, **OPTIONS, client=client,
-              progress=lambda done, total, what: seen.append(client.run(_solvers)))
+              progress=lambda done, total, what, solved: seen.append(client.run(_solvers)))
     assert len(seen) > 3
     for address in seen[0]:
         held = {tuple(report[address]) for report in seen}
@@ -132,7 +132,7 @@ def test_a_worker_lost_mid_study_costs_only_its_chunks(study_inputs):
         pids = client.run(os.getpid)
         killed = []
 
-        def kill_one(done, total, what):
+        def kill_one(done, total, what, solved):
             if not killed and 'targets tried' in what:
                 address, pid = sorted(pids.items())[0]
                 os.kill(pid, signal.SIGKILL)

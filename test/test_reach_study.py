@@ -141,7 +141,7 @@ def test_the_neighbour_pass_skips_targets_whose_neighbours_all_failed(model, tar
     assert trying.stats['neighbour_skipped'] == 0
 
 
-_WITHOUT_DASK = '''
+_WITHOUT_DASK = """
 import sys
 from frame_kinematics import robots
 from frame_kinematics.core import Robot
@@ -149,7 +149,7 @@ from frame_kinematics.core.reach import make_targets, run_study
 model = Robot.from_urdf_file(robots.path('fk_arm'), backend='numpy')
 run_study(model, 'tool0', make_targets([[0.3, 0.1, 0.4]]), max_iterations=5, restarts=0)
 print(sorted(name for name in sys.modules if name.split('.')[0] in ('dask', 'distributed')))
-'''
+"""
 
 
 def test_a_study_without_a_client_imports_nothing_of_dask():

@@ -26,43 +26,32 @@ the request's ``visuals`` file), and writes one JSON object per line on stdout:
 
 import json
 import os
-import re
 import sys
 from typing import Callable, TextIO
 
 from .reach_goal import STAGE_NEIGHBOURS, STAGE_TARGETS
 from .reach_markers import save_visuals
 from ..core.errors import FrameKinematicsError
-from ..core.model import RobotModel
 from ..core.reach import run_study
 from ..core.reach.options import TargetOptions, targets_from_options
+from ..core.reach.study import NEIGHBOUR_ROUNDS
+from ..core.robot import Robot
 
 #: How much lower the study's CPU priority is than the node's (``nice``): on a busy machine
 #: the node's ``/tf`` path gets the processor first.
 NICENESS = 10
-#: The count in a progress text of :func:`~frame_kinematics.core.reach.run_study`
-#: (``targets tried, 12 solved``, ``neighbour rounds, 3 more solved``).
-_SOLVED = re.compile(r'(\d+) (?:more )?solved')
 
 
-def progress_writer(out: TextIO) -> Callable[[int, int, str], None]:
+def progress_writer(out: TextIO) -> Callable[[int, int, str, int], None]:
     """
     Return the progress callback of a study that writes progress lines to ``out``.
 
     :param out: the stream.
-    :return: ``progress(done, total, what)`` as :func:`run_study` calls it.
+    :return: ``progress(done, total, what, solved)`` as :func:`run_study` calls it.
     """
-    first_pass = [0]
-
-    def progress(done: int, total: int, what: str) -> None:
-        match = _SOLVED.search(what)
-        count = int(match.group(1)) if match else 0
-        if what.startswith('neighbour'):
-            stage, solved = STAGE_NEIGHBOURS, first_pass[0] + count
-        else:
-            stage, solved = STAGE_TARGETS, count
-            first_pass[0] = count
-        out.write(json.dumps({'progress': [stage, int(done), int(total), solved]}) + '\n')
+    def progress(done: int, total: int, what: str, solved: int) -> None:
+        stage = STAGE_NEIGHBOURS if what.startswith(NEIGHBOUR_ROUNDS) else STAGE_TARGETS
+        out.write(json.dumps({'progress': [stage, int(done), int(total), int(solved)]}) + '\n')
         out.flush()
     return progress
 
@@ -76,7 +65,7 @@ def run(document: dict, out: TextIO) -> int:
     :return: the exit status (0, or 1 after an error line).
     """
     try:
-        model = RobotModel.from_urdf_string(document['urdf'])
+        model = Robot.from_urdf_string(document['urdf'])
         targets = targets_from_options(TargetOptions(**document['options']))
         joints = document['active_joints']
         result = run_study(model, document['tip'], targets, active_joints=joints,

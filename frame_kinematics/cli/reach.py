@@ -209,8 +209,9 @@ def run(args: argparse.Namespace) -> int:
                                  client=client)
             result = ranking.best
         else:
-            result = run_study(model, link, targets, **options, progress=progress,
-                               client=client)
+            result = run_study(model, link, targets, **options, client=client,
+                               progress=lambda done, total, what, solved:
+                               progress(done, total, what))
     path = result.save(args.output)
     written = [path] + _pictures(model, result, ranking, args)
     summary = result.summary()

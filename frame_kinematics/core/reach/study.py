@@ -64,7 +64,10 @@ NEIGHBOUR_KEY = 1 << 20
 #: Configurations scored per forward kinematics call (bounds the memory of the link poses).
 _SCORE_CHUNK = 16384
 
-Progress = Callable[[int, int, str], None]
+#: How the progress text of the first pass and of the neighbour rounds begins.
+FIRST_PASS, NEIGHBOUR_ROUNDS = 'targets tried', 'neighbour rounds'
+
+Progress = Callable[[int, int, str, int], None]
 
 
 def _default_radius(points: np.ndarray) -> float:
@@ -110,8 +113,8 @@ class _Study:
 
 
 def _neighbour_pass(study: _Study, points: np.ndarray, radius: float, rounds: int,
-                    iterations: int, skip_failed: bool, progress: Optional[Progress]
-                    ) -> Tuple[int, int]:
+                    iterations: int, skip_failed: bool, progress: Optional[Progress],
+                    solved_before: int) -> Tuple[int, int]:
     """Run the neighbour rounds: ``(targets solved, targets skipped)`` (see the module)."""
     n_points, n_orient = study.shape
     status = study.status.reshape(n_points, n_orient)
@@ -150,7 +153,8 @@ def _neighbour_pass(study: _Study, points: np.ndarray, radius: float, rounds: in
         found += study.solve(target, seeds, (study.seed, NEIGHBOUR_KEY, round_index), 0,
                              iterations, STATUS_NEIGHBOUR)
         if progress is not None:
-            progress(round_index + 1, rounds, f'neighbour rounds, {found} more solved')
+            progress(round_index + 1, rounds, f'{NEIGHBOUR_ROUNDS}, {found} more solved',
+                     solved_before + found)
     return found, int(np.count_nonzero(skipped & (status == 0)))
 
 
@@ -187,8 +191,10 @@ def run_study(model: Robot, tip: str, targets: TargetSet, *,
         whose neighbours reached its orientation.
     :param chunk: targets per batch solve (bounds memory, paces the progress reports; the
         unit of work on a cluster).
-    :param progress: called as ``progress(done, total, what)`` after every chunk and every
-        neighbour round (``what`` names the work: ``targets tried, 12 solved``).
+    :param progress: called as ``progress(done, total, what, solved)`` after every chunk and
+        every neighbour round: ``what`` names the work (``targets tried, 12 solved``; it begins
+        with :data:`FIRST_PASS` or :data:`NEIGHBOUR_ROUNDS`), ``solved`` counts the targets
+        solved so far by both passes.
     :param client: a ``distributed.Client``: the chunks are solved on its cluster's workers
         (:mod:`.cluster`; the same result as in this process). None: in this process.
     :return: the result.
@@ -276,14 +282,15 @@ def _passes(study: _Study, model: Robot, tip: str, solver: IKSolver, q_rest: np.
         counts[0] += size
         counts[1] += solved
         if progress is not None:
-            progress(counts[0], len(todo), f'targets tried, {counts[1]} solved')
+            progress(counts[0], len(todo), f'{FIRST_PASS}, {counts[1]} solved', counts[1])
 
     solved_first = study.solve(todo, None, (study.seed,), restarts, max_iterations,
                                STATUS_SOLVED, done)
     solved_neighbour = skipped = 0
     if radius > 0 and rounds:
         solved_neighbour, skipped = _neighbour_pass(study, points, radius, rounds,
-                                                    neighbour_iterations, skip_failed, progress)
+                                                    neighbour_iterations, skip_failed, progress,
+                                                    solved_first)
     return solved_first, solved_neighbour, skipped, bound
 
 
