@@ -54,10 +54,10 @@ ReachStudy = getattr(pytest.importorskip('frame_kinematics_interfaces.action'), 
 
 ARM = open(robots.path('fk_arm')).read()
 TIMEOUT = 60.0
-#: Seconds of /tf measured before a study, to compare with /tf during it.
-CONTROL = 5.0
-#: Studies measured at most before /tf is found slowed down by them.
-ATTEMPTS = 3
+#: Longest wait between two /tf messages during a study (seconds): a study that held the
+#: node's /tf path for its length (seconds) would exceed it on any machine; the 50 ms a
+#: loaded machine keeps is measured by benchmarks/bench_reach_tf.py, not asserted here.
+LONGEST_GAP = 1.0
 NODE = 'frame_kinematics_reach_test'
 #: A small study: 5 x 7 x 6 points x 2 orientations (420 targets).
 BOX = {'box': [0.2, -0.3, 0.1, 0.6, 0.3, 0.6], 'step': 0.1, 'so3_count': 2}
@@ -261,7 +261,8 @@ def _set_publish_frequency(harness, value):
     assert future.result().results[0].successful
 
 
-def test_tf_keeps_its_rate_while_a_study_runs(harness):
+@pytest.mark.skipif(not os.path.isdir('/proc'), reason='needs /proc')
+def test_tf_keeps_coming_while_a_study_runs(harness):
     arm = Robot.from_urdf_string(ARM, backend='numpy')
     received = []  # (arrival, stamp) in seconds of the system clock
 
@@ -272,7 +273,6 @@ def test_tf_keeps_its_rate_while_a_study_runs(harness):
     sub = harness.node.create_subscription(tf2_msgs.TFMessage, '/tf', on_tf, 100)
     _set_publish_frequency(harness, 0.0)
     stop = threading.Event()
-    published = []
 
     def joint_states():  # 100 Hz, on a clock of its own
         k, start = 0, time.monotonic()
@@ -283,57 +283,30 @@ def test_tf_keeps_its_rate_while_a_study_runs(harness):
             msg.name = list(arm.joint_names)
             msg.position = [0.001 * k] * arm.nq
             harness.joint_pub.publish(msg)
-            published.append(time.time())
             time.sleep(max(0.0, start + 0.01 * k - time.monotonic()))
 
     publisher = threading.Thread(target=joint_states, daemon=True)
     publisher.start()
-    attempts = []
     try:
         assert harness.spin_until(lambda: len(received) > 20, 10.0), 'no /tf before the study'
-        # A study that holds the node's /tf path fails every attempt; a burst of other work
-        # on the shared machine does not last through three.
-        for attempt in range(ATTEMPTS):
-            control, during = _measure(harness, received, published, attempt)
-            attempts.append(f'{during[0]:.0%} delivered and {during[1] * 1e3:.0f} ms waited '
-                            f'during the study, {control[0]:.0%} and '
-                            f'{control[1] * 1e3:.0f} ms before it')
-            # The node's /tf path during the study, against the same path just before it:
-            # every joint_states message gives one /tf message (publish_frequency 0), and
-            # the gaps between two /tf messages that the joint_states stream does not have
-            # stay below 50 ms (99th percentile: a scheduler's hiccup is not the node's).
-            if during[0] >= 0.9 * control[0] and during[1] <= max(0.05, control[1]):
-                break
-        else:
-            pytest.fail('/tf slowed down during every study: ' + '; '.join(attempts))
+        handle = harness.send(output='during.npz', box=[-0.8, -0.8, 0.0, 0.8, 0.8, 0.8],
+                              step=0.1, so3_count=4)
+        future = handle.get_result_async()
+        start = time.time()
+        assert harness.spin_until(lambda: _workers(harness.folder), 10.0), 'no study process'
+        assert harness.spin_until(future.done), 'the study did not end'
+        end = time.time()
+        assert future.result().result.success
+        arrivals = [t for t, _ in received if start <= t <= end]
+        assert end - start > 2 * LONGEST_GAP, 'the study was too short to tell'
+        gaps = np.diff([start] + arrivals + [end])
+        # /tf kept coming for the whole study: it runs in its own process, not on /tf's path
+        assert gaps.max() < LONGEST_GAP, f'/tf stopped for {gaps.max():.2f} s during a study'
     finally:
         stop.set()
         publisher.join()
         harness.node.destroy_subscription(sub)
         _set_publish_frequency(harness, 20.0)
-
-
-def _measure(harness, received, published, attempt):
-    """Measure /tf for CONTROL seconds, then during a study; return both measures."""
-    before = time.time()
-    harness.spin_until(lambda: time.time() > before + CONTROL, CONTROL + 1.0)
-    handle = harness.send(output=f'during{attempt}.npz', box=[-0.8, -0.8, 0.0, 0.8, 0.8, 0.8],
-                          step=0.1, so3_count=4)
-    future = handle.get_result_async()
-    start = time.time()
-    assert harness.spin_until(future.done), 'the study did not end'
-    end = time.time()
-    assert future.result().result.success
-    return (_tf_path(received, published, before, before + CONTROL),
-            _tf_path(received, published, start, end))
-
-
-def _tf_path(received, published, start, end):
-    """Return the fraction of joint_states given a /tf, and the node's waits' 99th percentile."""
-    window = np.array([item for item in received if start <= item[1] <= end])
-    sent = sum(start <= t <= end for t in published)
-    waits = np.diff(window[:, 0]) - np.diff(window[:, 1])
-    return len(window) / sent, float(np.percentile(waits, 99))
 
 
 def _workers(folder):
