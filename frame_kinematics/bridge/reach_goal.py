@@ -33,6 +33,7 @@ from ..core.errors import ConfigurationError, quote, UnknownFrameError
 from ..core.model import RobotModel
 from ..core.reach.options import TargetOptions, targets_from_options
 from ..core.reach.targets import TargetSet
+from ..core.robot import Robot
 
 #: The tip of a goal that names none (the command line's default).
 DEFAULT_TIP = 'tool0'
@@ -93,6 +94,8 @@ class StudyRequest:
     :ivar seed: the seed of the random restarts.
     :ivar output: the absolute path of the ``.npz`` to write.
     :ivar targets: how many targets the settings make.
+    :ivar backend: the backend of the robot the goal was checked against, which the study
+        process evaluates the same robot on (the same study for the same seed).
     """
 
     tip: str
@@ -101,6 +104,7 @@ class StudyRequest:
     seed: int
     output: str
     targets: int
+    backend: str
 
     def document(self, urdf: str) -> Dict[str, Any]:
         """
@@ -113,7 +117,8 @@ class StudyRequest:
                    for name, value in vars(self.options).items()}
         return {'urdf': urdf, 'tip': self.tip, 'options': options,
                 'active_joints': None if self.active_joints is None
-                else list(self.active_joints), 'seed': self.seed, 'output': self.output}
+                else list(self.active_joints), 'seed': self.seed, 'output': self.output,
+                'backend': self.backend}
 
 
 @dataclass(frozen=True)
@@ -207,13 +212,13 @@ def _check_names(model: RobotModel, targets: TargetSet, tip: str,
             raise UnknownFrameError(joint, model.joint_names, 'joint')
 
 
-def study_request(goal: ReachGoal, model: RobotModel,
+def study_request(goal: ReachGoal, model: Robot,
                   cwd: str) -> Tuple[StudyRequest, TargetSet]:
     """
     Check a goal against a model and return what the study runs, before any work.
 
     :param goal: the goal.
-    :param model: the robot the study runs on.
+    :param model: the robot the study runs on (on its backend).
     :param cwd: the directory a relative output path is taken from.
     :return: the request and its targets.
     :raises ConfigurationError: for bad settings (the message names the goal's field).
@@ -234,7 +239,8 @@ def study_request(goal: ReachGoal, model: RobotModel,
     if not os.path.isdir(os.path.dirname(output)):
         raise ConfigurationError(f'output: no directory {quote(os.path.dirname(output))} to '
                                  'save the study in')
-    return StudyRequest(tip, target_options(goal), joints, seed, output, len(targets)), targets
+    return StudyRequest(tip, target_options(goal), joints, seed, output, len(targets),
+                        model.backend), targets
 
 
 __all__ = ['answer_from_summary', 'DEFAULT_TIP', 'goal_name', 'ReachAnswer', 'ReachFeedback',

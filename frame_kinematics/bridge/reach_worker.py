@@ -65,7 +65,7 @@ def run(document: dict, out: TextIO) -> int:
     :return: the exit status (0, or 1 after an error line).
     """
     try:
-        model = Robot.from_urdf_string(document['urdf'])
+        model = Robot.from_urdf_string(document['urdf'], backend=document['backend'])
         targets = targets_from_options(TargetOptions(**document['options']))
         joints = document['active_joints']
         result = run_study(model, document['tip'], targets, active_joints=joints,
