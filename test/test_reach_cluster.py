@@ -21,12 +21,13 @@ import sys
 from conftest import bundled, reach_grid
 from frame_kinematics.core import ConfigurationError, Robot
 from frame_kinematics.core.reach import ReachResult, run_study
-from frame_kinematics.core.reach.cluster import rebuild_arguments
 from frame_kinematics.core.urdf import load_urdf
 import numpy as np
 import pytest
 
 distributed = pytest.importorskip('distributed')
+# imports distributed itself: after the skip, where Dask is not installed (the old-numpy leg)
+reach_cluster = pytest.importorskip('frame_kinematics.core.reach.cluster')
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OPTIONS = {'seed': 3, 'max_iterations': 30, 'restarts': 2, 'chunk': 40}
 
@@ -95,8 +96,8 @@ def test_a_floating_base_model_is_rebuilt_with_its_root(study_inputs):
     model = study_inputs[0]
     floating = Robot.from_urdf_string(model.urdf, floating_base=True, world_frame='odom',
                                       backend='numpy')
-    assert rebuild_arguments(floating) == (True, 'odom')
-    assert rebuild_arguments(model) == (False, model.root_link)
+    assert reach_cluster.rebuild_arguments(floating) == (True, 'odom')
+    assert reach_cluster.rebuild_arguments(model) == (False, model.root_link)
 
 
 def test_bad_clients_and_models_are_refused_before_any_work(study_inputs, client):
