@@ -100,11 +100,15 @@ def test_model_attributes_cannot_be_replaced():
 
 # -- no module-level state ------------------------------------------------------------------------
 def _core_modules():
+    """Yield every module of the core whose optional dependency is installed here."""
     package = frame_kinematics.core
-    compiled = importlib.util.find_spec('numba') is not None
+    optional = {package.__name__ + '.accel': 'numba',
+                package.__name__ + '.reach.cluster': 'distributed'}
     for info in pkgutil.walk_packages(package.__path__, package.__name__ + '.',
                                       onerror=lambda name: None):
-        if compiled or not info.name.startswith(package.__name__ + '.accel'):
+        needs = [dependency for prefix, dependency in optional.items()
+                 if info.name.startswith(prefix)]
+        if all(importlib.util.find_spec(dependency) is not None for dependency in needs):
             yield importlib.import_module(info.name)
 
 
