@@ -15,6 +15,7 @@
 
 import json
 import re
+import sys
 
 from frame_kinematics import cli
 from frame_kinematics.core.reach import ReachResult
@@ -94,6 +95,29 @@ def test_empty_and_nan_point_files_are_refused(capsys, tmp_path):
         status, _, err = call(capsys, 'reach', '--points', tmp_path / name, '-o',
                               tmp_path / 'x.npz')
         assert status == 1 and words in err and name in err
+
+
+def test_a_scheduler_without_dask_is_refused_in_one_line(capsys, tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, 'distributed', None)  # as if Dask were not installed
+    status, _, err = call(capsys, 'reach', *BOX, '--scheduler', 'tcp://127.0.0.1:8786', '-o',
+                          tmp_path / 'x.npz')
+    assert status == 1 and len(err.splitlines()) == 1
+    assert "--scheduler needs Dask: pip install 'dask[distributed]'" in err
+    assert not (tmp_path / 'x.npz').exists()
+
+
+@pytest.mark.parametrize('address, words', [
+    ('nonsense://x', "unknown address scheme 'nonsense'"),
+    ('tcp://127.0.0.1:notaport', 'notaport'),
+])
+def test_a_scheduler_address_that_is_not_one_is_refused_in_one_line(capsys, tmp_path, address,
+                                                                    words):
+    pytest.importorskip('distributed')
+    status, _, err = call(capsys, 'reach', *BOX, '--scheduler', address, '-o',
+                          tmp_path / 'x.npz')
+    assert status == 1 and len(err.splitlines()) == 1
+    assert 'no Dask scheduler answers' in err and words in err
+    assert not (tmp_path / 'x.npz').exists()
 
 
 def test_usage_errors_exit_2(capsys, tmp_path):
