@@ -17,7 +17,8 @@ import math
 import sys
 import types
 
-from frame_kinematics.core.checks import as_float_array, MAX_MAGNITUDE, number_within
+from frame_kinematics.core.checks import as_float_array, first_repeated, MAX_MAGNITUDE, \
+    number_within
 from hypothesis import given, strategies as st
 import numpy as np
 import pytest
@@ -57,3 +58,10 @@ def test_arrays_are_read_while_another_thread_imports_numpy_ma(monkeypatch):
     # node while the /tf path reads joint values)
     monkeypatch.setitem(sys.modules, 'numpy.ma', types.ModuleType('numpy.ma'))
     np.testing.assert_array_equal(as_float_array([1.0, 2.0], 'q'), [1.0, 2.0])
+
+
+def test_first_repeated_names_the_first_name_that_comes_again():
+    assert first_repeated(['a', 'b', 'c']) is None
+    assert first_repeated([]) is None
+    assert first_repeated(['a', 'b', 'b', 'a']) == 'b'
+    assert first_repeated(name for name in 'xyzy') == 'y'

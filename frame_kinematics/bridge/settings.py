@@ -26,7 +26,7 @@ from typing import Any, Callable, Dict, Sequence, Tuple
 
 import numpy as np
 
-from ..core.checks import number_within
+from ..core.checks import first_repeated, number_within
 from ..core.errors import ConfigurationError, quote
 from ..core.frames import COM_ORIENTATION_MODES
 from ..core.placement import tool_link_name
@@ -194,11 +194,9 @@ def _validated_items(value: Any, what: str, kind: type, limit: int) -> Tuple[Any
 
 
 def _check_unique(names: Sequence[str], label: str) -> None:
-    seen = set()
-    for name in names:
-        if name in seen:
-            raise SettingError(f"{label} must be unique: '{name}' is given twice")
-        seen.add(name)
+    twice = first_repeated(names)
+    if twice is not None:
+        raise SettingError(f"{label} must be unique: '{twice}' is given twice")
 
 
 def _user_frames(value: Any, what: str) -> Tuple[UserFrame, ...]:

@@ -20,7 +20,7 @@ never kept, frozen or written.
 
 import math
 import sys
-from typing import Optional, Sequence
+from typing import Iterable, Optional, Sequence
 
 import numpy as np
 
@@ -203,6 +203,21 @@ def check_count(value, name: str, minimum: int = 0, maximum: int = 10 ** 9) -> i
         shown = str(number) if len(str(number)) <= 20 else f'{float(number):.3g}'
         raise ConfigurationError(f'{name} must be between {minimum} and {maximum}, got {shown}')
     return number
+
+
+def first_repeated(names: Iterable[str]) -> Optional[str]:
+    """
+    Return the first name that comes a second time, in order.
+
+    :param names: the names.
+    :return: that name, or None when every name comes once.
+    """
+    seen = set()
+    for name in names:
+        if name in seen:
+            return name
+        seen.add(name)
+    return None
 
 
 def check_flag(value, name: str) -> bool:

@@ -29,7 +29,7 @@ import os
 from types import MappingProxyType
 from typing import Dict, Iterable, Optional, Tuple, Type, Union
 
-from .checks import MAX_MAGNITUDE
+from .checks import first_repeated, MAX_MAGNITUDE
 from .errors import excerpt, SRDFError, URDFError
 from .urdf import MAX_NAME_LENGTH
 from .urdf_source import decode_document, read_urdf_file
@@ -257,11 +257,9 @@ def _group_state(element: Element) -> GroupState:
 
 
 def _unique(names: Iterable[str], what: str) -> None:
-    seen = set()
-    for name in names:
-        if name in seen:
-            raise SRDFError(f"two {what}s are named '{excerpt(name)}'")
-        seen.add(name)
+    twice = first_repeated(names)
+    if twice is not None:
+        raise SRDFError(f"two {what}s are named '{excerpt(twice)}'")
 
 
 def _named(element: Element, kind: Type, required: Tuple[str, ...], optional: str = ''):
