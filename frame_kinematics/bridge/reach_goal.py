@@ -228,7 +228,8 @@ def study_request(goal: ReachGoal, model: Robot,
     if not goal.output.strip() or '\0' in goal.output:
         raise ConfigurationError(f'output must name the .npz file the study is saved to, got '
                                  f'{quote(goal.output)}')
-    targets = targets_from_options(target_options(goal), goal_name)
+    options = target_options(goal)
+    targets = targets_from_options(options, goal_name)
     tip = goal.tip_link or DEFAULT_TIP
     joints = tuple(goal.active_joints) or None
     _check_names(model, targets, tip, joints)
@@ -239,7 +240,7 @@ def study_request(goal: ReachGoal, model: Robot,
     if not os.path.isdir(os.path.dirname(output)):
         raise ConfigurationError(f'output: no directory {quote(os.path.dirname(output))} to '
                                  'save the study in')
-    return StudyRequest(tip, target_options(goal), joints, seed, output, len(targets),
+    return StudyRequest(tip, options, joints, seed, output, len(targets),
                         model.backend), targets
 
 
