@@ -36,7 +36,7 @@ import numpy as np
 from .compiled import switch_to_compiled
 from .layout import baked_placements, stamped
 from .log import shorten, ThrottledLog
-from .messages import BridgeOutput, JointStateInput, TransformOut
+from .messages import BridgeOutput, JointStateInput
 from .model_core import ModelCore, parse_description
 from .names import PlanCache
 from .parameters import ParameterValues
@@ -221,10 +221,6 @@ class Bridge:
         core = self._core
         return BridgeOutput(tf_static=stamped(core.static, now_ns),
                             robot_description=core.model.urdf)
-
-    def static_transforms(self, now_ns: int) -> List[TransformOut]:
-        """Return the whole static set, stamped ``now_ns``."""
-        return stamped(self._core.static, now_ns)
 
     # -- parameters and model swaps ------------------------------------------------------------
     def set_robot_description(self, urdf: str, now_ns: int) -> BridgeOutput:
