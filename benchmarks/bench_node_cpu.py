@@ -20,21 +20,23 @@ at ``--rate`` Hz (a smooth sweep, stamped with the clock), and measures over ``-
 each node's CPU (user + system time from ``/proc/<pid>/stat``, as a share of one core) and the
 ``/tf`` messages each one published per second, and the ratios of the node to
 robot_state_publisher. Each ``--publish-frequency`` given is measured in turn in one run (by
-default the throttle, 20 Hz, then every message, 0). A third process, the rclpy floor, takes
-the same stream as the node's ``/tf`` path does with a callback that only counts
-(:func:`count`): the part of the node's CPU that is rclpy's executor, not the node. The CPU
+default the throttle, 20 Hz, then every message, 0). With ``--floor``, a third process, the
+rclpy floor, takes the same stream one executor wake-up per message with a callback that only
+counts (:func:`count`): what rclpy's public API costs before a node does anything. The CPU
 per message divides a process's CPU by the messages it published (the floor: took), which a
 loaded machine distorts less than the shares.
 
 The instrument must not be what limits the nodes: the publisher and one counter per ``/tf``
 topic run in processes of their own (``--nice``: their niceness, -5 by default, so that a
-busy machine slows the nodes under test, not the instrument), and the counters subscribe best
-effort, so that a reliable ``/tf`` writer never waits for them.
+busy machine slows the nodes under test, not the instrument), the counters subscribe best
+effort, so that a reliable ``/tf`` writer never waits for them, and take their queue in
+batches, so that they cost little.
 
 Run, in a sourced ROS 2 environment where ``frame_kinematics_interfaces`` is built:
 ``python3 benchmarks/bench_node_cpu.py [--robot talos|pr2] [--rate 1000] [--seconds 10]
 [--publish-frequency 20 0] [--tf-serialization messages|cdr]
-[--joint-states-serialization messages|cdr]``. Prints a markdown table.
+[--joint-states-serialization messages|cdr] [--joint-states-intake batches|executor]
+[--floor]``. Prints a markdown table.
 """
 
 import argparse
@@ -87,6 +89,10 @@ def main() -> None:
                         help="the node's parameter (default: the node's default)")
     parser.add_argument('--joint-states-serialization', choices=('messages', 'cdr'),
                         help="the node's parameter (default: the node's default)")
+    parser.add_argument('--joint-states-intake', choices=('batches', 'executor'),
+                        help="the node's parameter (default: the node's default)")
+    parser.add_argument('--floor', action='store_true',
+                        help="also measure rclpy's floor (a third process on the stream)")
     parser.add_argument('--nice', type=int, default=-5,
                         help='niceness of the publisher and counter processes')
     parser.add_argument('--role', choices=('publish', 'count'), help=argparse.SUPPRESS)
@@ -99,7 +105,8 @@ def main() -> None:
     rows = [measure(args, frequency) for frequency in args.publish_frequency]
     print(f'{args.robot}, joint_states at {args.rate:g} Hz, {args.seconds:g} s each, '
           f'tf_serialization {args.tf_serialization or "(default)"}, '
-          f'joint_states_serialization {args.joint_states_serialization or "(default)"}')
+          f'joint_states_serialization {args.joint_states_serialization or "(default)"}, '
+          f'joint_states_intake {args.joint_states_intake or "(default)"}')
     print('| publish_frequency | node | CPU (% of a core) | /tf messages per second (floor: '
           'joint_states taken) | CPU us per message | joint_states sent per second |')
     print('|---|---|---|---|---|---|')
@@ -159,31 +166,39 @@ def count(topic: str) -> None:
     Count the messages of a ``/tf`` topic, or of ``joint_states`` (the rclpy floor).
 
     Each line read from stdin is answered with the count so far; the process ends when stdin
-    closes. On ``joint_states`` it takes the stream as the node's ``/tf`` path does (a raw
-    subscription with sensor-data QoS alone on its node, spun by a
-    :class:`~rclpy.executors.SingleThreadedExecutor` in a thread of its own) with a callback
-    that only counts: what rclpy costs before the node does anything.
+    closes. A ``/tf`` counter takes the messages queued behind each wake-up too
+    (:func:`~frame_kinematics.ros.tf_path.queue_taker`), so that it is cheap enough not to be
+    what limits a busy machine. On ``joint_states`` it takes the stream as the node's ``/tf``
+    path does with ``joint_states_intake: executor`` (a raw subscription with sensor-data QoS
+    alone on its node, spun by a :class:`~rclpy.executors.SingleThreadedExecutor` in a thread
+    of its own, one wake-up per message) with a callback that only counts: what rclpy's public
+    API costs before the node does anything.
     """
     import rclpy
     from rclpy.executors import SingleThreadedExecutor
     from rclpy.qos import qos_profile_sensor_data, QoSProfile, ReliabilityPolicy
     from sensor_msgs.msg import JointState
     from tf2_msgs.msg import TFMessage
+    from frame_kinematics.ros.tf_path import queue_taker
 
     rclpy.init()
     node = rclpy.create_node('bench_node_cpu_count')
     counts = [0]
+    queue = []
 
     def counter(_msg) -> None:
         counts[0] += 1
+        while queue and queue[0]() is not None:
+            counts[0] += 1
 
     # raw: counting must not cost a deserialization of every message; best effort: the /tf
     # writer never waits for this reader
     if topic == 'joint_states':
         node.create_subscription(JointState, topic, counter, qos_profile_sensor_data, raw=True)
     else:
-        node.create_subscription(TFMessage, topic, counter, QoSProfile(
+        subscription = node.create_subscription(TFMessage, topic, counter, QoSProfile(
             depth=1000, reliability=ReliabilityPolicy.BEST_EFFORT), raw=True)
+        queue.extend(filter(None, [queue_taker(subscription)]))
     executor = SingleThreadedExecutor()
     executor.add_node(node)
     threading.Thread(target=executor.spin, daemon=True).start()
@@ -221,7 +236,8 @@ def measure(args, frequency: float):
         rsp_params = params_file(directory, 'rsp_bench', urdf, frequency)
         extra = ''.join(f'    {name}: {value}\n' for name, value in (
             ('tf_serialization', args.tf_serialization),
-            ('joint_states_serialization', args.joint_states_serialization)) if value)
+            ('joint_states_serialization', args.joint_states_serialization),
+            ('joint_states_intake', args.joint_states_intake)) if value)
         fk_params = params_file(directory, 'fk_bench', urdf, frequency, extra)
         processes = {
             'robot_state_publisher': start([rsp, '--ros-args', '-r', '__node:=rsp_bench',
@@ -229,14 +245,14 @@ def measure(args, frequency: float):
             'frame_kinematics_node': start([sys.executable, '-m', 'frame_kinematics.node',
                                             '--ros-args', '-r', '__node:=fk_bench',
                                             '--params-file', fk_params, '-r', '/tf:=/tf_fk']),
-            # at the nodes' niceness: it stands for the node's /tf path
-            FLOOR: helper(args, 0, '--role', 'count', '--topic', 'joint_states'),
         }
+        if args.floor:  # at the nodes' niceness: it stands for the node's /tf path
+            processes[FLOOR] = helper(args, 0, '--role', 'count', '--topic', 'joint_states')
         counters = {'robot_state_publisher': helper(args, args.nice, '--role', 'count',
                                                     '--topic', '/tf_rsp'),
                     'frame_kinematics_node': helper(args, args.nice, '--role', 'count',
                                                     '--topic', '/tf_fk'),
-                    FLOOR: processes[FLOOR]}
+                    **({FLOOR: processes[FLOOR]} if args.floor else {})}
         publisher = helper(args, args.nice, '--role', 'publish')
         try:
             time.sleep(args.warmup)

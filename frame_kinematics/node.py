@@ -22,12 +22,15 @@ This module only wires them to ROS, on two paths that never wait for each other:
 * the ``/tf`` path: the ``joint_states`` subscription, alone on a private node ``<name>_tf``
   spun by an executor of its own in a thread of its own
   (:class:`~frame_kinematics.ros.tf_path.ExecutorThread`: rclpy's executors rebuild their
-  wait set on every wake-up, at a cost that grows with every entity they carry);
+  wait set on every wake-up, at a cost that grows with every entity they carry); each
+  wake-up takes the queued messages in a batch
+  (:class:`~frame_kinematics.bridge.intake.JointStateIntake`);
 * the services, the parameter callbacks and the SRDF topic, on the node itself and the main
   executor. They read a snapshot of the bridge; a parameter change builds the new model off
   the ``/tf`` path; an IK solve gives the interpreter up between short slices.
 
-Topics: subscribes ``joint_states`` (sensor-data QoS); publishes ``robot_description``
+Topics: subscribes ``joint_states`` (best effort, depth :data:`JOINT_STATES_DEPTH
+<frame_kinematics.bridge.throttle.JOINT_STATES_DEPTH>`); publishes ``robot_description``
 (transient local), ``/tf``, ``/tf_static``, ``com`` (``geometry_msgs/PointStamped``),
 ``com_velocity`` and ``angular_momentum`` (``geometry_msgs/Vector3Stamped``), ``com_markers``
 (``visualization_msgs/MarkerArray``, see :mod:`frame_kinematics.bridge.markers`).
@@ -57,8 +60,7 @@ from rclpy.executors import Executor, ExternalShutdownException, SingleThreadedE
 from rclpy.logging import get_logger
 from rclpy.node import Node
 from rclpy.parameter import Parameter
-from rclpy.qos import (DurabilityPolicy, qos_profile_sensor_data, QoSProfile,
-                       ReliabilityPolicy)
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.serialization import deserialize_message, serialize_message
 from rclpy.signals import SignalHandlerOptions
 from sensor_msgs.msg import JointState
@@ -68,11 +70,13 @@ from visualization_msgs.msg import Marker, MarkerArray
 
 from .bridge import (Bridge, BridgeOutput, JointStateInput, PARAMETER_DEFAULTS,
                      USER_FRAME_DEFAULTS)
+from .bridge.intake import JointStateIntake
 from .bridge.log import shorten
 from .bridge.moveit import MoveItKinematics
 from .bridge.moveit_types import FAILURE, PositionFKAnswer, PositionIKAnswer
 from .bridge.parameters import split_frame_parameter, split_tool_parameter
 from .bridge.services import compute_ik, get_jacobian, get_relative_motion
+from .bridge.throttle import JOINT_STATES_DEPTH
 from .core.backend import describe, resolve
 from .core.errors import ConfigurationError, FrameKinematicsError
 from .ros.conversions import (fill_ik_response, fill_jacobian_response, fill_joint_state,
@@ -85,7 +89,7 @@ from .ros.moveit_conversions import (fill_position_fk_response, fill_position_ik
                                      position_fk_request, position_ik_request)
 from .ros.reach_action import ReachAction
 from .ros.tf_cdr import tf_serializer
-from .ros.tf_path import ExecutorThread, guarded
+from .ros.tf_path import ExecutorThread, guarded, queue_taker
 
 try:
     from frame_kinematics_interfaces.srv import ComputeIK, GetJacobian, GetRelativeMotion
@@ -104,6 +108,9 @@ except ImportError:  # optional too: without it, no MoveIt-compatible services
 #: subscribers.
 LATCHED_QOS = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
                          reliability=ReliabilityPolicy.RELIABLE)
+#: ``joint_states``: sensor-data QoS (best effort, volatile), deep enough for a batch.
+JOINT_STATES_QOS = QoSProfile(depth=JOINT_STATES_DEPTH, reliability=ReliabilityPolicy.BEST_EFFORT,
+                              durability=DurabilityPolicy.VOLATILE)
 #: Seconds between two hand-overs of Python's GIL between threads (see :func:`main`).
 GIL_SWITCH_INTERVAL = 0.001
 #: Longest wait (s) of an executor before it checks whether to stop.
@@ -177,7 +184,7 @@ class FrameKinematicsNode(Node):
             serialize_message, self.get_logger())
         self._read_joint_state = self._joint_state_reader(params['joint_states_serialization'])
         self._publish(self.bridge.initial_output(self._now()))
-        self._tf_node, self._tf_thread = self._start_tf_path()
+        self._tf_node, self._tf_thread = self._start_tf_path(params['joint_states_intake'])
         model = self.bridge.model
         target = resolve()
         later = '' if target == 'numpy' else f', {describe(target)} once its kernels are ready'
@@ -222,7 +229,7 @@ class FrameKinematicsNode(Node):
         reader = joint_state_reader(mode, probes, deserialize, self.get_logger())
         return deserialize if reader is None else reader.read
 
-    def _start_tf_path(self) -> Tuple[Node, ExecutorThread]:
+    def _start_tf_path(self, intake_mode: str) -> Tuple[Node, ExecutorThread]:
         """Start the joint_states subscription on its own node, spun in its own thread."""
         name = f'{self.get_name()}_tf'
         node = Node(name, namespace=self.get_namespace(), context=self.context,
@@ -230,10 +237,20 @@ class FrameKinematicsNode(Node):
                     start_parameter_services=False, enable_rosout=False,
                     parameter_overrides=[Parameter('start_type_description_service',
                                                    value=False)])
-        node.create_subscription(JointState, 'joint_states',
-                                 guarded(self._on_joint_state, self._on_tf_path_error),
-                                 qos_profile_sensor_data, raw=True)
+        intake = JointStateIntake(self._on_joint_state, self._pause_ns, JOINT_STATES_DEPTH,
+                                  self._on_intake_error)
+        subscription = node.create_subscription(
+            JointState, 'joint_states', guarded(intake, self._on_tf_path_error),
+            JOINT_STATES_QOS, raw=True)
         thread = ExecutorThread(node, name)
+        take_next = None
+        if intake_mode == 'batches':
+            take_next = queue_taker(subscription)
+            if take_next is None:
+                self.get_logger().info("this rclpy's subscriptions take no queued message "
+                                       'outside an executor: one wake-up per joint_states '
+                                       'message')
+        intake.attach(take_next, thread.stopping)
         thread.start()
         return node, thread
 
@@ -279,6 +296,14 @@ class FrameKinematicsNode(Node):
             self._publish(self.bridge.on_joint_state(self._read_joint_state(data), self._now()))
         except CALLBACK_ERRORS as exc:
             self.get_logger().error(shorten(f'joint_states: {exc}'))
+
+    def _pause_ns(self) -> int:
+        return self.bridge.pause_ns(self._now(), self.get_clock().ros_time_is_active)
+
+    def _on_intake_error(self, exc: Exception) -> None:
+        self.get_logger().warning(shorten(
+            f'taking queued joint_states failed ({type(exc).__name__}: {exc}): one wake-up '
+            'per message from now on'))
 
     def _on_tf_path_error(self, exc: Exception) -> None:
         self.get_logger().error(shorten(f'joint_states: unexpected {type(exc).__name__}: {exc}'))

@@ -168,6 +168,7 @@ BAD_PARAMETERS = [
     ('moveit.compute_fk_service', 'a b', 'moveit.compute_fk_service'),
     ('tf_serialization', 'json', 'tf_serialization'),
     ('joint_states_serialization', 'raw', 'joint_states_serialization'),
+    ('joint_states_intake', 'polling', 'joint_states_intake'),
     ('robot_description_semantic', 5, 'robot_description_semantic'),
 ]
 
@@ -176,7 +177,8 @@ def test_parameters_read_at_start_up_only_are_refused_at_run_time():
     bridge, _ = make()
     for name, value in (('moveit.compute_ik_service', 'other_ik'),
                         ('tf_serialization', 'messages'),
-                        ('joint_states_serialization', 'messages')):
+                        ('joint_states_serialization', 'messages'),
+                        ('joint_states_intake', 'executor')):
         out = bridge.apply_parameters({name: value}, 0)
         assert not out.accepted and 'start-up only' in out.reason and name in out.reason
     assert bridge.apply_parameters({'moveit.compute_ik_service': 'compute_ik'}, 0).accepted

@@ -451,6 +451,75 @@ def test_tf_keeps_flowing_while_ik_solves(harness):
     assert during >= 10, f'{during} /tf messages while the solver ran'
 
 
+def _pose_is(harness, q, link, prefix=''):
+    """Return a condition: TF gives the core's ``base_link -> link`` pose at ``q``."""
+    expected = model().forward_kinematics(q).transform(link)
+
+    def reached():
+        try:
+            t = harness.buffer.lookup_transform(prefix + 'base_link', prefix + link,
+                                                rclpy_time.Time())
+        except tf2_ros.TransformException:
+            return False
+        p, r = t.transform.translation, t.transform.rotation
+        return np.allclose([p.x, p.y, p.z], expected[:3, 3], atol=1e-9) and np.allclose(
+            rotation_from_quaternion([r.x, r.y, r.z, r.w]), expected[:3, :3], atol=1e-9)
+    return reached
+
+
+def test_joints_of_two_sources_in_one_batch_are_both_on_tf(harness):
+    # An arm driver floods joint_states; the gripper sends one message among them, once:
+    # taking the queue in a batch must merge it as a message taken on arrival would be.
+    arm = model()
+    names = list(arm.joint_names)
+    q = np.linspace(0.1, 0.4, arm.nq)
+    zero = np.zeros(arm.nq)
+    assert harness.spin_until(lambda: harness.publish_joints(names, zero)
+                              or _pose_is(harness, zero, 'left_finger_link')())
+    time.sleep(0.06)  # the next message is due: the node then waits, and the rest queue up
+    for k in range(41):
+        if k == 20:
+            harness.publish_joints(names[-1:], q[-1:])
+        else:
+            harness.publish_joints(names[:-1], q[:-1])
+    reached = _pose_is(harness, q, 'left_finger_link')
+    assert harness.spin_until(lambda: harness.publish_joints(names[:-1], q[:-1]) or reached())
+    harness.publish_joints(names, zero)
+
+
+def test_one_executor_wake_up_per_message_publishes_tf_too(harness, tmp_path):
+    params = tmp_path / 'params.yaml'
+    indented = '\n'.join('      ' + line for line in ARM.splitlines())
+    params.write_text('/**:\n  ros__parameters:\n    frame_prefix: exec/\n'
+                      '    joint_states_intake: executor\n    robot_description: |\n'
+                      + indented + '\n')
+    executable = os.path.join(packages.get_package_prefix('frame_kinematics'), 'lib',
+                              'frame_kinematics', 'frame_kinematics_node')
+    process = subprocess.Popen(
+        [executable, '--ros-args', '-r', '__ns:=/exec', '--params-file', str(params)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+        env=dict(os.environ))
+    publisher = harness.node.create_publisher(sensor_msgs.JointState, '/exec/joint_states', 10)
+    arm = model()
+    q = np.linspace(-0.3, 0.2, arm.nq)
+    reached = _pose_is(harness, q, 'tool0', 'exec/')
+
+    def follows():
+        msg = sensor_msgs.JointState(name=list(arm.joint_names), position=q.tolist())
+        msg.header.stamp = harness.node.get_clock().now().to_msg()
+        publisher.publish(msg)
+        return reached()
+
+    try:
+        assert harness.spin_until(follows)
+    finally:
+        harness.node.destroy_publisher(publisher)
+        _stop(process)
+        text = process.stdout.read().decode(errors='replace')
+        process.stdout.close()
+    assert 'Traceback' not in text, text
+
+
 @pytest.mark.parametrize('sig', [signal.SIGTERM, signal.SIGINT])
 def test_node_exits_cleanly_on_a_signal(tmp_path, sig):
     params = tmp_path / 'params.yaml'

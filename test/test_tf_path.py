@@ -66,3 +66,35 @@ def test_a_callback_error_is_reported_and_the_thread_goes_on_then_stops_when_ask
     assert len(received) >= 5  # messages after the error were still taken
     assert [str(e) for e in errors] == ['a bug in the callback']
     assert not thread._thread.is_alive()
+
+
+def test_the_queue_taker_is_found_and_takes_the_queued_messages_in_order(context):
+    node = rclpy.create_node('tf_path_queue', context=context)
+    sender = rclpy.create_node('tf_path_queue_sender', context=context)
+    subscription = node.create_subscription(sensor_msgs.JointState, 'tf_path_queue_joints',
+                                            lambda _msg: None, 10, raw=True)
+    take_next = tf_path.queue_taker(subscription)
+    assert take_next is not None  # Humble and Jazzy offer it
+    publisher = sender.create_publisher(sensor_msgs.JointState, 'tf_path_queue_joints', 10)
+    serialization = pytest.importorskip('rclpy.serialization')
+    try:
+        end = time.monotonic() + 30.0
+        while not publisher.get_subscription_count() and time.monotonic() < end:
+            time.sleep(0.01)
+        for k in range(3):
+            publisher.publish(sensor_msgs.JointState(name=[f'j{k}']))
+        taken = []
+        while len(taken) < 3 and time.monotonic() < end:
+            data = take_next()
+            if data is None:
+                time.sleep(0.01)
+            else:
+                taken.append(data)
+        assert take_next() is None
+    finally:
+        node.destroy_node()
+        sender.destroy_node()
+    assert all(isinstance(data, bytes) for data in taken)
+    names = [serialization.deserialize_message(data, sensor_msgs.JointState).name
+             for data in taken]
+    assert names == [['j0'], ['j1'], ['j2']]

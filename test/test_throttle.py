@@ -14,7 +14,8 @@
 """The /tf path's throttle: robot_state_publisher's per-joint rule, however it is computed."""
 
 from conftest import ListLogger
-from frame_kinematics.bridge.throttle import publish_interval_ns, Throttle
+from frame_kinematics.bridge.throttle import (JOINT_STATES_DEPTH, MAX_PAUSE_NS, PAUSE_SHARE,
+                                              publish_interval_ns, Throttle)
 import numpy as np
 
 
@@ -59,3 +60,38 @@ def test_the_same_joints_are_due_again_one_interval_after_their_last_publish():
     assert throttle.due(start + 150 * 1_000_000, joints, start + 150 * 1_000_000, interval)
     throttle.reset()
     assert throttle.due(start + 151 * 1_000_000, joints, start + 151 * 1_000_000, interval)
+
+
+def test_the_tf_path_waits_for_most_of_the_interval_after_a_due_message():
+    throttle = Throttle(ListLogger())
+    interval = publish_interval_ns(20.0)
+    start = 7 * 10 ** 9
+    assert throttle.pause_ns(start, interval, False) == 0  # nothing was due yet
+    assert throttle.due(start, ('a',), start, interval)
+    assert throttle.pause_ns(start, interval, False) == 45_000_000
+    assert throttle.pause_ns(start + 10_000_000, interval, False) == 35_000_000
+    assert throttle.pause_ns(start + 45_000_000, interval, False) == 0
+    assert throttle.pause_ns(start + 60_000_000, interval, False) == 0  # never negative
+    assert not throttle.due(start + 1_000_000, ('a',), start + 1_000_000, interval)
+    # a message that is not due does not move the wait
+    assert throttle.pause_ns(start + 1_000_000, interval, False) == 44_000_000
+
+
+def test_the_tf_path_never_waits_under_sim_time_or_when_every_message_is_due():
+    throttle = Throttle(ListLogger())
+    interval = publish_interval_ns(20.0)
+    assert throttle.due(10 ** 9, ('a',), 10 ** 9, interval)
+    assert throttle.pause_ns(10 ** 9, interval, True) == 0
+    assert throttle.pause_ns(10 ** 9, None, False) == 0
+    throttle.reset()
+    assert throttle.pause_ns(10 ** 9, interval, False) == 0
+
+
+def test_a_wait_is_bounded_and_the_queue_holds_what_a_1khz_stream_sends_meanwhile():
+    throttle = Throttle(ListLogger())
+    slow = publish_interval_ns(1.0)
+    assert throttle.due(10 ** 10, ('a',), 10 ** 10, slow)
+    assert throttle.pause_ns(10 ** 10, slow, False) == MAX_PAUSE_NS
+    assert throttle.pause_ns(0, slow, False) == MAX_PAUSE_NS  # the clock went back
+    assert JOINT_STATES_DEPTH >= 2 * MAX_PAUSE_NS // 1_000_000
+    assert 0 < PAUSE_SHARE < 1

@@ -357,6 +357,15 @@ class Bridge:
         return BridgeOutput(accepted=False, reason='the model changed while the message was '
                             'read')
 
+    def pause_ns(self, now_ns: int, sim_time: bool) -> int:
+        """
+        How long the ``/tf`` path may wait before it takes joint_states again.
+
+        See :meth:`~frame_kinematics.bridge.throttle.Throttle.pause_ns` (the thread that calls
+        :meth:`on_joint_state` calls this too).
+        """
+        return self._throttle.pause_ns(now_ns, self._core.interval_ns, sim_time)
+
     def _take(self, core: ModelCore, names: Tuple[str, ...], positions: np.ndarray,
               velocities: np.ndarray, stamp_ns: int, now_ns: int) -> Optional[BridgeOutput]:
         """Store a checked message under ``core``; None if ``core`` was swapped meanwhile."""

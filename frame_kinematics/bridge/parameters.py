@@ -74,6 +74,7 @@ PARAMETER_DEFAULTS: Mapping[str, Any] = MappingProxyType({
     'moveit.compute_fk_service': 'compute_fk',
     'tf_serialization': 'cdr',
     'joint_states_serialization': 'cdr',
+    'joint_states_intake': 'batches',
 })
 
 #: Ways to serialize ``/tf`` and read ``joint_states``: rclpy's message objects, or the byte
@@ -81,9 +82,12 @@ PARAMETER_DEFAULTS: Mapping[str, Any] = MappingProxyType({
 #: :mod:`frame_kinematics.ros.joint_state_cdr` (used only as far as they agree with rclpy's
 #: own serialization).
 TF_SERIALIZATIONS = ('messages', 'cdr')
+#: How the ``/tf`` path takes ``joint_states``: the queued messages after each wake-up of its
+#: executor (:mod:`frame_kinematics.bridge.intake`), or one message per wake-up.
+JOINT_STATES_INTAKES = ('batches', 'executor')
 #: Parameters the node reads at start-up only: a change at run time is refused.
 START_ONLY = ('moveit.compute_ik_service', 'moveit.compute_fk_service', 'tf_serialization',
-              'joint_states_serialization')
+              'joint_states_serialization', 'joint_states_intake')
 _SERVICE_NAME = re.compile(r'~?/?[A-Za-z_][A-Za-z0-9_]*(/[A-Za-z_][A-Za-z0-9_]*)*\Z')
 
 #: Defaults of the per-frame parameters ``user_frames.<name>.<key>``.
@@ -187,6 +191,7 @@ _NODE_CHECKS: Dict[str, Callable[[Any, str], Any]] = {
     'moveit.compute_fk_service': _service_name,
     'tf_serialization': lambda v, w: check_choice(v, w, TF_SERIALIZATIONS),
     'joint_states_serialization': lambda v, w: check_choice(v, w, TF_SERIALIZATIONS),
+    'joint_states_intake': lambda v, w: check_choice(v, w, JOINT_STATES_INTAKES),
 }
 
 

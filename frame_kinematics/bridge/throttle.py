@@ -25,6 +25,12 @@ drop the newer value). Its stamps are therefore made strictly increasing.
 
 The CoM markers (for RViz) go with the CoM frame, at most once per :data:`MARKER_PERIOD_NS`
 of stamps: a display needs no more, and joint_states may come at 1 kHz.
+
+The ``/tf`` path may take joint_states in batches (:meth:`Throttle.pause_ns`): after a publish,
+nothing is due before about one interval has passed, so the path may wait for most of it and
+then take what was queued meanwhile, in order, as if each message had been taken on arrival.
+The published transforms and their stamps are the same; only the messages that arrive during
+a wait are published up to that wait later.
 """
 
 import math
@@ -39,6 +45,15 @@ MARKER_PERIOD_NS = 100_000_000
 #: Earliest and latest stamps a ``builtin_interfaces/Time`` holds (``sec`` is an int32).
 MIN_STAMP_NS = -2 ** 31 * 1_000_000_000
 MAX_STAMP_NS = (2 ** 31 - 1) * 1_000_000_000 + 999_999_999
+#: Share of the publish interval the ``/tf`` path may wait after a publish.
+PAUSE_SHARE = 0.9
+#: Longest wait (ns) of the ``/tf`` path between two batches of joint_states.
+MAX_PAUSE_NS = 50_000_000
+#: Depth of the joint_states queue: what a 1 kHz stream sends in a second (robot_state_publisher:
+#: 5). It holds the longest wait many times over, and what arrives while a busy machine does not
+#: run the ``/tf`` thread for a few hundred milliseconds: the node then catches up in a batch
+#: instead of dropping messages.
+JOINT_STATES_DEPTH = 1000
 
 
 def publish_interval_ns(publish_frequency: float) -> int:
@@ -72,6 +87,8 @@ class Throttle:
         #: repeats them reads the history in one comparison.
         self._last_joints: Optional[Sequence[str]] = None
         self._last_joints_ns = 0
+        #: the node clock when a message was last due, None after a reset.
+        self._due_at_ns: Optional[int] = None
 
     def reset(self) -> None:
         """Forget the publish history (model swap)."""
@@ -79,6 +96,7 @@ class Throttle:
         self._last_joints = None
         self.last_com_ns = None
         self._last_markers_ns = None
+        self._due_at_ns = None
 
     def markers_due(self, com_ns: int) -> bool:
         """
@@ -123,7 +141,25 @@ class Throttle:
                 self._last_publish[name] = stamp_ns
             self._last_joints = joints if len(joints) else None
             self._last_joints_ns = stamp_ns
+            self._due_at_ns = now_ns
         return publish
+
+    def pause_ns(self, now_ns: int, interval_ns: Optional[int], sim_time: bool) -> int:
+        """
+        How long the ``/tf`` path may wait before it takes joint_states again.
+
+        :param now_ns: the node clock.
+        :param interval_ns: see :func:`publish_interval_ns`; None: every message is due.
+        :param sim_time: whether the node clock is simulated time (its pace is not the wall
+            clock's, so the path never waits).
+        :return: :data:`PAUSE_SHARE` of the interval after the last due message, less the time
+            since, at most :data:`MAX_PAUSE_NS`; 0 when every message is due, under
+            simulated time, or before any message was due.
+        """
+        if sim_time or interval_ns is None or self._due_at_ns is None:
+            return 0
+        end = self._due_at_ns + int(interval_ns * PAUSE_SHARE)
+        return max(0, min(end - now_ns, MAX_PAUSE_NS))
 
     def com_stamp(self, stamp_ns: int) -> Optional[int]:
         """

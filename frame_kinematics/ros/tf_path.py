@@ -21,6 +21,13 @@ node are in its wait set, and a service never delays ``/tf`` by holding an execu
 rclpy's public API is used: :class:`rclpy.executors.SingleThreadedExecutor`, or the events
 executor (``rclpy.experimental.EventsExecutor``) where the distribution has it, found by
 feature detection.
+
+Each wake-up of an executor costs far more than what a message needs (a wait set built in
+Python). The node's ``joint_states`` callback
+(:class:`~frame_kinematics.bridge.intake.JointStateIntake`) therefore takes, after the message
+a wake-up brought, the messages queued behind it, as rclpy's executors take one (the
+subscription's handle), where the handle offers it: :func:`queue_taker` finds out, and without
+it every message is one wake-up.
 """
 
 import importlib
@@ -63,6 +70,31 @@ def guarded(callback: Callable[[Any], None], on_error: Callable[[Exception], Non
     return call
 
 
+def queue_taker(subscription: Any) -> Optional[Callable[[], Any]]:
+    """
+    Return a function that takes a subscription's next queued message, if rclpy lets it.
+
+    rclpy's executors take a message with ``handle.take_message(msg_type, raw)`` inside
+    ``with handle:`` (the subscription's handle, Humble and Jazzy alike); rclpy has no public
+    call for it, so it is used only where the handle offers exactly that.
+
+    :param subscription: an rclpy subscription.
+    :return: a function that returns the next message (bytes for a raw subscription) or None
+        when the queue is empty; None when the handle does not offer it.
+    """
+    handle = getattr(subscription, 'handle', None)
+    take = getattr(handle, 'take_message', None)
+    if not (callable(take) and hasattr(handle, '__enter__') and hasattr(handle, '__exit__')):
+        return None
+    msg_type, raw = subscription.msg_type, subscription.raw
+
+    def take_next() -> Any:
+        with handle:
+            taken = take(msg_type, raw)
+        return None if taken is None else taken[0]
+    return take_next
+
+
 class ExecutorThread:
     """
     Spin one node with an executor of its own, in a thread of its own.
@@ -82,7 +114,8 @@ class ExecutorThread:
         self.executor = kind(context=node.context)
         self.executor.add_node(node)
         self._context = node.context
-        self._stop = threading.Event()
+        #: set when the thread is asked to stop.
+        self.stopping = threading.Event()
         self._wake = node.create_guard_condition(lambda: None)
         self._thread = threading.Thread(target=self._spin, name=name, daemon=True)
 
@@ -92,18 +125,18 @@ class ExecutorThread:
 
     def _spin(self) -> None:
         try:
-            while not self._stop.is_set() and self._context.ok():
+            while not self.stopping.is_set() and self._context.ok():
                 self.executor.spin_once()
         except ExternalShutdownException:
             pass
 
     def stop(self) -> None:
         """Wake the thread, wait for it to end, then shut the executor down."""
-        self._stop.set()
+        self.stopping.set()
         self._wake.trigger()
         if self._thread.is_alive():
             self._thread.join()
         self.executor.shutdown()
 
 
-__all__ = ['events_executor_class', 'ExecutorThread', 'guarded']
+__all__ = ['events_executor_class', 'ExecutorThread', 'guarded', 'queue_taker']
