@@ -56,6 +56,19 @@ def test_quaternion_matrix_round_trip(quat):
 
 
 @settings(max_examples=200, deadline=None)
+@given(quats, quats)
+def test_the_quaternion_product_composes_rotations(q1, q2):
+    q1, q2 = q1 / np.linalg.norm(q1), q2 / np.linalg.norm(q2)
+    product = sp.quaternion_multiply(q1, q2)
+    np.testing.assert_allclose(sp.rotation_from_quaternion(product),
+                               sp.rotation_from_quaternion(q1) @ sp.rotation_from_quaternion(q2),
+                               atol=1e-12)
+    batch = sp.quaternion_multiply(np.stack([q1, q2]), np.stack([q2, q1]))
+    np.testing.assert_allclose(batch[0], product, atol=0.0)
+    np.testing.assert_allclose(sp.quaternion_multiply(q1, [0.0, 0.0, 0.0, 1.0]), q1, atol=0.0)
+
+
+@settings(max_examples=200, deadline=None)
 @given(arrays(float, 3, elements=st.floats(-3.1, 3.1)), st.floats(-1.5, 1.5))
 def test_rpy_round_trip(rpy, pitch):
     rpy = np.array([rpy[0], pitch, rpy[2]])
