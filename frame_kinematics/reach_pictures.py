@@ -30,7 +30,7 @@ import numpy as np
 from .core.ik.options import default_seed
 from .core.model import RobotModel
 from .core.reach.base_search import BaseRanking
-from .core.reach.neighbours import nearest
+from .core.reach.neighbours import point_spacing
 from .core.reach.result import ReachResult
 from .render import _check_output, _check_size, _figure, _Scene
 
@@ -65,23 +65,10 @@ def _values(result: ReachResult, color_by: str) -> Tuple[np.ndarray, str]:
 
 
 def _spacing(points: np.ndarray) -> Tuple[float, bool]:
-    """
-    Return the points' typical spacing and whether they lie on a grid.
-
-    A grid's spacing is its smallest step; scattered points' is the median distance to the
-    nearest other point (of at most 2000 of them).
-    """
+    """Return the points' typical spacing (:func:`point_spacing`) and whether they are a grid."""
     uniques = [np.unique(np.round(points[:, k], 9)) for k in range(3)]
-    span = float(np.ptp(points)) or 1.0
-    if np.prod([float(len(u)) for u in uniques]) == len(points):
-        gaps = np.concatenate([np.diff(u) for u in uniques])
-        gaps = gaps[gaps > 1e-6]
-        return (float(gaps.min()) if len(gaps) else 0.05 * span), True
-    queries = points[np.random.default_rng(0).choice(len(points), min(len(points), 2000),
-                                                     replace=False)]
-    distance, _ = nearest(points, queries, 2, 2.0 * span)
-    found = distance[:, 1][np.isfinite(distance[:, 1])]
-    return (float(np.median(found)) if len(found) else 0.05 * span), False
+    on_grid = bool(np.prod([float(len(u)) for u in uniques]) == len(points))
+    return point_spacing(points) or 0.05 * (float(np.ptp(points)) or 1.0), on_grid
 
 
 def _colors(cmap, values: np.ndarray) -> np.ndarray:

@@ -11,10 +11,11 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Nearest neighbours: scipy's k-d tree and the grid hash find the same points."""
+"""Nearest neighbours (scipy's k-d tree and the grid hash find the same points) and spacing."""
 
 import sys
 
+from frame_kinematics.core.reach import neighbours
 from frame_kinematics.core.reach.neighbours import nearest
 import numpy as np
 import pytest
@@ -45,3 +46,24 @@ def test_kd_tree_agrees_with_the_grid_hash(monkeypatch):
     dist_grid, index_grid = nearest(points, points[:30], 3, 0.25)
     assert np.allclose(dist, dist_grid)
     assert np.array_equal(index, index_grid)
+
+
+def test_point_spacing_is_a_grids_step_and_the_median_nearest_distance_of_scattered_points():
+    axis = np.arange(5) * 0.04
+    grid = np.stack(np.meshgrid(axis, axis, axis * 2.0, indexing='ij'), -1).reshape(-1, 3)
+    assert neighbours.point_spacing(grid) == pytest.approx(0.04, abs=1e-12)
+    rng = np.random.default_rng(21)
+    cloud = rng.uniform(-1.0, 1.0, (300, 3))
+    gaps = np.linalg.norm(cloud[:, None] - cloud[None], axis=-1)
+    np.fill_diagonal(gaps, np.inf)
+    assert neighbours.point_spacing(cloud) == pytest.approx(np.median(gaps.min(axis=1)))
+    twice = np.concatenate([cloud, cloud[:1]])  # a coincident point counts no zero distance
+    assert neighbours.point_spacing(twice) > 0.0
+    assert neighbours.point_spacing(cloud[:1]) == 0.0
+    assert neighbours.point_spacing(np.zeros((4, 3))) == 0.0
+
+
+def test_point_spacing_of_many_points_looks_at_a_bounded_seeded_sample():
+    cloud = np.random.default_rng(3).uniform(0.0, 1.0, (neighbours.SPACING_SAMPLE + 500, 3))
+    first = neighbours.point_spacing(cloud)
+    assert first == neighbours.point_spacing(cloud.copy()) and first > 0.0

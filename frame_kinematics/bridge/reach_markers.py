@@ -45,7 +45,7 @@ from typing import Dict, List, Tuple
 import numpy as np
 
 from ..core.reach import ReachResult
-from ..core.reach.neighbours import nearest
+from ..core.reach.neighbours import point_spacing
 
 #: Marker namespaces of the heat map.
 INDEX_NAMESPACE = 'reach_index'
@@ -123,21 +123,6 @@ def heat_colors(values: np.ndarray) -> np.ndarray:
     colors[:, 3] = HEAT_ALPHA
     colors[np.isnan(v)] = NO_VALUE_COLOR
     return colors
-
-
-def point_spacing(points: np.ndarray) -> float:
-    """
-    Return the median distance of a point to its nearest neighbour (0 for one point).
-
-    :param points: ``(N, 3)``.
-    :return: the distance (m).
-    """
-    if len(points) < 2:
-        return 0.0
-    distances, _ = nearest(points, points, 2, np.inf)
-    spacing = distances[:, 1]
-    spacing = spacing[np.isfinite(spacing) & (spacing > 0)]
-    return float(np.median(spacing)) if len(spacing) else 0.0
 
 
 def _tables(result: ReachResult) -> Dict[str, np.ndarray]:
@@ -232,6 +217,6 @@ def load_visuals(path: str, frame_id: str,
 
 
 __all__ = ['CLOUD_FIELDS', 'CloudOut', 'heat_colors', 'heat_map', 'HeatMapMarker',
-           'HEAT_ALPHA', 'INDEX_NAMESPACE', 'load_visuals', 'NO_VALUE_COLOR', 'point_spacing',
+           'HEAT_ALPHA', 'INDEX_NAMESPACE', 'load_visuals', 'NO_VALUE_COLOR',
            'reach_cloud', 'save_visuals', 'SCORE_NAMESPACE', 'SINGLE_POINT_DIAMETER',
            'SPHERE_FRACTION']
