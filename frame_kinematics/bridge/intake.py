@@ -30,10 +30,11 @@ class JointStateIntake:
     """
     The ``joint_states`` callback of the ``/tf`` path: each wake-up takes the queue in a batch.
 
-    Called with the message a wake-up brought, it hands it on; then, when it has a
-    :func:`queue_taker`, it waits as long as ``pause_ns`` says (woken at once by ``stopping``)
-    and hands on every message queued meanwhile, in order, at most ``depth`` of them. A taker
-    that fails is reported once and dropped: from then on, every message is one wake-up.
+    Called with the message a wake-up brought, it hands it on; then, when it has a queue
+    (:func:`~frame_kinematics.ros.tf_path.queue_taker`), it waits as long as ``pause_ns``
+    says (woken at once by ``stopping``) and hands on every message queued meanwhile, in
+    order, at most ``depth`` of them. A taker that fails is reported once and dropped: from
+    then on, every message is one wake-up.
 
     :param handle: called with each message, in order.
     :param pause_ns: how long to wait before taking the queue (ns), asked after each wake-up.
@@ -55,7 +56,8 @@ class JointStateIntake:
         """
         Give the callback the subscription's queue.
 
-        :param take_next: from :func:`queue_taker` (None: one message per wake-up).
+        :param take_next: returns the next queued message or None
+            (:func:`~frame_kinematics.ros.tf_path.queue_taker`; None: one message per wake-up).
         :param stopping: set when the ``/tf`` path stops (ends a wait and a batch).
         """
         self._take_next = take_next
