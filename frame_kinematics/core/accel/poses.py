@@ -20,9 +20,10 @@ pose, over a packed table (:mod:`.tables`): every link of a model (:func:`poses_
 the ``parent_T_link`` that ``/tf`` reads, :mod:`.tf`), a link's ancestors with their motion
 columns (:func:`chain_into`, the Jacobians), and the nodes of an inverse-kinematics chain
 (:mod:`.ik`). The joint evaluation is written in the loop itself: as a function, even
-inlined, it cost a quarter of the loop's time. The loop and :func:`poses_into` are inlined
-into their callers: the calls, which passed ten arrays and counted a reference to each, cost
-a fifth of a single configuration's checked kernel (:func:`poses_checked`).
+inlined, it cost a quarter of the loop's time. The loop itself is inlined into its callers
+(:func:`poses_into`, :func:`chain_into`): its call, which passed ten arrays and counted a
+reference to each, cost a seventh of a single configuration's checked kernel
+(:func:`poses_checked`).
 """
 
 import numba
@@ -124,7 +125,7 @@ def rows_into(ri, rf, q, link, world, local, with_local, ci, cf, out):
     return pose
 
 
-@numba.njit(error_model='numpy', inline='always')
+@numba.njit(error_model='numpy')
 def poses_into(table, q, world, local, with_local):
     """Write ``root_T_link`` of every link into ``world`` (see :func:`rows_into`)."""
     ri, rf = links(table)
