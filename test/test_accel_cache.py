@@ -100,14 +100,18 @@ def test_an_unwritable_cache_directory_compiles_in_memory_with_one_notice(tmp_pa
     assert len(notices) == 1 and 'Traceback' not in stderr
 
 
-def _module(tmp_path, name, constant):
-    """Import a module of two kernels, ``outer`` calling ``inner``, which reads ``K``."""
+def _module(tmp_path, name, constant, options=''):
+    """
+    Import a module of two kernels, ``outer`` calling ``inner``, which reads ``K``.
+
+    ``inner`` is compiled with the options ``options`` (the text of keyword arguments).
+    """
     tmp_path.mkdir()
     (tmp_path / f'{name}.py').write_text(textwrap.dedent(f"""
         import numba
         K = {constant}
 
-        @numba.njit
+        @numba.njit({options})
         def inner(x):
             return x + K
 
@@ -130,6 +134,16 @@ def test_a_kernel_digest_follows_the_constants_of_the_kernels_it_calls(tmp_path)
     assert kernel_digest(one.outer) == kernel_digest(same.outer)  # path and name do not count
     assert kernel_digest(one.outer) != kernel_digest(other.outer)
     assert kernel_digest(one.inner) != kernel_digest(one.outer)
+
+
+def test_a_kernel_digest_follows_the_compile_options_of_the_kernels_it_calls(tmp_path):
+    from frame_kinematics.core.accel.cache import kernel_digest
+    plain, inlined, numpy_errors = (
+        _module(tmp_path / folder, name, 1.0, options) for folder, name, options in
+        (('d', 'plain', ''), ('e', 'inlined', "inline='always'"),
+         ('f', 'numpy_errors', "error_model='numpy'")))
+    digests = {kernel_digest(module.outer) for module in (plain, inlined, numpy_errors)}
+    assert len(digests) == 3
 
 
 def test_a_kernel_digest_follows_constants_read_through_a_module(tmp_path):

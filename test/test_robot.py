@@ -22,8 +22,8 @@ not a backend.
 
 from conftest import random_configuration
 from frame_kinematics import robots
-from frame_kinematics.core import BackendError, ExpressedIn, IKSolver, KinematicsState, \
-    KinematicsWorkspace, Robot, RobotModel
+from frame_kinematics.core import BackendError, ConfigurationError, ExpressedIn, IKSolver, \
+    KinematicsState, KinematicsWorkspace, Robot, RobotModel
 from frame_kinematics.core.backend import numba_error
 import numpy as np
 import pytest
@@ -65,6 +65,32 @@ def test_robot_results_equal_the_algorithms_over_the_model(model, backend):
     assert robot.workspace().executor is robot.executor
     np.testing.assert_allclose(workspace.forward_kinematics(q[0]),
                                robot.workspace().forward_kinematics(q[0]), rtol=0, atol=TOL)
+
+
+@pytest.mark.parametrize('backend', BACKENDS)
+def test_a_robot_state_without_velocity_is_the_constructors_to_the_last_bit(model, backend):
+    robot = Robot(model, backend=backend)
+    q = random_configuration(model, np.random.default_rng(9))
+    frozen = q.copy()
+    frozen.setflags(write=False)
+    for form in (q, frozen, np.repeat(q, 2)[::2], q.tolist(), q.astype(np.float32), q[None],
+                 q.astype('>f8')):
+        ours, theirs = robot.forward_kinematics(form), KinematicsState(robot, form)
+        assert type(ours) is KinematicsState and ours.model is robot
+        assert ours.executor is robot.executor and ours.backend == backend
+        assert (ours.v, ours.a, ours.batch_shape) == (None, None, theirs.batch_shape)
+        for name in ('q', 'poses', 'local_poses'):
+            assert not getattr(ours, name).flags.writeable
+            np.testing.assert_array_equal(getattr(ours, name), getattr(theirs, name))
+        assert not np.shares_memory(ours.q, q) and not np.shares_memory(ours.q, frozen)
+    for index, value in ((0, np.nan), (1, 1e308)):
+        bad = q.copy()
+        bad[index] = value
+        with pytest.raises(ConfigurationError) as ours:
+            robot.forward_kinematics(bad)
+        with pytest.raises(ConfigurationError) as theirs:
+            KinematicsState(robot, bad)
+        assert str(ours.value) == str(theirs.value)
 
 
 @pytest.mark.parametrize('backend', BACKENDS)

@@ -20,8 +20,9 @@ reads (a table layout, a type code) are not part of the key, and the directory d
 environment variables read when numba is first imported and on where the package is
 installed. Here every kernel gets a cache of its own (:func:`attach`):
 
-* its key, :func:`kernel_digest`, hashes the kernel's bytecode, that of every compiled
-  function it calls (transitively) and the value of every constant they read;
+* its key, :func:`kernel_digest`, hashes the kernel's bytecode and compile options, those
+  of every compiled function it calls (transitively) and the value of every constant they
+  read;
 * its files live in one directory (:func:`~frame_kinematics.core.backend.cache_directory`)
   under names that carry that digest: another install of the same sources (a second colcon
   workspace, a virtual environment) loads what one compiled, and no edit can load a stale
@@ -89,10 +90,10 @@ def kernel_digest(function) -> str:
     """
     Hash what a compiled function depends on: 16 hexadecimal digits.
 
-    The bytecode and constants of the function, and for every global name it reads (or
-    attribute of a module it reads): the value of a constant (number, string, array, tuple of
-    them), or, for another compiled function or an intrinsic, the same hash of it,
-    transitively.
+    The bytecode, constants and compile options (``inline``, ``error_model``, ...) of the
+    function, and for every global name it reads (or attribute of a module it reads): the
+    value of a constant (number, string, array, tuple of them), or, for another compiled
+    function or an intrinsic, the same hash of it, transitively.
 
     :param function: a numba dispatcher (or intrinsic, or plain Python function).
     :return: the digest; the same for the same code and constants, in any process.
@@ -107,6 +108,7 @@ def kernel_digest(function) -> str:
         if code is None or id(code) in seen:
             continue
         seen.add(id(code))
+        digest.update(repr(sorted(getattr(item, 'targetoptions', {}).items())).encode())
         scope = getattr(py_func, '__globals__', {})
         for part in _code_objects(code):
             digest.update(part.co_code)
