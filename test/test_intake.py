@@ -59,11 +59,41 @@ def test_a_wake_up_hands_on_its_message_then_the_queue_in_order():
     assert handled[-1] == 'm4' and len(handled) == 5
 
 
-def test_a_short_wait_then_what_was_queued():
+def test_a_short_wait_then_what_was_queued_in_turns_until_a_wait_brings_nothing():
     queue = Queue(['m1'])
     intake, handled, _, asked, _ = intake_over(queue, pause_ns=1_000_000)
     intake('m0')
-    assert handled == ['m0', 'm1'] and asked == [1_000_000]
+    # m1 came with the first wait; the second wait brought nothing: back to the executor
+    assert handled == ['m0', 'm1'] and asked == [1_000_000, 1_000_000]
+
+
+class Stream(Queue):
+    """A queue that a publisher fills while the intake waits: one message per look."""
+
+    def __init__(self, count):
+        super().__init__([])
+        self.sent, self.count, self.looks = 0, count, 0
+
+    def __call__(self):
+        self.looks += 1
+        if self.looks % 2 == 1 and self.sent < self.count:  # one arrived during the wait
+            self.sent += 1
+            return f's{self.sent}'
+        return None
+
+
+def test_a_stream_that_keeps_coming_is_taken_in_turns_without_the_executor():
+    stream = Stream(5)
+    intake, handled, _, asked, _ = intake_over(stream, pause_ns=1_000)
+    intake('s0')
+    assert handled == ['s0', 's1', 's2', 's3', 's4', 's5'] and len(asked) == 6
+
+
+def test_without_a_reason_to_wait_one_turn_takes_the_queue_then_the_executor_waits():
+    stream = Stream(5)
+    intake, handled, _, asked, _ = intake_over(stream, pause_ns=0)
+    intake('s0')
+    assert handled == ['s0', 's1'] and asked == [0]
 
 
 def test_a_batch_takes_at_most_the_queue_depth():

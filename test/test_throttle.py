@@ -14,7 +14,8 @@
 """The /tf path's throttle: robot_state_publisher's per-joint rule, however it is computed."""
 
 from conftest import ListLogger
-from frame_kinematics.bridge.throttle import (JOINT_STATES_DEPTH, MAX_PAUSE_NS, PAUSE_SHARE,
+from frame_kinematics.bridge.throttle import (JOINT_STATES_DEPTH, MAX_PAUSE_NS,
+                                              MAX_STREAM_PAUSE_NS, PAUSE_SHARE,
                                               publish_interval_ns, Throttle)
 import numpy as np
 
@@ -75,16 +76,38 @@ def test_the_tf_path_waits_for_most_of_the_interval_after_a_due_message():
     assert not throttle.due(start + 1_000_000, ('a',), start + 1_000_000, interval)
     # a message that is not due does not move the wait
     assert throttle.pause_ns(start + 1_000_000, interval, False) == 44_000_000
+    # the wait over, a 1 kHz stream is waited for one of its periods
+    assert throttle.pause_ns(start + 46_000_000, interval, False) == 1_000_000
 
 
-def test_the_tf_path_never_waits_under_sim_time_or_when_every_message_is_due():
+def test_the_tf_path_never_waits_under_sim_time():
     throttle = Throttle(ListLogger())
     interval = publish_interval_ns(20.0)
     assert throttle.due(10 ** 9, ('a',), 10 ** 9, interval)
     assert throttle.pause_ns(10 ** 9, interval, True) == 0
-    assert throttle.pause_ns(10 ** 9, None, False) == 0
+    throttle.due(10 ** 9 + 1_000_000, ('a',), 10 ** 9, None)
+    assert throttle.pause_ns(10 ** 9, None, True) == 0
     throttle.reset()
     assert throttle.pause_ns(10 ** 9, interval, False) == 0
+
+
+def test_when_every_message_is_due_a_fast_stream_is_waited_for_one_of_its_periods():
+    throttle = Throttle(ListLogger())
+    start = 3 * 10 ** 9
+    assert throttle.pause_ns(start, None, False) == 0  # no message yet
+    throttle.due(start, ('a',), start, None)
+    assert throttle.pause_ns(start, None, False) == 0  # one message: no period yet
+    throttle.due(start + 1_000_000, ('a',), start, None)  # 1 kHz
+    assert throttle.pause_ns(start, None, False) == 1_000_000
+    throttle.due(start + 1_000_000 + MAX_STREAM_PAUSE_NS + 1, ('a',), start, None)  # slower
+    assert throttle.pause_ns(start, None, False) == 0
+    throttle.due(start, ('a',), start, None)  # a stamp from the past: no period
+    assert throttle.pause_ns(start, None, False) == 0
+    throttle.due(start, ('b',), start, None)  # two sources on one tick: no period
+    assert throttle.pause_ns(start, None, False) == 0
+    throttle.due(start + 500_000, ('a',), start, None)
+    throttle.reset()
+    assert throttle.pause_ns(start, None, False) == 0
 
 
 def test_a_wait_is_bounded_and_the_queue_holds_what_a_1khz_stream_sends_meanwhile():

@@ -33,8 +33,10 @@ class JointStateIntake:
     Called with the message a wake-up brought, it hands it on; then, when it has a queue
     (:func:`~frame_kinematics.ros.tf_path.queue_taker`), it waits as long as ``pause_ns``
     says (woken at once by ``stopping``) and hands on every message queued meanwhile, in
-    order, at most ``depth`` of them. A taker that fails is reported once and dropped: from
-    then on, every message is one wake-up.
+    order, at most ``depth`` of them; and again, as long as a wait brought messages, until
+    ``pause_ns`` says 0 or the queue is found empty (then the executor waits for the next
+    message). A taker that fails is reported once and dropped: from then on, every message is
+    one wake-up.
 
     :param handle: called with each message, in order.
     :param pause_ns: how long to wait before taking the queue (ns), asked after each wake-up.
@@ -69,26 +71,34 @@ class JointStateIntake:
         return self._take_next is not None
 
     def __call__(self, msg: Any) -> None:
-        """Hand on ``msg``, then (batched) wait and hand on the queued messages."""
+        """Hand on ``msg``, then (batched) wait and hand on the queued messages, in turns."""
         self._handle(msg)
         take_next, stopping = self._take_next, self._stopping
         if take_next is None:
             return
-        pause = self._pause_ns()
-        if pause > 0 and stopping.wait(pause * 1e-9):
-            return
-        for _ in range(self._depth):
-            if stopping.is_set():
+        while True:
+            pause = self._pause_ns()
+            if pause > 0 and stopping.wait(pause * 1e-9):
                 return
+            taken = self._take_queue(take_next, stopping)
+            if not (taken and pause):  # an empty queue, or no reason to wait: the executor's
+                return
+
+    def _take_queue(self, take_next: Callable[[], Any], stopping: threading.Event) -> int:
+        """Hand on the queued messages, at most ``depth``; return how many."""
+        for taken in range(self._depth):
+            if stopping.is_set():
+                return taken
             try:
                 msg = take_next()
             except Exception as exc:  # rclpy changed: one message per wake-up from now on
                 self._take_next = None
                 self._on_error(exc)
-                return
+                return taken
             if msg is None:
-                return
+                return taken
             self._handle(msg)
+        return self._depth
 
 
 __all__ = ['JointStateIntake']

@@ -29,8 +29,10 @@ of stamps: a display needs no more, and joint_states may come at 1 kHz.
 The ``/tf`` path may take joint_states in batches (:meth:`Throttle.pause_ns`): after a publish,
 nothing is due before about one interval has passed, so the path may wait for most of it and
 then take what was queued meanwhile, in order, as if each message had been taken on arrival.
-The published transforms and their stamps are the same; only the messages that arrive during
-a wait are published up to that wait later.
+Otherwise (every message due, or the throttle's wait over), a fast stream (its stamps at most
+:data:`MAX_STREAM_PAUSE_NS` apart) is taken after a wait of one of its periods. The published
+transforms and their stamps are the same; only the messages that arrive during a wait are
+published up to that wait later.
 """
 
 import math
@@ -49,6 +51,9 @@ MAX_STAMP_NS = (2 ** 31 - 1) * 1_000_000_000 + 999_999_999
 PAUSE_SHARE = 0.9
 #: Longest wait (ns) of the ``/tf`` path between two batches of joint_states.
 MAX_PAUSE_NS = 50_000_000
+#: Longest wait (ns) of the ``/tf`` path when every message is due: one period of a stream of
+#: 500 Hz or faster (slower streams are taken message by message).
+MAX_STREAM_PAUSE_NS = 2_000_000
 #: Depth of the joint_states queue: what a 1 kHz stream sends in a second (robot_state_publisher:
 #: 5). It holds the longest wait many times over, and what arrives while a busy machine does not
 #: run the ``/tf`` thread for a few hundred milliseconds: the node then catches up in a batch
@@ -89,6 +94,9 @@ class Throttle:
         self._last_joints_ns = 0
         #: the node clock when a message was last due, None after a reset.
         self._due_at_ns: Optional[int] = None
+        #: the stamp of the last message, and how far it was from the one before (0: unknown).
+        self._last_stamp_ns: Optional[int] = None
+        self._stamp_gap_ns = 0
 
     def reset(self) -> None:
         """Forget the publish history (model swap)."""
@@ -97,6 +105,8 @@ class Throttle:
         self.last_com_ns = None
         self._last_markers_ns = None
         self._due_at_ns = None
+        self._last_stamp_ns = None
+        self._stamp_gap_ns = 0
 
     def markers_due(self, com_ns: int) -> bool:
         """
@@ -126,6 +136,9 @@ class Throttle:
             self.logger.warning('moved backwards in time, re-publishing joint transforms')
             self.reset()
         self._last_callback_ns = now_ns
+        if self._last_stamp_ns is not None:
+            self._stamp_gap_ns = stamp_ns - self._last_stamp_ns
+        self._last_stamp_ns = stamp_ns
         publish = interval_ns is None
         if not publish:
             if joints is self._last_joints:  # each of them last published at that stamp
@@ -152,14 +165,20 @@ class Throttle:
         :param interval_ns: see :func:`publish_interval_ns`; None: every message is due.
         :param sim_time: whether the node clock is simulated time (its pace is not the wall
             clock's, so the path never waits).
-        :return: :data:`PAUSE_SHARE` of the interval after the last due message, less the time
-            since, at most :data:`MAX_PAUSE_NS`; 0 when every message is due, under
-            simulated time, or before any message was due.
+        :return: with a throttle, until :data:`PAUSE_SHARE` of the interval has passed since
+            the last due message, at most :data:`MAX_PAUSE_NS`; after that, or when every
+            message is due, one period of the stream (the stamp gap between its last two
+            messages) when it is at most :data:`MAX_STREAM_PAUSE_NS`, else 0; 0 under
+            simulated time.
         """
-        if sim_time or interval_ns is None or self._due_at_ns is None:
+        if sim_time:
             return 0
-        end = self._due_at_ns + int(interval_ns * PAUSE_SHARE)
-        return max(0, min(end - now_ns, MAX_PAUSE_NS))
+        if interval_ns is not None and self._due_at_ns is not None:
+            end = self._due_at_ns + int(interval_ns * PAUSE_SHARE)
+            if end > now_ns:
+                return min(end - now_ns, MAX_PAUSE_NS)
+        gap = self._stamp_gap_ns
+        return gap if 0 < gap <= MAX_STREAM_PAUSE_NS else 0
 
     def com_stamp(self, stamp_ns: int) -> Optional[int]:
         """
