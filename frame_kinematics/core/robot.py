@@ -136,10 +136,6 @@ class Robot(RobotModel):
             backend.
         :raises ConfigurationError: for invalid inputs.
         """
-        if self.executor is not None and v is None and a is None:
-            state = KinematicsState._compiled(self, self.executor, q)
-            if state is not None:  # one compiled call checked q and wrote the poses
-                return state
         return KinematicsState(self, q, v, a)
 
     def transform(self, q, link: str) -> np.ndarray:

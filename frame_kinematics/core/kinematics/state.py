@@ -138,33 +138,6 @@ class KinematicsState:
             self._local = _readonly(local)
         self.poses = _readonly(poses)
 
-    @classmethod
-    def _compiled(cls, model: 'RobotModel', accel: 'Executor', q
-                  ) -> Optional['KinematicsState']:
-        """
-        Return the state of one configuration, checked and evaluated by one compiled call.
-
-        ``KinematicsState(model, q, backend=accel)`` without velocity, to the last bit, minus
-        the constructor's resolution of the backend: the direct path of
-        :meth:`Robot.forward_kinematics <frame_kinematics.core.robot.Robot.forward_kinematics>`.
-
-        :param model: the robot model ``accel`` serves.
-        :param accel: a compiled executor (not None).
-        :param q: anything.
-        :return: the state, or None when ``accel`` does not take ``q`` or ``q`` fails its
-            checks (the constructor then says why).
-        """
-        checked = accel.checked_poses(q)
-        if checked is None:
-            return None
-        state = cls.__new__(cls)
-        state.model = model
-        state.executor = accel
-        state.q, state.poses = checked
-        checked[0].setflags(False)  # as the constructor's
-        checked[1].setflags(False)
-        return state
-
     @property
     def backend(self) -> str:
         """Return the name of the backend that evaluates the state: ``'numpy'`` or ``'numba'``."""
