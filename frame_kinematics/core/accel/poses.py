@@ -20,10 +20,7 @@ pose, over a packed table (:mod:`.tables`): every link of a model (:func:`poses_
 the ``parent_T_link`` that ``/tf`` reads, :mod:`.tf`), a link's ancestors with their motion
 columns (:func:`chain_into`, the Jacobians), and the nodes of an inverse-kinematics chain
 (:mod:`.ik`). The joint evaluation is written in the loop itself: as a function, even
-inlined, it cost a quarter of the loop's time. The loop itself is inlined into its callers
-(:func:`poses_into`, :func:`chain_into`): its call, which passed ten arrays and counted a
-reference to each, cost a seventh of a single configuration's checked kernel
-(:func:`poses_checked`).
+inlined, it cost a quarter of the loop's time.
 """
 
 import numba
@@ -65,7 +62,7 @@ def origin(rf, row):
             rf[row, o + 10], rf[row, o + 11])
 
 
-@numba.njit(error_model='numpy', inline='always')
+@numba.njit(error_model='numpy')
 def rows_into(ri, rf, q, link, world, local, with_local, ci, cf, out):
     """
     Evaluate ``root_T_link`` of every row, or of a link and its ancestors, parents first.
