@@ -46,13 +46,11 @@ def test_without_a_queue_each_wake_up_hands_on_its_one_message_and_never_waits()
     intake('m0')
     intake('m1')
     assert handled == ['m0', 'm1'] and asked == [] and errors == []
-    assert not intake.batched
 
 
 def test_a_wake_up_hands_on_its_message_then_the_queue_in_order():
     queue = Queue(['m1', 'm2', 'm3'])
     intake, handled, errors, asked, _ = intake_over(queue)
-    assert intake.batched
     intake('m0')
     assert handled == ['m0', 'm1', 'm2', 'm3'] and errors == [] and asked == [0]
     intake('m4')  # an empty queue: the message alone
@@ -140,4 +138,3 @@ def test_a_queue_that_fails_is_reported_once_then_each_wake_up_takes_one_message
     intake('m1')
     assert handled == ['m0', 'm1'] and len(calls) == 1
     assert [str(e) for e in errors] == ['take_message() takes 3 arguments']
-    assert not intake.batched

@@ -65,13 +65,8 @@ class JointStateIntake:
         self._take_next = take_next
         self._stopping = stopping
 
-    @property
-    def batched(self) -> bool:
-        """Whether a wake-up takes the queued messages too."""
-        return self._take_next is not None
-
     def __call__(self, msg: Any) -> None:
-        """Hand on ``msg``, then (batched) wait and hand on the queued messages, in turns."""
+        """Hand on ``msg``, then (with a queue) wait and hand on the queued messages, in turns."""
         self._handle(msg)
         take_next, stopping = self._take_next, self._stopping
         if take_next is None:
