@@ -309,21 +309,27 @@ def _parameter(name, value):
         type=types.PARAMETER_DOUBLE, double_value=value))
 
 
-def _tool0_follows(harness, q):
-    """Publish ``q`` until TF gives the core's ``base_link -> tool0`` translation for it."""
-    arm = model()
-    expected = arm.forward_kinematics(q).transform('tool0')
+def _pose_is(harness, q, link, prefix=''):
+    """Return a condition: TF gives the core's ``base_link -> link`` pose at ``q``."""
+    expected = model().forward_kinematics(q).transform(link)
 
-    def matches():
-        harness.publish_joints(arm.joint_names, q)
+    def reached():
         try:
-            t = harness.buffer.lookup_transform('base_link', 'tool0', rclpy_time.Time())
+            t = harness.buffer.lookup_transform(prefix + 'base_link', prefix + link,
+                                                rclpy_time.Time())
         except tf2_ros.TransformException:
             return False
-        p = t.transform.translation
-        return np.allclose([p.x, p.y, p.z], expected[:3, 3], atol=1e-9)
+        p, r = t.transform.translation, t.transform.rotation
+        return np.allclose([p.x, p.y, p.z], expected[:3, 3], atol=1e-9) and np.allclose(
+            rotation_from_quaternion([r.x, r.y, r.z, r.w]), expected[:3, :3], atol=1e-9)
+    return reached
 
-    return harness.spin_until(matches)
+
+def _tool0_follows(harness, q):
+    """Publish ``q`` until TF gives the core's ``base_link -> tool0`` pose for it."""
+    names = model().joint_names
+    reached = _pose_is(harness, q, 'tool0')
+    return harness.spin_until(lambda: harness.publish_joints(names, q) or reached())
 
 
 @pytest.mark.parametrize('name, value, fragment', [
@@ -449,22 +455,6 @@ def test_tf_keeps_flowing_while_ik_solves(harness):
     assert not answer.success and 'no solution' in answer.message
     # one message per 10 ms spin: a node that waits for the solver delivers none meanwhile
     assert during >= 10, f'{during} /tf messages while the solver ran'
-
-
-def _pose_is(harness, q, link, prefix=''):
-    """Return a condition: TF gives the core's ``base_link -> link`` pose at ``q``."""
-    expected = model().forward_kinematics(q).transform(link)
-
-    def reached():
-        try:
-            t = harness.buffer.lookup_transform(prefix + 'base_link', prefix + link,
-                                                rclpy_time.Time())
-        except tf2_ros.TransformException:
-            return False
-        p, r = t.transform.translation, t.transform.rotation
-        return np.allclose([p.x, p.y, p.z], expected[:3, 3], atol=1e-9) and np.allclose(
-            rotation_from_quaternion([r.x, r.y, r.z, r.w]), expected[:3, :3], atol=1e-9)
-    return reached
 
 
 def test_joints_of_two_sources_in_one_batch_are_both_on_tf(harness):
