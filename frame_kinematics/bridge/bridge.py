@@ -361,8 +361,13 @@ class Bridge:
         """
         How long the ``/tf`` path may wait before it takes joint_states again.
 
-        See :meth:`~frame_kinematics.bridge.throttle.Throttle.pause_ns` (the thread that calls
-        :meth:`on_joint_state` calls this too).
+        Called by the thread that calls :meth:`on_joint_state`.
+
+        :param now_ns: the node clock.
+        :param sim_time: whether the node clock is simulated time.
+        :return: the wait (ns), as
+            :meth:`Throttle.pause_ns <frame_kinematics.bridge.throttle.Throttle.pause_ns>`
+            gives it for the current publish interval.
         """
         return self._throttle.pause_ns(now_ns, self._core.interval_ns, sim_time)
 
