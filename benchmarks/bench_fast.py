@@ -19,9 +19,11 @@ The compiled backend (numba) against the numpy one and the compiled peers, in on
   :class:`~frame_kinematics.core.kinematics.KinematicsWorkspace`), and the tip Jacobian
   (``model.jacobian(q, tip)``, ``LOCAL_WORLD_ALIGNED``, a new array) on both backends,
   against Pinocchio (``forwardKinematics`` + ``updateFramePlacements``, in place;
-  ``computeFrameJacobian``, a new array), best of 5 repeats; the compiled kernel that these
-  calls make alone too (``poses_checked``, ``jacobian_checked``: the checks and the
-  kinematics, into arrays allocated once, numba's dispatch included).
+  ``computeFrameJacobian``, a new array), and the compiled kernel that these calls make
+  alone (``poses_checked``, ``jacobian_checked``: the checks and the kinematics, into arrays
+  allocated once, numba's dispatch included); each the best of 40 rounds in which every call
+  takes its turn (:func:`_race`), so that a busy moment of the machine does not fall on one
+  side of a ratio only.
 * ``ik``: the TRAC-IK protocol of :mod:`bench_ik` (random reachable targets, random seeds,
   1e-5 m and 1e-5 rad within the limits, 5 ms budget, no iteration limit) with one
   :class:`~frame_kinematics.core.ik.IKSolver` per backend, against roboticstoolbox-python's
@@ -85,9 +87,21 @@ def fk_cases():
     return cases
 
 
-def _best(function, number=2000, repeat=5):
-    function()
-    return min(timeit.repeat(function, number=number, repeat=repeat)) / number * 1e6
+def _race(functions: dict, number: int = 1000, rounds: int = 40) -> dict:
+    """
+    Time callables in turns, ``rounds`` times each: the best time per call (us) of each.
+
+    Taking turns gives every callable the same share of the machine's slow moments, so that
+    their ratios do not depend on which one ran while another process was busy.
+    """
+    best = {}
+    for function in functions.values():
+        function()
+    for _ in range(rounds):
+        for name, function in functions.items():
+            took = timeit.timeit(function, number=number) / number * 1e6
+            best[name] = min(best.get(name, took), took)
+    return best
 
 
 def part_fk():
@@ -99,31 +113,35 @@ def part_fk():
                   for b in ('numpy', 'numba')}
         model = models['numba']
         q = model.layout.sample_uniform(np.random.default_rng(1), None, 1.0)
-        times = {}
-        for name, m in models.items():
-            workspace = m.workspace()
-            times[name] = (_best(lambda: m.forward_kinematics(q)),
-                           _best(lambda: workspace.forward_kinematics(q)),
-                           _best(lambda: m.jacobian(q, tip)))
         acc = model.executor
         q_copy, world = np.empty(model.nq), np.empty((len(model.links), 4, 4))
         jac = np.zeros((6, model.nv))
         origin = np.zeros(3)
         index = model.link_index(tip)
-        kernel_fk = _best(lambda: poses.poses_checked(acc._table, q, q_copy, world))
-        times['kernel'] = (kernel_fk, kernel_fk,
-                           _best(lambda: jacobian.jacobian_checked(
-                               acc._table, q, index, origin, twists.LOCAL_WORLD_ALIGNED, jac)))
         pmodel = pin.buildModelFromUrdf(path, pin.JointModelFreeFlyer()) if floating else \
             pin.buildModelFromUrdf(path)
         pdata = pmodel.createData()
         pq = _pinocchio_q(pin, pmodel, model, q)
         fid = pmodel.getFrameId(tip)
-        pin_fk = _best(lambda: (pin.forwardKinematics(pmodel, pdata, pq),
-                                pin.updateFramePlacements(pmodel, pdata)))
-        times['pinocchio'] = (pin_fk, pin_fk,
-                              _best(lambda: pin.computeFrameJacobian(pmodel, pdata, pq, fid,
-                                                                     pin.LOCAL_WORLD_ALIGNED)))
+        calls = {}
+        for name, m in models.items():
+            workspace = m.workspace()
+            calls[name, 0] = lambda m=m: m.forward_kinematics(q)
+            calls[name, 1] = lambda w=workspace: w.forward_kinematics(q)
+            calls[name, 2] = lambda m=m: m.jacobian(q, tip)
+        calls['kernel', 0] = lambda: poses.poses_checked(acc._table, q, q_copy, world)
+        calls['kernel', 2] = lambda: jacobian.jacobian_checked(
+            acc._table, q, index, origin, twists.LOCAL_WORLD_ALIGNED, jac)
+        calls['pinocchio', 0] = lambda: (pin.forwardKinematics(pmodel, pdata, pq),
+                                         pin.updateFramePlacements(pmodel, pdata))
+        calls['pinocchio', 2] = lambda: pin.computeFrameJacobian(pmodel, pdata, pq, fid,
+                                                                 pin.LOCAL_WORLD_ALIGNED)
+        slow = {key: call for key, call in calls.items() if key[0] == 'numpy'}
+        best = _race({key: call for key, call in calls.items() if key[0] != 'numpy'})
+        best.update(_race(slow, number=200, rounds=5))
+        times = {name: tuple(best.get((name, k), best.get((name, 0))) for k in range(3))
+                 for name in ('numpy', 'numba', 'kernel', 'pinocchio')}
+        poses.poses_checked(acc._table, q, q_copy, world)
         pin.forwardKinematics(pmodel, pdata, pq)
         pin.updateFramePlacements(pmodel, pdata)
         assert np.abs(pdata.oMf[fid].homogeneous - world[index]).max() < 1e-9
@@ -409,10 +427,9 @@ def part_start(repeat):
         print(f'| {name} | {seconds:.2f} |')
     with open(path, encoding='utf-8') as handle:
         text = handle.read()
-    Robot.from_urdf_string(text, backend='numba')
-    times = {'numba': _best(lambda: Robot.from_urdf_string(text, backend='numba'), 20),
-             'numpy': _best(lambda: Robot.from_urdf_string(text, backend='numpy'), 20),
-             'Pinocchio': _best(lambda: pin.buildModelFromXML(text), 20)}
+    times = _race({'numba': lambda: Robot.from_urdf_string(text, backend='numba'),
+                   'numpy': lambda: Robot.from_urdf_string(text, backend='numpy'),
+                   'Pinocchio': lambda: pin.buildModelFromXML(text)}, number=20, rounds=5)
     print('\nEvery later model of the process (Panda, from the URDF text, ms)\n')
     print('| backend | ms | / Pinocchio |')
     print('|---|---:|---:|')
