@@ -186,6 +186,24 @@ def test_the_packed_table_holds_the_kernel_tables_bit_for_bit():
     np.testing.assert_array_equal(rows[:, 3], model.kernel.principal_axis)
 
 
+def test_a_borrowed_array_is_the_same_memory_shape_and_strides():
+    numba = pytest.importorskip('numba')
+    from frame_kinematics.core.accel.runtime import borrowed
+
+    @numba.njit
+    def write_through(array, value):
+        view = borrowed(array)
+        for i in range(view.shape[0]):
+            view[i, 0] = value + i
+        return view.shape + view.strides
+
+    base = np.zeros((6, 4))
+    for array in (base, base[::2, 1:]):  # C-contiguous, then strided
+        assert write_through(array, 7.0) == array.shape + array.strides
+        assert array[:, 0].tolist() == [7.0 + i for i in range(len(array))]
+    assert base[:, 0].tolist() == [7.0, 8.0, 9.0, 10.0, 11.0, 12.0]
+
+
 def test_a_massless_robot_has_no_center_of_mass_on_either_backend():
     pytest.importorskip('numba')
     text = ('<robot name="light"><link name="a"/><link name="b"/>'

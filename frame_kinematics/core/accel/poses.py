@@ -20,13 +20,15 @@ pose, over a packed table (:mod:`.tables`): every link of a model (:func:`poses_
 the ``parent_T_link`` that ``/tf`` reads, :mod:`.tf`), a link's ancestors with their motion
 columns (:func:`chain_into`, the Jacobians), and the nodes of an inverse-kinematics chain
 (:mod:`.ik`). The joint evaluation is written in the loop itself: as a function, even
-inlined, it cost a quarter of the loop's time.
+inlined, it cost a quarter of the loop's time. The loop's callers give it their arrays
+:func:`~.runtime.borrowed`: counting their references cost a tenth of a single
+configuration's time.
 """
 
 import numba
 import numpy as np
 
-from .runtime import address, int_address
+from .runtime import address, borrowed, int_address
 from .tables import (AXIS, columns, configuration_ok, copy_configuration, link_count, links,
                      ORIGIN, PLANE, SCALE)
 from .transforms import compose, floating, load, planar, rotation, slid, store, turned
@@ -127,7 +129,8 @@ def poses_into(table, q, world, local, with_local):
     """Write ``root_T_link`` of every link into ``world`` (see :func:`rows_into`)."""
     ri, rf = links(table)
     ci, cf = columns(table)
-    rows_into(ri, rf, q, -1, world, local, with_local, ci, cf, world[0])
+    world = borrowed(world)
+    rows_into(ri, rf, borrowed(q), -1, world, borrowed(local), with_local, ci, cf, world[0])
 
 
 @numba.njit(error_model='numpy')
@@ -148,7 +151,7 @@ def chain_into(table, q, link, out, with_columns):
         ci = numba.carray(int_address(table, 0), (0, 3))
         cf = numba.carray(address(table, 0), (0, 7))
     nowhere = numba.carray(address(table, 0), (0, 4, 4))  # an empty view: no allocation
-    return rows_into(ri, rf, q, link, nowhere, nowhere, False, ci, cf, out)
+    return rows_into(ri, rf, borrowed(q), link, nowhere, nowhere, False, ci, cf, borrowed(out))
 
 
 @numba.njit(error_model='numpy')
