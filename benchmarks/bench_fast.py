@@ -32,7 +32,8 @@ The compiled backend (numba) against the numpy one and the compiled peers, in on
   (``pytracik``, Speed mode, 5 ms, eps 1e-5 per twist component, our joint limits), on the
   same targets and seeds, every solution judged by the same criterion; ``--busy`` runs it
   again with a busy-loop process on every other core.
-* ``batch``: ``solve_batch`` of 10,000 targets on the iiwa (7 DOF), targets/s and success;
+* ``batch``: ``solve_batch`` of 10,000 targets on the iiwa (7 DOF), the best of 3 calls,
+  targets/s and success;
   ``--busy`` runs it again with the other cores busy.
 * ``cli``: ``frame-kinematics fk`` as a subprocess: numpy (the command line's default for a
   single query), ``--backend numba`` with an empty kernel cache (cold) and with the cache
@@ -338,12 +339,16 @@ def part_batch(count, busy):
                 random_configurations(model, evaluator, rng, count)).transform(tip))
             seeds = random_configurations(model, evaluator, rng, count)
             solver.solve_batch(targets[:100], seed=seeds[:100])
-            start = time.perf_counter()
-            result = solver.solve_batch(targets, seed=seeds)
-            elapsed = time.perf_counter() - start
+            took = []
+            for _ in range(3):  # a slow moment of the shared machine is not the rate
+                start = time.perf_counter()
+                result = solver.solve_batch(targets, seed=seeds)
+                took.append(time.perf_counter() - start)
+            elapsed = min(took)
             _, ok = _judge(model, evaluator, tip, result.q, targets, np.zeros(count))
             rows.append((backend, elapsed, count / elapsed, 100 * np.mean(ok & result.success)))
-    print(f'\nBatch IK, KUKA iiwa (7 DOF), {count:,} targets in one solve_batch call{load}\n')
+    print(f'\nBatch IK, KUKA iiwa (7 DOF), {count:,} targets in one solve_batch call, best of 3'
+          f'{load}\n')
     print('| backend | time (s) | targets/s | solved |')
     print('|---|---:|---:|---:|')
     for row in rows:
