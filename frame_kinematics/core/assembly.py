@@ -25,7 +25,7 @@ from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
-from .checks import MAX_MAGNITUDE
+from .checks import first_repeated, MAX_MAGNITUDE
 from .errors import URDFError
 from .joints import frozen, JointType
 from .urdf import JointDescription, LinkDescription, RobotDescription
@@ -92,11 +92,9 @@ class Link:
 
 def _tree(description: RobotDescription) -> Tuple[str, Dict[str, List[JointDescription]]]:
     link_names = [link.name for link in description.links]
-    seen = set()
-    for name in link_names:
-        if name in seen:
-            raise URDFError('duplicate link name', f"link '{name}'")
-        seen.add(name)
+    twice = first_repeated(link_names)
+    if twice is not None:
+        raise URDFError('duplicate link name', f"link '{twice}'")
     if not link_names:
         raise URDFError('the robot has no <link>')
     joint_seen = set()
@@ -108,7 +106,7 @@ def _tree(description: RobotDescription) -> Tuple[str, Dict[str, List[JointDescr
             raise URDFError('duplicate joint name', where)
         joint_seen.add(joint.name)
         for role, link in (('parent', joint.parent), ('child', joint.child)):
-            if link not in seen:
+            if link not in children:
                 raise URDFError(f"{role} link '{link}' does not exist", where)
         if joint.parent == joint.child:
             raise URDFError(f"joins link '{joint.child}' to itself", where)
