@@ -16,7 +16,7 @@ Reach studies of the node: one at a time, each in a child process, cancellable.
 
 A study runs in a child process (:mod:`~frame_kinematics.bridge.reach_worker`), not in a thread
 of the node: a study computes in Python for seconds to minutes, and a thread doing so would
-hold the interpreter the ``/tf`` path needs (measured: see ``doc/node.rst``). The child has the
+hold the interpreter the ``/tf`` path needs (measured in the performance page). The child has the
 interpreter and the compiler to itself; the node only reads its progress lines in a thread
 that waits on the pipe, then reads the heat map and point cloud that the child made.
 

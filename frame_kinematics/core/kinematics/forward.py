@@ -24,8 +24,9 @@ parent_T_link``:
   nodes of an inverse-kinematics chain (:class:`~frame_kinematics.core.ik.chain.ChainEvaluator`);
 * :func:`link_poses_batch_last`: link by link with the batch axis last, so that the constant
   joint origin is one BLAS product over the whole batch and the kernel applies the joint
-  motion in place (large batches: 10 to 20 times faster than the levels from a few hundred
-  configurations on, and slower below :data:`BATCH_THRESHOLD`).
+  motion in place (batches of :data:`BATCH_THRESHOLD` configurations or more: the poses
+  alone are faster by levels up to a few dozen configurations, but a state's poses,
+  Jacobians and center of mass together are faster batch-last from there).
 """
 
 from typing import Tuple, TYPE_CHECKING
