@@ -17,10 +17,12 @@ Helpers of the ROS tests (no ROS import here).
 Every DDS participant of a test stays on the loopback interface, in a domain of its own.
 """
 
+import contextlib
 import os
 import signal
 import subprocess
 import time
+from typing import Iterator
 
 #: The loopback interface in :data:`LOOPBACK_CYCLONE`.
 LOOPBACK_INTERFACE = '<Interfaces><NetworkInterface name="lo"/></Interfaces>'
@@ -33,21 +35,33 @@ LOOPBACK_CYCLONE = ('<CycloneDDS><Domain Id="any"><General>' + LOOPBACK_INTERFAC
                     '</Discovery></Domain></CycloneDDS>')
 
 
-def stay_on_loopback(domain_id: int) -> None:
+@contextlib.contextmanager
+def stay_on_loopback(domain_id: int) -> Iterator[None]:
     """
-    Set the environment every participant reads, before any exists (call before rclpy.init).
+    Set the environment every participant reads, and restore it on leaving.
+
+    Enter it before any participant exists (``rclpy.init``, the processes a test starts): a
+    module-scoped autouse fixture of each ROS test file.
 
     :param domain_id: the ROS domain of the test file (processes it starts inherit it).
     """
-    os.environ['ROS_LOCALHOST_ONLY'] = '1'
-    os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
     config = LOOPBACK_CYCLONE
     if os.environ.get('ROS_DISTRO') == 'humble':
         # Humble's rmw_cyclonedds_cpp itself selects 127.0.0.1 under ROS_LOCALHOST_ONLY=1, and
         # Cyclone refuses an interface selected twice ("failed to create domain")
         config = config.replace(LOOPBACK_INTERFACE, '')
-    os.environ['CYCLONEDDS_URI'] = config
-    os.environ['ROS_DOMAIN_ID'] = str(domain_id)
+    values = {'ROS_LOCALHOST_ONLY': '1', 'ROS_AUTOMATIC_DISCOVERY_RANGE': 'LOCALHOST',
+              'CYCLONEDDS_URI': config, 'ROS_DOMAIN_ID': str(domain_id)}
+    before = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def spin_until(executor, predicate, timeout: float):

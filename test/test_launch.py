@@ -33,9 +33,6 @@ import numpy as np
 import pytest
 from ros_testing import spin_until, stay_on_loopback
 
-# Before any DDS participant exists (rclpy.init and the launched processes).
-stay_on_loopback(1 + os.getpid() % 99)
-
 rclpy = pytest.importorskip('rclpy')
 pytest.importorskip('launch')
 pytest.importorskip('launch_ros')
@@ -50,6 +47,14 @@ rclpy_parameter = pytest.importorskip('rclpy.parameter')
 sensor_msgs = pytest.importorskip('sensor_msgs.msg')
 std_msgs = pytest.importorskip('std_msgs.msg')
 visualization_msgs = pytest.importorskip('visualization_msgs.msg')
+
+
+@pytest.fixture(scope='module', autouse=True)
+def loopback():
+    """Keep every DDS participant of this file on the loopback interface."""
+    with stay_on_loopback(1 + os.getpid() % 99):
+        yield
+
 
 TIMEOUT = 30.0
 LATCHED = qos.QoSProfile(depth=1, durability=qos.DurabilityPolicy.TRANSIENT_LOCAL,

@@ -33,9 +33,6 @@ import numpy as np
 import pytest
 from ros_testing import spin_until, stay_on_loopback, stop_group
 
-# Before any DDS participant exists (rclpy.init and the launched processes).
-stay_on_loopback(100 + os.getpid() % 100)
-
 rclpy = pytest.importorskip('rclpy')
 executors = pytest.importorskip('rclpy.executors')
 qos = pytest.importorskip('rclpy.qos')
@@ -50,6 +47,14 @@ rcl_srvs = pytest.importorskip('rcl_interfaces.srv')
 sensor_msgs = pytest.importorskip('sensor_msgs.msg')
 std_msgs = pytest.importorskip('std_msgs.msg')
 tf2_msgs = pytest.importorskip('tf2_msgs.msg')
+
+
+@pytest.fixture(scope='module', autouse=True)
+def loopback():
+    """Keep every DDS participant of this file on the loopback interface."""
+    with stay_on_loopback(100 + os.getpid() % 100):
+        yield
+
 
 ARM = open(robots.path('fk_arm')).read()
 TIMEOUT = 30.0

@@ -33,8 +33,6 @@ import numpy as np
 import pytest
 from ros_testing import spin_until, stay_on_loopback, stop_group
 
-stay_on_loopback(220 + os.getpid() % 10)
-
 rclpy = pytest.importorskip('rclpy')
 executors = pytest.importorskip('rclpy.executors')
 moveit_srv = pytest.importorskip('moveit_msgs.srv')
@@ -42,6 +40,14 @@ moveit_msg = pytest.importorskip('moveit_msgs.msg')
 packages = pytest.importorskip('ament_index_python.packages')
 sensor_msgs = pytest.importorskip('sensor_msgs.msg')
 tf2_msgs = pytest.importorskip('tf2_msgs.msg')
+
+
+@pytest.fixture(scope='module', autouse=True)
+def loopback():
+    """Keep every DDS participant of this file on the loopback interface."""
+    with stay_on_loopback(220 + os.getpid() % 10):
+        yield
+
 
 TIMEOUT = 30.0
 ARM = [f'panda_joint{i}' for i in range(1, 8)]

@@ -34,9 +34,6 @@ import numpy as np
 import pytest
 from ros_testing import spin_until, stay_on_loopback, stop_group
 
-# Before any DDS participant exists (rclpy.init and the node's process).
-stay_on_loopback(200 + os.getpid() % 30)
-
 rclpy = pytest.importorskip('rclpy')
 rclpy_action = pytest.importorskip('rclpy.action')
 executors = pytest.importorskip('rclpy.executors')
@@ -51,6 +48,14 @@ visualization_msgs = pytest.importorskip('visualization_msgs.msg')
 interfaces = pytest.importorskip('frame_kinematics_interfaces')
 ReachStudy = getattr(pytest.importorskip('frame_kinematics_interfaces.action'), 'ReachStudy',
                      None)
+
+
+@pytest.fixture(scope='module', autouse=True)
+def loopback():
+    """Keep every DDS participant of this file on the loopback interface."""
+    with stay_on_loopback(200 + os.getpid() % 30):
+        yield
+
 
 ARM = open(robots.path('fk_arm')).read()
 TIMEOUT = 60.0

@@ -93,8 +93,12 @@ def test_compare_two_studies(study, model):
     targets = grid_targets([-0.6, -0.6, 0.2], [0.6, 0.6, 0.8], 0.3, so3_orientations(6))
     weaker = run_study(model, 'tool0', targets, seed=3, max_iterations=5, restarts=0,
                        neighbour_radius=0)
-    counts = study.compare(weaker).summary()
+    comparison = study.compare(weaker)
+    counts = comparison.summary()
     assert counts['only_first'] > 0
+    np.testing.assert_array_equal(comparison.index_change,
+                                  weaker.reachability_index - study.reachability_index)
+    assert comparison.index_change.min() < 0
     assert sum(counts.values()) == study.status.size
     other = run_study(model, 'tool0', grid_targets([0, 0, 0.3], [0.3, 0.3, 0.3], 0.3))
     with pytest.raises(ConfigurationError, match='different targets'):

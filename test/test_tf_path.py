@@ -19,11 +19,16 @@ import time
 import pytest
 from ros_testing import stay_on_loopback
 
-stay_on_loopback(215 + os.getpid() % 5)
-
 rclpy = pytest.importorskip('rclpy')
 sensor_msgs = pytest.importorskip('sensor_msgs.msg')
 tf_path = pytest.importorskip('frame_kinematics.ros.tf_path')
+
+
+@pytest.fixture(scope='module', autouse=True)
+def loopback():
+    """Keep every DDS participant of this file on the loopback interface."""
+    with stay_on_loopback(215 + os.getpid() % 5):
+        yield
 
 
 @pytest.fixture

@@ -13,7 +13,6 @@
 # limitations under the License.
 """URDF parsing: every joint type, and a clear URDFError for every kind of bad document."""
 
-import time
 
 from conftest import joint_xml, link_xml, random_configuration, urdf
 from frame_kinematics.core import Robot, URDFError
@@ -213,10 +212,8 @@ def test_billion_laughs_fails_fast():
     lols = ''.join(f'<!ENTITY lol{i} "{"&lol%d;" % (i - 1) * 10}">' for i in range(1, 10))
     text = (f'<?xml version="1.0"?><!DOCTYPE robot [<!ENTITY lol0 "lol">{lols}]>'
             '<robot name="&lol9;"><link name="a"/></robot>')
-    start = time.perf_counter()
-    with pytest.raises(URDFError, match='DOCTYPE'):
+    with pytest.raises(URDFError, match='DOCTYPE'):  # refused before any entity is expanded
         Robot.from_urdf_string(text)
-    assert time.perf_counter() - start < 1.0
 
 
 def test_external_entities_are_refused(tmp_path):

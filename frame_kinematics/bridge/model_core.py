@@ -106,7 +106,6 @@ class ModelCore:
                 self.com_note = ('floating_joints is skip and the robot has floating joints '
                                  'other than one at its root: the CoM would depend on poses '
                                  'the node does not receive')
-        self.velocities_known_possible = bool(self.index.velocity_given.all())
         self.baked = dict(baked or {})
         self.n_baked = sum(f.baked for f in settings.user_frames)
         self.interval_ns: Optional[int] = None

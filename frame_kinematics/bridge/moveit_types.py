@@ -21,7 +21,6 @@ error codes are the values of ``moveit_msgs/msg/MoveItErrorCodes``.
 """
 
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Sequence, Tuple
 
 # The values of moveit_msgs/msg/MoveItErrorCodes used by move_group's kinematics services.
@@ -33,13 +32,6 @@ INVALID_ROBOT_STATE = -17
 INVALID_LINK_NAME = -18
 FRAME_TRANSFORM_FAILURE = -21
 NO_IK_SOLUTION = -31
-
-#: Error code value -> its name in ``MoveItErrorCodes``.
-ERROR_NAMES = MappingProxyType({
-    SUCCESS: 'SUCCESS', FAILURE: 'FAILURE', TIMED_OUT: 'TIMED_OUT',
-    INVALID_GROUP_NAME: 'INVALID_GROUP_NAME', INVALID_ROBOT_STATE: 'INVALID_ROBOT_STATE',
-    INVALID_LINK_NAME: 'INVALID_LINK_NAME', FRAME_TRANSFORM_FAILURE: 'FRAME_TRANSFORM_FAILURE',
-    NO_IK_SOLUTION: 'NO_IK_SOLUTION'})
 
 Vector3 = Tuple[float, float, float]
 Quaternion = Tuple[float, float, float, float]

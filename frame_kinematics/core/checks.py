@@ -106,6 +106,7 @@ def check_vector(x, size: int, name: str, entries: Optional[Sequence[str]] = Non
     Validate a vector of ``size`` numbers, or a batch of them, and return a float copy.
 
     :param x: array-like of shape ``(size,)`` or ``(B, size)``.
+    :param size: the number of entries of a vector.
     :param name: what it is called in error messages.
     :param entries: a name per entry, to say which entries are bad.
     :param bound: the largest accepted magnitude.
@@ -120,6 +121,7 @@ def as_vectors(x, size: int, name: str) -> np.ndarray:
     Convert a vector of ``size`` real numbers, or a batch of them, to a new float array.
 
     :param x: array-like of shape ``(size,)`` or ``(B, size)``.
+    :param size: the number of entries of a vector.
     :param name: what it is called in error messages.
     :return: a new float array (NaN and inf are left for the caller to judge).
     :raises ConfigurationError: for a wrong type or shape.

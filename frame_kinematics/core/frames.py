@@ -66,7 +66,18 @@ class FrameKind(enum.Enum):
 
 
 class ReferenceFrame:
-    """A named frame of a :class:`FrameTree`. Created by the tree, never directly."""
+    """
+    A named frame of a :class:`FrameTree`. Created by the tree, never directly.
+
+    :param tree: the tree the frame belongs to.
+    :param name: the frame name, unique in the tree.
+    :param kind: what the frame is.
+    :param parent: the parent frame (None for a root frame).
+    :param link: index of the model link the frame follows (world, body and fixed frames).
+    :param offset: constant pose of the frame in its parent (4x4; com and user frames).
+    :param baked: whether this user frame was baked (placed once in its root, which is then its
+        parent).
+    """
 
     __slots__ = ('name', 'kind', 'parent', 'root', 'baked', '_tree', '_link', '_offset',
                  '_cache_revision', '_cache')
@@ -145,6 +156,9 @@ class FrameTree:
         :func:`~frame_kinematics.core.backend.executor`; None: the model's backend when it is a
         :class:`~frame_kinematics.core.robot.Robot`, else the process default).
     :raises BackendError: for an invalid ``backend``.
+    :raises ConfigurationError: for an invalid ``q``.
+    :raises ReferenceFrameError: if ``com_frame`` is already the name of a frame of the tree (a
+        link or a link center-of-mass frame).
     """
 
     def __init__(self, model: RobotModel, q: Optional[Sequence[float]] = None,

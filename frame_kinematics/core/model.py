@@ -193,18 +193,35 @@ class RobotModel:
             raise UnknownFrameError(name, self._link_index, 'link') from None
 
     def link(self, name: str) -> Link:
-        """Return the link called ``name`` (raises :class:`UnknownFrameError` if unknown)."""
+        """
+        Return the link called ``name``.
+
+        :param name: the link name.
+        :return: the link.
+        :raises UnknownFrameError: if there is no such link.
+        """
         return self.links[self.link_index(name)]
 
     def joint(self, name: str) -> Joint:
-        """Return the joint called ``name`` (raises :class:`UnknownFrameError` if unknown)."""
+        """
+        Return the joint called ``name``.
+
+        :param name: the joint name.
+        :return: the joint.
+        :raises UnknownFrameError: if there is no such joint.
+        """
         try:
             return self.joints[self._joint_index[name]]
         except (KeyError, TypeError):
             raise UnknownFrameError(name, self._joint_index, 'joint') from None
 
     def has_link(self, name: str) -> bool:
-        """Whether a link of that name exists."""
+        """
+        Whether a link of that name exists.
+
+        :param name: the link name.
+        :return: ``True`` if :attr:`links` has a link called ``name``.
+        """
         return isinstance(name, str) and name in self._link_index
 
     # -- configurations -----------------------------------------------------------------------

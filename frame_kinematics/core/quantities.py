@@ -54,6 +54,12 @@ class FrameObject:
     __slots__ = ('frame', 'value')
 
     def __init__(self, frame: ReferenceFrame, value: np.ndarray) -> None:
+        """
+        Create the quantity.
+
+        :param frame: the frame the value is expressed in.
+        :param value: the value (kept as given, not copied or checked).
+        """
         self.frame = frame
         self.value = value
 
@@ -140,12 +146,24 @@ class FrameVector(FrameObject):
     __rmul__ = __mul__
 
     def dot(self, other: 'FrameVector') -> float:
-        """Dot product with a vector of the same frame."""
+        """
+        Dot product with a vector of the same frame.
+
+        :param other: the other vector.
+        :return: the dot product.
+        :raises ReferenceFrameError: if their frames differ.
+        """
         _match(self.frame, other.frame, 'dot')
         return float(self.value @ other.value)
 
     def cross(self, other: 'FrameVector') -> 'FrameVector':
-        """Cross product with a vector of the same frame."""
+        """
+        Cross product with a vector of the same frame.
+
+        :param other: the other vector (right-hand operand).
+        :return: a new :class:`FrameVector`, ``self x other``.
+        :raises ReferenceFrameError: if their frames differ.
+        """
         _match(self.frame, other.frame, 'cross')
         return FrameVector(self.frame, np.cross(self.value, other.value))
 
@@ -372,6 +390,8 @@ class SpatialInertia(FrameObject):
         :param mass: mass (kg, >= 0).
         :param com: center of mass in the frame.
         :param inertia_com: 3x3 rotational inertia about the CoM, in the frame's axes.
+        :raises ConfigurationError: for a negative mass, an inertia that is not a finite 3x3
+            matrix, or a center of mass that is not 3 finite numbers.
         """
         inertia = np.array(inertia_com, dtype=float)
         if mass < 0 or inertia.shape != (3, 3) or not np.all(np.isfinite(inertia)):

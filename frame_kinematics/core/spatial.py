@@ -33,7 +33,6 @@ import numpy as np
 
 from .errors import ConfigurationError
 
-_EPS = 1e-12
 # Below this angle the closed forms lose digits: use their Taylor series (error < 1e-18).
 _SERIES = 1e-3
 

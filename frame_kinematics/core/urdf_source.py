@@ -80,7 +80,19 @@ def _encoding(data: bytes) -> Tuple[str, str]:
 
 
 def decode_document(document) -> Tuple[str, bytes]:
-    """Return the document as text and as the UTF-8 bytes that expat reads."""
+    """
+    Return the document as text and as the UTF-8 bytes that expat reads.
+
+    Bytes are decoded with the encoding their byte order mark or XML declaration names (UTF-8
+    if neither does), a leading byte order mark dropped; text is taken as is. Either is
+    refused when larger than :data:`MAX_DOCUMENT_BYTES`.
+
+    :param document: the document, as str or as bytes (bytes, bytearray or memoryview).
+    :return: ``(text, utf8_bytes)``.
+    :raises URDFError: if the document is neither str nor bytes, is larger than the limit,
+        declares an unknown encoding or one that is not a character set, does not decode in
+        its encoding, or holds a lone surrogate.
+    """
     if isinstance(document, str):
         text = document
         if len(text) > MAX_DOCUMENT_BYTES:
@@ -117,7 +129,7 @@ def _is_named_pipe(name) -> bool:
     """Whether ``name`` is a FIFO in the file system (not a pipe a process holds open)."""
     try:
         return stat.S_ISFIFO(os.lstat(os.path.realpath(name)).st_mode)
-    except (OSError, ValueError):
+    except OSError:  # called once os.open took the name: only the file system can fail here
         return False
 
 

@@ -192,6 +192,8 @@ def is_singular(jac, threshold: float = SINGULARITY_THRESHOLD) -> Union[bool, np
     :param jac: ``(m, n)`` or ``(..., m, n)``.
     :param threshold: see :data:`SINGULARITY_THRESHOLD`.
     :return: a bool, or one per matrix.
+    :raises ConfigurationError: for a bad matrix, or a threshold that is not a finite number
+        >= 0.
     """
     threshold = float(check_vector([threshold], 1, 'threshold')[0])
     if threshold < 0:

@@ -144,6 +144,9 @@ class Accelerator(Executor):
 
         Of any layout, writable or not; they check its size and values themselves. Any other
         array goes through the Python checks, which copy it.
+
+        :param q: anything.
+        :return: whether it is a one-dimensional float64 array.
         """
         return _is_vector(q)
 
@@ -181,6 +184,7 @@ class Accelerator(Executor):
         """
         :meth:`checked_poses` into the caller's arrays, which are not written when it fails.
 
+        :param q: anything; only an array :meth:`takes` is evaluated.
         :param q_out: ``(nq,)`` float64, C-contiguous and writable: the checked copy of ``q``.
         :param world: ``(n_links, 4, 4)`` float64, C-contiguous and writable: the poses.
         :return: whether ``q`` was taken and passed the checks.
@@ -306,14 +310,26 @@ class Accelerator(Executor):
         return jacobian.jacobian_batch(poses_in, *args)
 
     def center_of_mass(self, world: np.ndarray) -> np.ndarray:
-        """Center of mass ``(3,)`` or ``(B, 3)`` at poses from :meth:`poses`."""
+        """
+        Center of mass ``(3,)`` or ``(B, 3)`` at poses from :meth:`poses`.
+
+        :param world: poses from :meth:`poses`.
+        :return: a new ``(3,)`` or ``(B, 3)`` array.
+        :raises ConfigurationError: for poses of another kind.
+        """
         poses_in = self._world(world)
         if poses_in.ndim == 3:
             return com.center_of_mass(poses_in, *self._mass)
         return com.center_of_mass_batch(poses_in, *self._mass)
 
     def center_of_mass_jacobian(self, world: np.ndarray) -> np.ndarray:
-        """Return the CoM Jacobian ``(3, nv)`` or ``(B, 3, nv)`` at poses from :meth:`poses`."""
+        """
+        Return the CoM Jacobian ``(3, nv)`` or ``(B, 3, nv)`` at poses from :meth:`poses`.
+
+        :param world: poses from :meth:`poses`.
+        :return: a new ``(3, nv)`` or ``(B, 3, nv)`` array.
+        :raises ConfigurationError: for poses of another kind.
+        """
         poses_in = self._world(world)
         args = (self._table,) + self._mass + (self._nv,)
         if poses_in.ndim == 3:

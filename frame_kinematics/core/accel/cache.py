@@ -151,7 +151,6 @@ def _cache_class(directory: str, digest: str):
 
         def __init__(self, py_func, py_file) -> None:
             self._py_file = py_file
-            self._lineno = py_func.__code__.co_firstlineno
 
         def ensure_cache_path(self) -> None:
             os.makedirs(directory, exist_ok=True)

@@ -323,6 +323,12 @@ class Outcome:
     """Per-target bookkeeping of :meth:`Engine.run`: best configuration seen and stop data."""
 
     def __init__(self, seeds: np.ndarray, n_tips: int) -> None:
+        """
+        Start the bookkeeping: every target at its seed, unsolved, with an infinite cost.
+
+        :param seeds: one reduced seed per target (copied).
+        :param n_tips: number of tips.
+        """
         count = len(seeds)
         self.q = seeds.copy()
         self.cost = np.full(count, np.inf)
@@ -334,7 +340,15 @@ class Outcome:
         self.success = np.zeros(count, dtype=bool)
 
     def record(self, ids, q, metrics, m: int) -> None:
-        """Keep, for each target in ``ids``, its lowest-cost slot if better than before."""
+        """
+        Keep, for each target in ``ids``, its lowest-cost slot if better than before.
+
+        :param ids: indices of the targets in flight.
+        :param q: the slots' configurations, the slots of each target side by side.
+        :param metrics: the slots' metrics (:meth:`PoseResidual.residual
+            <.residual.PoseResidual.residual>`), in the order of ``q``.
+        :param m: number of residual rows (where the per-tip errors start in ``metrics``).
+        """
         if not len(ids):
             return
         n_tips = self.pos.shape[1]
@@ -350,7 +364,17 @@ class Outcome:
         self.ori[who] = metrics[slot, m + n_tips:m + 2 * n_tips]
 
     def converged(self, ids, converged_mk, q, metrics, m: int) -> np.ndarray:
-        """Store the first converged slot of each solved target; return the solved mask."""
+        """
+        Store the first converged slot of each solved target; return the solved mask.
+
+        :param ids: indices of the targets in flight.
+        :param converged_mk: which slots met both tolerances, one row per target in ``ids``.
+        :param q: the slots' configurations, the slots of each target side by side.
+        :param metrics: the slots' metrics (:meth:`PoseResidual.residual
+            <.residual.PoseResidual.residual>`), in the order of ``q``.
+        :param m: number of residual rows (where the per-tip errors start in ``metrics``).
+        :return: for each target in ``ids``, whether it is solved.
+        """
         n_tips = self.pos.shape[1]
         done = converged_mk.any(axis=1)
         slot = (np.arange(len(ids)) * converged_mk.shape[1] + np.argmax(converged_mk, axis=1))
@@ -364,7 +388,13 @@ class Outcome:
         return done
 
     def finish(self, ids, reason: Optional[str], iteration: int) -> None:
-        """Set the iteration count (and the stop reason if given) of retiring targets."""
+        """
+        Set the iteration count (and the stop reason if given) of retiring targets.
+
+        :param ids: indices of the retiring targets.
+        :param reason: their stop reason, or None to keep the one they have.
+        :param iteration: the iteration they stop at.
+        """
         self.iterations[ids] = iteration
         if reason is not None:
             self.reasons[ids] = reason

@@ -195,6 +195,32 @@ def read_options(model: 'RobotModel', n_tips: int, batch: bool, n_targets: int, 
     :param n_tips: number of tips.
     :param batch: whether the call solves a batch of targets.
     :param n_targets: number of targets.
+    :param seed: start configuration ``(nq,)``, or ``(B, nq)`` in a batch (None: the
+        :func:`default_seed`); checked by :func:`seeds`.
+    :param reference_frame: link the targets are expressed in (None: the root).
+    :param position_only: ignore the orientation (a bool).
+    :param orientation_weight: weight of the orientation error (rad) against the position
+        error (m), >= 0.
+    :param weights: per-axis weights ``[x, y, z, rx, ry, rz]`` in the target frame, or one row
+        per tip ``(n_tips, 6)``, >= 0 and not all zero (None: all 1).
+    :param position_tolerance: success threshold of the position error per tip (m, > 0).
+    :param orientation_tolerance: success threshold of the orientation error per tip (rad,
+        > 0).
+    :param max_iterations: iteration limit per target (0 to :data:`MAX_COUNT`).
+    :param time_budget: wall-time limit of the call in seconds, 0 to :data:`MAX_TIME_BUDGET`
+        (None: :data:`TIME_BUDGET`, plus :data:`TIME_BUDGET_PER_TARGET` per target in a
+        batch).
+    :param restarts: maximum number of random seeds tried besides ``seed``, 0 to
+        :data:`MAX_COUNT` (None: unlimited within the budget).
+    :param parallel_seeds: seeds advanced together per target, 1 to
+        :data:`MAX_PARALLEL_SEEDS`, lowered to ``restarts + 1`` (None: 16, or 1 in a batch).
+    :param rng: the ``numpy.random.Generator`` of the random seeds (None:
+        ``numpy.random.default_rng(0)``).
+    :param rest_posture: a configuration ``(nq,)`` pulled toward in the Jacobian's null space
+        (None: no pull).
+    :param rest_gain: gain of the pull toward ``rest_posture`` (>= 0).
+    :param damping: initial Levenberg-Marquardt damping (> 0).
+    :param abandon_stalled: abandon a target whose lowest error stalls (a bool).
     :return: the validated options.
     :raises ConfigurationError: for a bad value, naming the option.
     :raises UnknownFrameError: for an unknown reference frame.

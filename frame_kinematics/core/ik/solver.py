@@ -113,6 +113,7 @@ class IKSolver:
 
         :param q_fixed: a configuration (default: neutral); only its held entries matter.
         :return: the evaluator (shared by every call with the same held values).
+        :raises ConfigurationError: for an invalid ``q_fixed``, or a batch of configurations.
         """
         q = self.model.neutral_configuration() if q_fixed is None else \
             self.model.check_configuration(q_fixed, 'q_fixed')

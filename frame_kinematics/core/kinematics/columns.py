@@ -33,7 +33,13 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def rotate_last(rot: np.ndarray, vectors: np.ndarray) -> np.ndarray:
-    """``rot @ vectors`` for batch-last rotations ``(n, 3, 3, B)`` and vectors ``(n, 3)``."""
+    """
+    ``rot @ vectors`` for batch-last rotations ``(n, 3, 3, B)`` and vectors ``(n, 3)``.
+
+    :param rot: ``n`` rotations per batch entry, the batch axis last, ``(n, 3, 3, B)``.
+    :param vectors: one vector per rotation, ``(n, 3)``.
+    :return: the rotated vectors, the batch axis last, ``(n, 3, B)``.
+    """
     out = rot[:, :, 0] * vectors[:, 0, None, None]
     out += rot[:, :, 1] * vectors[:, 1, None, None]
     out += rot[:, :, 2] * vectors[:, 2, None, None]

@@ -41,6 +41,8 @@ def total_mass(model: 'RobotModel') -> float:
     """
     Total mass of a robot that has one.
 
+    :param model: the robot model.
+    :return: its total mass (kg, > 0).
     :raises ConfigurationError: if the robot has no mass (its CoM is undefined).
     """
     if model.total_mass <= 0:

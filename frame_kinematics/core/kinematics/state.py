@@ -254,7 +254,12 @@ class KinematicsState:
                                      'forward_kinematics(q, v)')
 
     def spatial_velocities(self) -> np.ndarray:
-        """World twists at the world origin of every link, ``(n_links, *B, 6)``."""
+        """
+        World twists at the world origin of every link, ``(n_links, *B, 6)``.
+
+        :return: the twists, ``[linear; angular]`` (read-only array).
+        :raises ConfigurationError: if the state has no velocity.
+        """
         self._require_velocity()
         if self._twists is None:
             contrib = self.world_columns() * column_rates(self.model, self.v)[..., None]
@@ -263,7 +268,12 @@ class KinematicsState:
         return self._twists
 
     def spatial_accelerations(self) -> np.ndarray:
-        """Spatial accelerations (derivative of the world twists), ``(n_links, *B, 6)``."""
+        """
+        Spatial accelerations (derivative of the world twists), ``(n_links, *B, 6)``.
+
+        :return: the accelerations, ``[linear; angular]`` (read-only array).
+        :raises ConfigurationError: if the state has no acceleration.
+        """
         if self.a is None:
             raise ConfigurationError('this state has no acceleration: pass a to '
                                      'forward_kinematics(q, v, a)')

@@ -113,7 +113,7 @@ class ReachResult:
     @property
     def reached(self) -> np.ndarray:
         """``(P, O)`` whether each target was reached."""
-        return self.status > 0
+        return self.status >= STATUS_SOLVED
 
     @property
     def reachability_index(self) -> np.ndarray:

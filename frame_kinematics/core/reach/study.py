@@ -46,7 +46,7 @@ import numpy as np
 from .bounds import reach_bound
 from .chunks import Chunk, LocalRunner
 from .neighbours import nearest
-from .result import ReachResult, STATUS_BEYOND, STATUS_NEIGHBOUR, STATUS_SOLVED
+from .result import ReachResult, STATUS_BEYOND, STATUS_NEIGHBOUR, STATUS_SOLVED, STATUS_UNSOLVED
 from .scores import check_weights, combined_score, DEFAULT_WEIGHTS, joint_limit_margin, \
     manipulability
 from .targets import TargetSet
@@ -122,7 +122,7 @@ def _neighbour_pass(study: _Study, points: np.ndarray, radius: float, rounds: in
     skipped = np.zeros(status.shape, dtype=bool)
     found = 0
     for round_index in range(rounds):
-        open_points = np.nonzero(np.any(status == 0, axis=1))[0]
+        open_points = np.nonzero(np.any(status == STATUS_UNSOLVED, axis=1))[0]
         if not len(open_points):
             break
         _, near = nearest(points, points[open_points], NEIGHBOURS, radius)
@@ -132,18 +132,18 @@ def _neighbour_pass(study: _Study, points: np.ndarray, radius: float, rounds: in
             j = near[:, column]
             valid = j < n_points
             solved = np.zeros(source.shape, dtype=bool)
-            solved[valid] = status[j[valid]] > 0
+            solved[valid] = status[j[valid]] >= STATUS_SOLVED
             source = np.where(solved, j[:, None] * n_orient + np.arange(n_orient), source)
-        own = status[open_points] > 0
+        own = status[open_points] >= STATUS_SOLVED
         first = np.where(own.any(axis=1), np.argmax(own, axis=1), -1)
         fallback = np.where(first >= 0, open_points * n_orient + first, -1)[:, None]
         if skip_failed:
             # every neighbour failed this orientation: the target is not retried
             failed = (source < 0) & others.any(axis=1)[:, None]
-            skipped[open_points] |= failed & (status[open_points] == 0)
+            skipped[open_points] |= failed & (status[open_points] == STATUS_UNSOLVED)
             fallback = np.where(failed, -1, fallback)
         source = np.where(source >= 0, source, fallback)
-        rows, cols = np.nonzero((status[open_points] == 0) & (source >= 0) &
+        rows, cols = np.nonzero((status[open_points] == STATUS_UNSOLVED) & (source >= 0) &
                                 (source != tried[open_points]))
         if not len(rows):
             break
@@ -155,7 +155,7 @@ def _neighbour_pass(study: _Study, points: np.ndarray, radius: float, rounds: in
         if progress is not None:
             progress(round_index + 1, rounds, f'{NEIGHBOUR_ROUNDS}, {found} more solved',
                      solved_before + found)
-    return found, int(np.count_nonzero(skipped & (status == 0)))
+    return found, int(np.count_nonzero(skipped & (status == STATUS_UNSOLVED)))
 
 
 def run_study(model: Robot, tip: str, targets: TargetSet, *,
@@ -242,7 +242,7 @@ def run_study(model: Robot, tip: str, targets: TargetSet, *,
     finally:
         if client is not None:
             runner.close()
-    scores = _scores(model, tip, solver, study.q, study.status > 0, weights)
+    scores = _scores(model, tip, solver, study.q, study.status >= STATUS_SOLVED, weights)
     status = study.status.reshape(targets.shape)
     stats = {'beyond_reach': int(np.count_nonzero(status == STATUS_BEYOND)),
              'solved_first_pass': solved_first, 'solved_neighbour_pass': solved_neighbour,
@@ -275,7 +275,7 @@ def _passes(study: _Study, model: Robot, tip: str, solver: IKSolver, q_rest: np.
     if reject_beyond_reach:
         beyond = bound.outside(points, study.runner.options['position_tolerance'])
         study.status.reshape(-1, study.shape[1])[beyond] = STATUS_BEYOND
-    todo = np.nonzero(study.status == 0)[0]
+    todo = np.nonzero(study.status == STATUS_UNSOLVED)[0]
     counts = [0, 0]
 
     def done(size: int, solved: int) -> None:
