@@ -22,9 +22,19 @@ from hypothesis import given, settings, strategies as st
 import numpy as np
 import pytest
 
-MODEL = all_joint_types_model()
-Q = {name: i for i, name in enumerate(MODEL.configuration_names)}
 V_FREE = slice(0, 6)
+
+
+@pytest.fixture(scope='module')
+def model():
+    """Return the model with every joint type, one for the module's tests."""
+    return all_joint_types_model()
+
+
+@pytest.fixture(scope='module')
+def q_at(model):
+    """Return the index in q of each of the model's configuration entries, by name."""
+    return {name: i for i, name in enumerate(model.configuration_names)}
 
 
 def _wheel():
@@ -34,134 +44,137 @@ def _wheel():
     return Robot.from_urdf_string(urdf(body, 'wheel'))
 
 
-WHEEL = _wheel()
+@pytest.fixture(scope='module')
+def wheel():
+    """Return the model of a continuous joint then a bounded one, one for the module."""
+    return _wheel()
 
 
 def _pose(q, iq=0):
     return transform(rotation_from_quaternion(q[..., iq + 3:iq + 7]), q[..., iq:iq + 3])
 
 
-def test_joint_limits_per_type():
-    lower, upper = cfg.joint_limits(MODEL)
-    assert lower[Q['j_rev']] == -2 and upper[Q['j_rev']] == 2
-    assert lower[Q['j_pri']] == -2 and upper[Q['j_pri']] == 2
-    assert lower[Q['j_cont']] == -np.inf and upper[Q['j_cont']] == np.inf
+def test_joint_limits_per_type(model, q_at):
+    lower, upper = cfg.joint_limits(model)
+    assert lower[q_at['j_rev']] == -2 and upper[q_at['j_rev']] == 2
+    assert lower[q_at['j_pri']] == -2 and upper[q_at['j_pri']] == 2
+    assert lower[q_at['j_cont']] == -np.inf and upper[q_at['j_cont']] == np.inf
     assert np.all(np.isinf(lower[:3])) and np.all(np.isinf(upper[:3]))
     assert np.all(lower[3:7] == -1.0) and np.all(upper[3:7] == 1.0)
     assert np.all(np.isinf(lower[-3:]))
 
 
-def test_one_limit_table():
+def test_one_limit_table(model, q_at):
     """configuration.joint_limits is the model's table (they disagreed on quaternions)."""
-    lower, upper = cfg.joint_limits(MODEL)
-    assert np.array_equal(lower, MODEL.lower) and np.array_equal(upper, MODEL.upper)
+    lower, upper = cfg.joint_limits(model)
+    assert np.array_equal(lower, model.lower) and np.array_equal(upper, model.upper)
     lower[:] = 0.0
-    assert MODEL.lower[Q['j_rev']] == -2
+    assert model.lower[q_at['j_rev']] == -2
 
 
-def test_clip_projects_wraps_and_leaves_input_alone():
-    q = MODEL.neutral_configuration()
-    q[Q['j_rev']] = 3.0
-    q[Q['j_pri']] = -7.0
-    q[Q['j_cont']] = 4.0
+def test_clip_projects_wraps_and_leaves_input_alone(model, q_at):
+    q = model.neutral_configuration()
+    q[q_at['j_rev']] = 3.0
+    q[q_at['j_pri']] = -7.0
+    q[q_at['j_cont']] = 4.0
     before = q.copy()
-    out = cfg.clip(MODEL, q)
+    out = cfg.clip(model, q)
     assert np.array_equal(q, before)
-    assert out[Q['j_rev']] == 2.0 and out[Q['j_pri']] == -2.0
-    assert out[Q['j_cont']] == pytest.approx(4.0 - 2 * np.pi)
-    assert cfg.is_valid(MODEL, out)
-    assert not cfg.is_valid(MODEL, q)
+    assert out[q_at['j_rev']] == 2.0 and out[q_at['j_pri']] == -2.0
+    assert out[q_at['j_cont']] == pytest.approx(4.0 - 2 * np.pi)
+    assert cfg.is_valid(model, out)
+    assert not cfg.is_valid(model, q)
 
 
-def test_is_valid_batch_and_failures():
+def test_is_valid_batch_and_failures(model, q_at):
     rng = np.random.default_rng(0)
-    q = cfg.random_uniform(MODEL, rng, 4)
-    assert cfg.is_valid(MODEL, q).tolist() == [True] * 4
-    q[1, Q['j_rev']] = 2.5
-    q[2, Q['j_free/qw']] += 0.5
-    q[3, Q['j_pri']] = np.nan
-    assert cfg.is_valid(MODEL, q).tolist() == [True, False, False, False]
-    assert cfg.is_valid(MODEL, q[1], tolerance=0.6)
+    q = cfg.random_uniform(model, rng, 4)
+    assert cfg.is_valid(model, q).tolist() == [True] * 4
+    q[1, q_at['j_rev']] = 2.5
+    q[2, q_at['j_free/qw']] += 0.5
+    q[3, q_at['j_pri']] = np.nan
+    assert cfg.is_valid(model, q).tolist() == [True, False, False, False]
+    assert cfg.is_valid(model, q[1], tolerance=0.6)
     with pytest.raises(ConfigurationError):
-        cfg.is_valid(MODEL, np.zeros(3))
+        cfg.is_valid(model, np.zeros(3))
 
 
-def test_continuous_distance_and_interpolation_wrap_around():
+def test_continuous_distance_and_interpolation_wrap_around(wheel):
     q0 = np.array([np.pi - 0.1, 0.0])
     q1 = np.array([-np.pi + 0.1, 0.0])
-    assert cfg.distance(WHEEL, q0, q1) == pytest.approx(0.2)
-    assert cfg.difference(WHEEL, q0, q1)[0] == pytest.approx(0.2)
-    mid = cfg.interpolate(WHEEL, q0, q1, 0.5)
+    assert cfg.distance(wheel, q0, q1) == pytest.approx(0.2)
+    assert cfg.difference(wheel, q0, q1)[0] == pytest.approx(0.2)
+    mid = cfg.interpolate(wheel, q0, q1, 0.5)
     assert abs(mid[0]) == pytest.approx(np.pi)
-    quarter = cfg.interpolate(WHEEL, q0, q1, 0.25)
+    quarter = cfg.interpolate(wheel, q0, q1, 0.25)
     assert quarter[0] == pytest.approx(np.pi - 0.05)
     # A bounded revolute joint does not wrap: it goes the long way, within its limits.
     r0, r1 = np.array([0.0, 1.9]), np.array([0.0, -1.9])
-    assert cfg.distance(WHEEL, r0, r1) == pytest.approx(3.8)
+    assert cfg.distance(wheel, r0, r1) == pytest.approx(3.8)
 
 
-def test_step_wraps_continuous_joints():
-    q = cfg.step(WHEEL, [3.0, 0.0], [1.0, 0.5], dt=0.5)
+def test_step_wraps_continuous_joints(wheel):
+    q = cfg.step(wheel, [3.0, 0.0], [1.0, 0.5], dt=0.5)
     assert q[0] == pytest.approx(3.5 - 2 * np.pi)
     assert q[1] == pytest.approx(0.25)
 
 
-def test_floating_step_is_the_se3_exponential_of_the_local_twist():
+def test_floating_step_is_the_se3_exponential_of_the_local_twist(model):
     rng = np.random.default_rng(1)
-    q = cfg.random_uniform(MODEL, rng)
-    v = rng.normal(size=MODEL.nv)
-    out = cfg.step(MODEL, q, v, dt=0.3)
+    q = cfg.random_uniform(model, rng)
+    v = rng.normal(size=model.nv)
+    out = cfg.step(model, q, v, dt=0.3)
     expected = _pose(q) @ exp_se3(0.3 * v[V_FREE])
     assert np.allclose(_pose(out), expected, atol=1e-12)
     assert np.linalg.norm(out[3:7]) == pytest.approx(1.0, abs=1e-15)
 
 
-def test_planar_step_moves_in_the_child_frame():
-    iq = Q['j_planar/x']
-    iv = MODEL.joint('j_planar').idx_v
-    q = MODEL.neutral_configuration()
+def test_planar_step_moves_in_the_child_frame(model, q_at):
+    iq = q_at['j_planar/x']
+    iv = model.joint('j_planar').idx_v
+    q = model.neutral_configuration()
     q[iq + 2] = np.pi / 2
-    v = np.zeros(MODEL.nv)
+    v = np.zeros(model.nv)
     v[iv] = 1.0
-    out = cfg.integrate(MODEL, q, v)
+    out = cfg.integrate(model, q, v)
     assert np.allclose(out[iq:iq + 3], [0.0, 1.0, np.pi / 2])
     # A pure rotation about the normal with a forward speed traces an arc of a circle.
     v[iv + 2] = np.pi
-    out = cfg.integrate(MODEL, MODEL.neutral_configuration(), v)
+    out = cfg.integrate(model, model.neutral_configuration(), v)
     assert np.allclose(out[iq:iq + 3], [0.0, 2 / np.pi, -np.pi], atol=1e-12) or \
         np.allclose(out[iq:iq + 3], [0.0, 2 / np.pi, np.pi], atol=1e-12)
 
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2 ** 31 - 1), st.floats(0.0, 1.0))
-def test_difference_inverts_integrate_and_interpolation_is_geodesic(seed, alpha):
+def test_difference_inverts_integrate_and_interpolation_is_geodesic(model, seed, alpha):
     rng = np.random.default_rng(seed)
-    q0 = cfg.random_uniform(MODEL, rng)
-    q1 = cfg.random_uniform(MODEL, rng)
-    v = cfg.difference(MODEL, q0, q1)
-    assert np.allclose(cfg.difference(MODEL, cfg.integrate(MODEL, q0, v), q1), 0.0,
+    q0 = cfg.random_uniform(model, rng)
+    q1 = cfg.random_uniform(model, rng)
+    v = cfg.difference(model, q0, q1)
+    assert np.allclose(cfg.difference(model, cfg.integrate(model, q0, v), q1), 0.0,
                        atol=1e-9)
-    mid = cfg.interpolate(MODEL, q0, q1, alpha)
-    total = cfg.distance(MODEL, q0, q1)
-    assert cfg.distance(MODEL, q0, mid) == pytest.approx(alpha * total, abs=1e-9)
-    assert cfg.distance(MODEL, mid, q1) == pytest.approx((1 - alpha) * total, abs=1e-9)
+    mid = cfg.interpolate(model, q0, q1, alpha)
+    total = cfg.distance(model, q0, q1)
+    assert cfg.distance(model, q0, mid) == pytest.approx(alpha * total, abs=1e-9)
+    assert cfg.distance(model, mid, q1) == pytest.approx((1 - alpha) * total, abs=1e-9)
 
 
-def test_interpolation_end_points_and_batch():
+def test_interpolation_end_points_and_batch(model):
     rng = np.random.default_rng(2)
-    q0 = cfg.random_uniform(MODEL, rng, 3)
-    q1 = cfg.random_uniform(MODEL, rng, 3)
-    assert np.allclose(cfg.distance(MODEL, cfg.interpolate(MODEL, q0, q1, 0.0), q0), 0,
+    q0 = cfg.random_uniform(model, rng, 3)
+    q1 = cfg.random_uniform(model, rng, 3)
+    assert np.allclose(cfg.distance(model, cfg.interpolate(model, q0, q1, 0.0), q0), 0,
                        atol=1e-12)
-    assert np.allclose(cfg.distance(MODEL, cfg.interpolate(MODEL, q0, q1, 1.0), q1), 0,
+    assert np.allclose(cfg.distance(model, cfg.interpolate(model, q0, q1, 1.0), q1), 0,
                        atol=1e-9)
-    out = cfg.interpolate(MODEL, q0, q1, np.array([0.0, 0.5, 1.0]))
-    assert out.shape == (3, MODEL.nq)
-    assert cfg.distance(MODEL, out[0], q0[0]) < 1e-12
-    assert cfg.distance(MODEL, out[2], q1[2]) < 1e-9
+    out = cfg.interpolate(model, q0, q1, np.array([0.0, 0.5, 1.0]))
+    assert out.shape == (3, model.nq)
+    assert cfg.distance(model, out[0], q0[0]) < 1e-12
+    assert cfg.distance(model, out[2], q1[2]) < 1e-9
 
 
-def test_random_uniform_is_reproducible_and_within_limits():
+def test_random_uniform_is_reproducible_and_within_limits(model):
     arm = bundled()
     a = cfg.random_uniform(arm, np.random.default_rng(7), 500)
     b = cfg.random_uniform(arm, np.random.default_rng(7), 500)
@@ -170,10 +183,10 @@ def test_random_uniform_is_reproducible_and_within_limits():
     # Uniform: the sample spans the range of every joint.
     span = (a.max(axis=0) - a.min(axis=0)) / (arm.upper - arm.lower)
     assert np.all(span > 0.9)
-    free = cfg.random_uniform(MODEL, np.random.default_rng(3), 200, translation_range=0.5)
+    free = cfg.random_uniform(model, np.random.default_rng(3), 200, translation_range=0.5)
     assert np.all(np.abs(free[:, :3]) <= 0.5)
     assert np.allclose(np.linalg.norm(free[:, 3:7], axis=1), 1.0)
-    assert np.all(cfg.is_valid(MODEL, free))
+    assert np.all(cfg.is_valid(model, free))
 
 
 def test_random_gaussian_centre_spread_and_limits():
@@ -192,13 +205,13 @@ def test_random_gaussian_centre_spread_and_limits():
         cfg.random_gaussian(arm, rng, mean[:3], 0.1)
 
 
-def test_invalid_shapes_raise():
+def test_invalid_shapes_raise(model, wheel):
     with pytest.raises(ConfigurationError):
-        cfg.distance(MODEL, np.zeros(3), np.zeros(3))
+        cfg.distance(model, np.zeros(3), np.zeros(3))
     with pytest.raises(ConfigurationError):
-        cfg.step(MODEL, MODEL.neutral_configuration(), np.zeros(2))
+        cfg.step(model, model.neutral_configuration(), np.zeros(2))
     with pytest.raises(ConfigurationError):
-        cfg.interpolate(WHEEL, [0, 0], [1, 1], np.nan)
+        cfg.interpolate(wheel, [0, 0], [1, 1], np.nan)
 
 
 def _mimic_model(multiplier='2', offset='0.1'):

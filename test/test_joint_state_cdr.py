@@ -39,8 +39,9 @@ CAPTURED = [bytes.fromhex(text) for text in (
     '0001000001000000020000000100000000000000020000000200000061000000020000006200000001000000'
     '000000000000e03f0000000000000000',
 )]
-#: (The captured messages carry frame ids and efforts the bridge does not read.)
-TWO_JOINTS, VELOCITIES, EMPTY, LIMITS, MAX_STAMP, MISMATCHED = CAPTURED
+#: (The captured messages carry frame ids and efforts the bridge does not read.) The third,
+#: an empty message, is only read with the others, through ``CAPTURED``.
+TWO_JOINTS, VELOCITIES, _, LIMITS, MAX_STAMP, MISMATCHED = CAPTURED
 
 
 class MessagePath:

@@ -178,12 +178,22 @@ def test_center_of_mass_matches_pinocchio(name):
         assert model.total_mass == pytest.approx(pdata.mass[0], abs=1e-12)
 
 
-def _models():
-    return [all_joint_types_model(), bundled('fk_arm'),
-            bundled('fk_quadruped', floating_base=True)]
+#: The models of the finite-difference checks, by name (their test ids); fk_quadruped is
+#: on a floating base.
+MODEL_NAMES = ('all_types', 'fk_arm', 'fk_quadruped')
 
 
-@pytest.mark.parametrize('model', _models(), ids=lambda m: m.name)
+@pytest.fixture(scope='module')
+def model(request):
+    """Build the model named by the test's parameter, once for the module."""
+    if request.param == 'all_types':
+        return all_joint_types_model()
+    if request.param == 'fk_quadruped':
+        return bundled('fk_quadruped', floating_base=True)
+    return bundled(request.param)
+
+
+@pytest.mark.parametrize('model', MODEL_NAMES, indirect=True)
 def test_jacobians_match_finite_differences(model):
     rng = np.random.default_rng(11)
     dt = 1e-6
@@ -215,7 +225,7 @@ def test_jacobians_match_finite_differences(model):
                                            atol=1e-7)
 
 
-@pytest.mark.parametrize('model', _models(), ids=lambda m: m.name)
+@pytest.mark.parametrize('model', MODEL_NAMES, indirect=True)
 def test_velocity_acceleration_and_com_match_finite_differences(model):
     rng = np.random.default_rng(5)
     dt = 1e-6
@@ -274,7 +284,7 @@ def test_mimic_joint_follows_master():
 
 
 @pytest.mark.parametrize('size', [6, BATCH_THRESHOLD + 3])
-@pytest.mark.parametrize('model', _models(), ids=lambda m: m.name)
+@pytest.mark.parametrize('model', MODEL_NAMES, indirect=True)
 def test_batched_results_equal_single_results(model, size):
     """Small batches are vectorised over links, large ones link by link: both agree."""
     rng = np.random.default_rng(9)

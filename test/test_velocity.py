@@ -21,10 +21,14 @@ from hypothesis import given, settings, strategies as st
 import numpy as np
 import pytest
 
-ARM = bundled()
-ARM_JOINTS = ARM.joint_names[:6]
 VARIANTS = list(ExpressedIn)
 L1, L2 = 0.7, 0.4
+
+
+@pytest.fixture(scope='module')
+def arm():
+    """Return the bundled arm, one model for the module's tests."""
+    return bundled()
 
 
 def _planar_2r():
@@ -35,12 +39,9 @@ def _planar_2r():
     return Robot.from_urdf_string(urdf(body, 'planar_2r'))
 
 
-PLANAR = _planar_2r()
-
-
-def _arm_state(seed, batch=None):
-    q = random_configuration(ARM, np.random.default_rng(seed), batch)
-    return ARM.forward_kinematics(q)
+def _arm_state(arm, seed, batch=None):
+    q = random_configuration(arm, np.random.default_rng(seed), batch)
+    return arm.forward_kinematics(q)
 
 
 def _arm_jacobian(state, expressed_in=ExpressedIn.LOCAL_WORLD_ALIGNED):
@@ -48,8 +49,8 @@ def _arm_jacobian(state, expressed_in=ExpressedIn.LOCAL_WORLD_ALIGNED):
     return state.jacobian('tool0', expressed_in=expressed_in)[..., :6]
 
 
-def test_forward_positions_and_stacked_jacobian():
-    state = _arm_state(0)
+def test_forward_positions_and_stacked_jacobian(arm):
+    state = _arm_state(arm, 0)
     tips = ['tool0', 'left_finger_link', 'wrist_2_link']
     poses = vel.forward_positions(state, tips)
     assert poses.shape == (3, 4, 4)
@@ -57,11 +58,11 @@ def test_forward_positions_and_stacked_jacobian():
         assert np.array_equal(pose, state.transform(tip))
     for variant in VARIANTS:
         stacked = vel.stacked_jacobian(state, tips, variant)
-        assert stacked.shape == (18, ARM.nv)
+        assert stacked.shape == (18, arm.nv)
         for i, tip in enumerate(tips):
             assert np.array_equal(stacked[6 * i:6 * i + 6], state.jacobian(tip, None, variant))
-    batch = _arm_state(1, batch=5)
-    assert vel.stacked_jacobian(batch, tips).shape == (5, 18, ARM.nv)
+    batch = _arm_state(arm, 1, batch=5)
+    assert vel.stacked_jacobian(batch, tips).shape == (5, 18, arm.nv)
     assert vel.forward_positions(batch, 'tool0').shape == (1, 5, 4, 4)
     with pytest.raises(UnknownFrameError):
         vel.stacked_jacobian(state, ['tool0', 'nope'])
@@ -69,31 +70,31 @@ def test_forward_positions_and_stacked_jacobian():
 
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 2 ** 31 - 1), st.sampled_from(VARIANTS))
-def test_pseudo_inverse_identities_off_singularities(seed, variant):
-    jac = _arm_jacobian(_arm_state(seed), variant)
+def test_pseudo_inverse_identities_off_singularities(arm, seed, variant):
+    jac = _arm_jacobian(_arm_state(arm, seed), variant)
     inverse = vel.jacobian_inverse(jac)
     if inverse.singular_values[-1] < 1e-3:
         return
     assert np.allclose(jac @ inverse.matrix, np.eye(6), atol=1e-8)
     assert np.allclose(inverse.matrix, np.linalg.inv(jac), atol=1e-6)
     # Rectangular (6 x 7 with the finger): J J+ = I still holds, J+ J is a projector.
-    full = _arm_state(seed).jacobian('tool0', expressed_in=variant)
+    full = _arm_state(arm, seed).jacobian('tool0', expressed_in=variant)
     pinv = vel.jacobian_inverse(full).matrix
     assert np.allclose(full @ pinv, np.eye(6), atol=1e-8)
     projector = pinv @ full
     assert np.allclose(projector @ projector, projector, atol=1e-8)
 
 
-def test_singular_values_are_exposed_and_sorted():
-    jac = _arm_jacobian(_arm_state(3))
+def test_singular_values_are_exposed_and_sorted(arm):
+    jac = _arm_jacobian(_arm_state(arm, 3))
     inverse = vel.jacobian_inverse(jac)
     assert np.allclose(inverse.singular_values, np.linalg.svd(jac, compute_uv=False))
     assert np.all(np.diff(inverse.singular_values) <= 0)
     assert inverse.rank == 6 and inverse.method == 'svd' and inverse.damping == 0.0
 
 
-def test_damped_least_squares_by_svd_and_by_solve_agree():
-    jac = _arm_jacobian(_arm_state(4))
+def test_damped_least_squares_by_svd_and_by_solve_agree(arm):
+    jac = _arm_jacobian(_arm_state(arm, 4))
     for damping in (1e-3, 0.1, 1.0):
         svd = vel.jacobian_inverse(jac, damping, 'svd').matrix
         dls = vel.jacobian_inverse(jac, damping, 'dls').matrix
@@ -108,12 +109,13 @@ def test_damped_least_squares_by_svd_and_by_solve_agree():
 
 
 def test_manipulability_of_the_planar_arm_and_its_singularity():
+    planar = _planar_2r()
     for elbow in (0.3, 1.0, -2.0):
-        state = PLANAR.forward_kinematics([0.4, elbow])
+        state = planar.forward_kinematics([0.4, elbow])
         jac = state.jacobian('hand')[:2]
         assert vel.manipulability(jac) == pytest.approx(abs(L1 * L2 * np.sin(elbow)))
         assert not vel.is_singular(jac)
-    stretched = PLANAR.forward_kinematics([0.4, 0.0]).jacobian('hand')[:2]
+    stretched = planar.forward_kinematics([0.4, 0.0]).jacobian('hand')[:2]
     assert vel.manipulability(stretched) == pytest.approx(0.0, abs=1e-15)
     assert vel.is_singular(stretched)
     # The damped inverse stays bounded at the singularity.
@@ -121,18 +123,18 @@ def test_manipulability_of_the_planar_arm_and_its_singularity():
     assert np.all(np.isfinite(inverse.matrix)) and inverse.rank == 1
 
 
-def test_manipulability_is_sqrt_det_and_singular_arm_poses():
-    jac = _arm_jacobian(_arm_state(5))
+def test_manipulability_is_sqrt_det_and_singular_arm_poses(arm):
+    jac = _arm_jacobian(_arm_state(arm, 5))
     assert vel.manipulability(jac) == pytest.approx(np.sqrt(np.linalg.det(jac @ jac.T)))
     # Wrist singularity: wrist_2 at 0 aligns the axes of wrist_1 and wrist_3.
-    q = ARM.configuration_from_dict({'shoulder_lift_joint': -1.0, 'elbow_joint': 1.2,
+    q = arm.configuration_from_dict({'shoulder_lift_joint': -1.0, 'elbow_joint': 1.2,
                                      'wrist_2_joint': 0.0})
-    state = ARM.forward_kinematics(q)
+    state = arm.forward_kinematics(q)
     singular = _arm_jacobian(state)
     assert vel.manipulability(singular) < 1e-12
     assert vel.is_singular(singular)
-    assert vel.tip_manipulability(state, 'tool0', joints=ARM_JOINTS) < 1e-12
-    batch = _arm_jacobian(_arm_state(6, batch=4))
+    assert vel.tip_manipulability(state, 'tool0', joints=arm.joint_names[:6]) < 1e-12
+    batch = _arm_jacobian(_arm_state(arm, 6, batch=4))
     assert vel.manipulability(batch).shape == (4,)
     assert vel.is_singular(batch).shape == (4,)
     # More task rows than joints: never full rank.
@@ -141,10 +143,10 @@ def test_manipulability_is_sqrt_det_and_singular_arm_poses():
 
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 2 ** 31 - 1), st.sampled_from(VARIANTS))
-def test_velocity_and_force_duality(seed, variant):
+def test_velocity_and_force_duality(arm, seed, variant):
     rng = np.random.default_rng(seed)
-    state = _arm_state(seed)
-    qdot = rng.normal(size=ARM.nv)
+    state = _arm_state(arm, seed)
+    qdot = rng.normal(size=arm.nv)
     wrench = rng.normal(size=6)
     xdot = vel.forward_velocity(state, 'tool0', qdot, variant)
     assert np.allclose(xdot, state.jacobian('tool0', None, variant) @ qdot)
@@ -160,23 +162,23 @@ def test_velocity_and_force_duality(seed, variant):
                            atol=1e-8)
 
 
-def test_inverse_velocity_is_minimum_norm_and_batched():
-    state = _arm_state(8)
+def test_inverse_velocity_is_minimum_norm_and_batched(arm):
+    state = _arm_state(arm, 8)
     xdot = np.array([0.1, -0.2, 0.05, 0.0, 0.3, -0.1])
     qdot = vel.inverse_velocity(state, 'tool0', xdot)
     # Minimum norm: the finger does not move tool0, so it gets no velocity.
     assert np.allclose(qdot[6:], 0.0)
     dls = vel.inverse_velocity(state, 'tool0', xdot, damping=0.05, method='dls')
     assert np.linalg.norm(dls) < np.linalg.norm(qdot)
-    batch = _arm_state(9, batch=3)
+    batch = _arm_state(arm, 9, batch=3)
     out = vel.inverse_velocity(batch, 'tool0', np.tile(xdot, (3, 1)))
-    assert out.shape == (3, ARM.nv)
-    two = vel.forward_velocity(batch, ['tool0', 'wrist_3_link'], np.ones((3, ARM.nv)))
+    assert out.shape == (3, arm.nv)
+    two = vel.forward_velocity(batch, ['tool0', 'wrist_3_link'], np.ones((3, arm.nv)))
     assert two.shape == (3, 12)
 
 
-def test_invalid_inputs_raise():
-    state = _arm_state(10)
+def test_invalid_inputs_raise(arm):
+    state = _arm_state(arm, 10)
     with pytest.raises(ConfigurationError):
         vel.forward_velocity(state, 'tool0', np.ones(3))
     with pytest.raises(ConfigurationError):
