@@ -92,8 +92,8 @@ def test_a_fifo_without_a_writer_is_refused_after_a_wait(tmp_path):
     fifo = tmp_path / 'robot.urdf'
     os.mkfifo(fifo)
     code = ('import sys; from frame_kinematics import cli; '
-            'from frame_kinematics.core import urdf_source; '
-            'urdf_source.FIFO_WAIT_SECONDS = 0.2; '
+            'from frame_kinematics.core import file_input; '
+            'file_input.FIFO_WAIT_SECONDS = 0.2; '
             f'sys.exit(cli.main(["--urdf", {str(fifo)!r}, "info"]))')
     proc = run(code=code)
     assert_one_line_error(proc.returncode, proc.stdout, proc.stderr,

@@ -20,8 +20,8 @@ import threading
 import tracemalloc
 
 from conftest import joint_xml, link_xml, urdf
+from frame_kinematics.core import file_input, urdf_source as urdf_module
 from frame_kinematics.core import Robot, URDFError
-from frame_kinematics.core import urdf_source as urdf_module
 from frame_kinematics.core.errors import EXCERPT_LENGTH
 from frame_kinematics.core.urdf import parse_urdf
 from frame_kinematics.core.urdf_source import MAX_DOCUMENT_BYTES
@@ -272,7 +272,7 @@ def test_a_fifo_nobody_writes_to_is_refused_after_the_wait(tmp_path, monkeypatch
         except URDFError as exc:
             errors.append(str(exc))
 
-    monkeypatch.setattr(urdf_module, 'FIFO_WAIT_SECONDS', 0.1)
+    monkeypatch.setattr(file_input, 'FIFO_WAIT_SECONDS', 0.1)
     thread = threading.Thread(target=reader, daemon=True)
     thread.start()
     thread.join(timeout=30)

@@ -17,18 +17,16 @@ Where a URDF document comes from: bytes or text, a file, and how they are decode
 Every bound is checked before work proportional to the input: a document's size before it is
 decoded, a file's size while it is read (devices, pipes and huge files are read once, in
 chunks, and refused as soon as they pass :data:`MAX_DOCUMENT_BYTES`; a FIFO nobody writes to
-is refused after :data:`FIFO_WAIT_SECONDS`).
+is refused after a wait: :mod:`.file_input`).
 """
 
 import codecs
-import math
 import os
 import re
-import select
-import stat
 from typing import Optional, Tuple, Union
 
 from .errors import excerpt, URDFError
+from .file_input import read_bounded
 
 #: Largest document accepted, in bytes (a str counts its UTF-8 size).
 MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
@@ -46,12 +44,6 @@ _DECLARATION = re.compile(
 
 #: Codecs that Python knows but that are transforms, not character sets.
 _NOT_CHARSETS = ('idna', 'punycode', 'unicode-escape', 'raw-unicode-escape', 'undefined')
-
-#: Bytes read from a file at a time.
-_CHUNK_BYTES = 1024 * 1024
-
-#: Seconds a FIFO of the file system may stay without data before it is refused.
-FIFO_WAIT_SECONDS = 10.0
 
 #: How a xacro element starts.
 _XACRO_ELEMENT = b'<xacro:'
@@ -125,25 +117,6 @@ def decode_document(document) -> Tuple[str, bytes]:
     return text, encoded
 
 
-def _is_named_pipe(name) -> bool:
-    """Whether ``name`` is a FIFO in the file system (not a pipe a process holds open)."""
-    try:
-        return stat.S_ISFIFO(os.lstat(os.path.realpath(name)).st_mode)
-    except OSError:  # called once os.open took the name: only the file system can fail here
-        return False
-
-
-def _wait_for_writer(fd: int, name, wait: float) -> None:
-    """Wait until a FIFO has data or is closed by its writer, at most ``wait`` seconds."""
-    if not hasattr(select, 'poll'):
-        return
-    poller = select.poll()
-    poller.register(fd, select.POLLIN)
-    if not poller.poll(max(0, int(math.ceil(wait * 1000)))):
-        raise URDFError(f'no process wrote to this FIFO within {wait:g} s: start the writer '
-                        f'first, or give a file', f"file '{os.fsdecode(name)}'")
-
-
 def read_urdf_bytes(path: Union[str, os.PathLike], wait: Optional[float] = None) -> bytes:
     """
     Read a URDF file's bytes once, at most :data:`MAX_DOCUMENT_BYTES` of them.
@@ -154,40 +127,13 @@ def read_urdf_bytes(path: Union[str, os.PathLike], wait: Optional[float] = None)
     if no data comes within ``wait`` seconds it is refused.
 
     :param path: path of the file (str, bytes or os.PathLike).
-    :param wait: seconds a FIFO may stay without data (default :data:`FIFO_WAIT_SECONDS`).
+    :param wait: seconds a FIFO may stay without data (default
+        :data:`~frame_kinematics.core.file_input.FIFO_WAIT_SECONDS`).
     :return: the bytes.
     :raises URDFError: naming the path, if it is not a path, cannot be read, is larger than
         the limit, or is a FIFO nobody writes to.
     """
-    try:
-        name = os.fspath(path)
-    except TypeError:
-        raise URDFError('a URDF path must be str, bytes or os.PathLike, got '
-                        f'{type(path).__name__}') from None
-    shown = os.fsdecode(name)
-    data = bytearray()
-    try:
-        fd = os.open(name, os.O_RDONLY | getattr(os, 'O_NONBLOCK', 0))
-        try:
-            if stat.S_ISFIFO(os.fstat(fd).st_mode) and _is_named_pipe(name):
-                _wait_for_writer(fd, name, FIFO_WAIT_SECONDS if wait is None else wait)
-            os.set_blocking(fd, True)
-            while len(data) <= MAX_DOCUMENT_BYTES:
-                chunk = os.read(fd, min(_CHUNK_BYTES, MAX_DOCUMENT_BYTES + 1 - len(data)))
-                if not chunk:
-                    break
-                data += chunk
-        finally:
-            os.close(fd)
-    except URDFError:
-        raise
-    except (OSError, ValueError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-        raise URDFError(f"cannot read '{shown}': {reason}") from None
-    if len(data) > MAX_DOCUMENT_BYTES:
-        raise URDFError(f'larger than the limit of {MAX_DOCUMENT_BYTES} bytes',
-                        f"file '{shown}'")
-    return bytes(data)
+    return read_bounded(path, MAX_DOCUMENT_BYTES, URDFError, 'a URDF path', wait)
 
 
 def read_urdf_file(path: Union[str, os.PathLike], wait: Optional[float] = None) -> str:
@@ -197,7 +143,8 @@ def read_urdf_file(path: Union[str, os.PathLike], wait: Optional[float] = None) 
     The text is decoded as :func:`load_urdf` decodes bytes.
 
     :param path: path of the file (str, bytes or os.PathLike).
-    :param wait: seconds a FIFO may stay without data (default :data:`FIFO_WAIT_SECONDS`).
+    :param wait: seconds a FIFO may stay without data (default
+        :data:`~frame_kinematics.core.file_input.FIFO_WAIT_SECONDS`).
     :return: the document as a str.
     :raises URDFError: naming the path, if it is not a path, cannot be read, is larger than
         the limit, is a FIFO nobody writes to, or does not decode.
