@@ -26,6 +26,10 @@ import subprocess
 import sys
 import textwrap
 
+from frame_kinematics import robots
+from frame_kinematics.core import ExpressedIn, Robot, UnknownFrameError
+from frame_kinematics.core.backend import numba_error
+import numpy as np
 import pytest
 
 _PROBE = textwrap.dedent("""
@@ -118,3 +122,42 @@ def test_hostile_arguments_crash_nothing_and_get_the_library_errors(robot, backe
     lines = done.stdout.splitlines()
     assert lines[0].startswith('calls ') and int(lines[0].split()[1]) > 500
     assert [line for line in lines if line.startswith('foreign')] == []
+
+
+@pytest.fixture
+def numba_arm():
+    """Return the bundled arm on the compiled backend (skip without numba)."""
+    if numba_error() is not None:
+        pytest.skip('numba cannot be used here')
+    return Robot.from_urdf_file(robots.path('fk_arm'), backend='numba')
+
+
+def test_a_read_only_point_is_taken_as_a_writable_one(numba_arm):
+    rng = np.random.default_rng(19)
+    q = numba_arm.neutral_configuration() + rng.uniform(-0.3, 0.3, numba_arm.nq)
+    point = rng.uniform(-0.2, 0.2, 3)
+    frozen = point.copy()
+    frozen.setflags(write=False)
+    tool = numba_arm.link_index('tool0')
+    executor = numba_arm.executor
+    for ref in ExpressedIn:
+        expected = executor.checked_jacobian(q, tool, point, ref)
+        np.testing.assert_array_equal(executor.checked_jacobian(q, tool, frozen, ref), expected)
+        world = numba_arm.forward_kinematics(q).poses
+        np.testing.assert_array_equal(executor.jacobian(world, tool, frozen, ref),
+                                      executor.jacobian(world, tool, point, ref))
+    assert not frozen.flags.writeable
+
+
+def test_a_link_index_whose_conversion_fails_is_an_unknown_link_index(numba_arm):
+    class BadIndex:
+
+        def __index__(self):
+            raise RuntimeError('no index')
+
+        def __repr__(self):
+            raise RuntimeError('no repr')
+
+    q = numba_arm.neutral_configuration()
+    with pytest.raises(UnknownFrameError, match='^unknown link index <BadIndex'):
+        numba_arm.executor.checked_pose(q, BadIndex())

@@ -17,8 +17,9 @@ import math
 import sys
 import types
 
-from frame_kinematics.core.checks import as_float_array, first_repeated, MAX_MAGNITUDE, \
-    number_within
+from frame_kinematics.core.checks import as_float_array, as_path, first_repeated, \
+    MAX_MAGNITUDE, number_within
+from frame_kinematics.core.errors import ConfigurationError, URDFError
 from hypothesis import given, strategies as st
 import numpy as np
 import pytest
@@ -65,3 +66,43 @@ def test_first_repeated_names_the_first_name_that_comes_again():
     assert first_repeated([]) is None
     assert first_repeated(['a', 'b', 'b', 'a']) == 'b'
     assert first_repeated(name for name in 'xyzy') == 'y'
+
+
+class _Hostile:
+    """A user object whose every conversion fails with its own exception."""
+
+    def __init__(self, error=RuntimeError):
+        self.error = error
+
+    def _fail(self, *_args, **_kwargs):
+        raise self.error('boom')
+
+    __array__ = __len__ = __getitem__ = __iter__ = __float__ = __index__ = __fspath__ = _fail
+
+
+def test_an_object_whose_conversion_fails_is_refused_by_name():
+    with pytest.raises(ConfigurationError, match='^q must be an array of numbers, got _Hostile'):
+        as_float_array(_Hostile(), 'q')
+    with pytest.raises(ConfigurationError, match='^q must be'):
+        as_float_array([_Hostile(), _Hostile()], 'q')
+
+
+def test_an_interrupt_during_a_conversion_is_not_swallowed():
+    with pytest.raises(KeyboardInterrupt):
+        as_float_array(_Hostile(KeyboardInterrupt), 'q')
+
+
+def test_an_array_whose_copy_does_not_fit_is_refused_with_its_size():
+    huge = np.broadcast_to(np.zeros(7), (10 ** 12, 7))  # a view: no memory of its own
+    with pytest.raises(ConfigurationError, match=r'^q has 7000000000000 numbers, whose copy '
+                       r'needs 56000000000000 bytes'):
+        as_float_array(huge, 'q')
+
+
+def test_a_path_is_taken_as_os_fspath_takes_it_and_anything_else_refused():
+    assert as_path('a.urdf') == 'a.urdf' and as_path(b'a') == b'a'
+    for bad in (_Hostile(), None, 3):
+        with pytest.raises(URDFError, match='^a URDF path must be str, bytes or os.PathLike'):
+            as_path(bad, 'a URDF path', URDFError)
+    with pytest.raises(ConfigurationError, match='^path must be'):
+        as_path(_Hostile())

@@ -802,7 +802,7 @@ def test_jacobian_help_examples_are_not_singular(capsys):
      ['--position-tolerance must be a number > 0']),
     (['fk', '--precision', '18'], ['--precision must be a whole number between 0 and 17']),
     (['render', '-o', 'x.gif', '--to', 'elbow_joint=1', '--frames', '1'],
-     ['--frames must be a whole number >= 2']),
+     ['--frames must be a whole number between 2 and 200']),
     (['render', '-o', 'x.gif', '--to', 'elbow_joint=1', '--fps', '0'],
      ['--fps must be a number > 0']),
 ])

@@ -40,7 +40,7 @@ def _limit_memory():
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
 
 
-def run(*args, stdin=None, code=None, shell=None):
+def run(*args, stdin=None, code=None, shell=None, timeout=120):
     """Run the command line (or ``python -c code``, or a shell line) with a memory limit."""
     pytest.importorskip('resource')
     env = dict(os.environ, PYTHONPATH=ROOT, FRAME_KINEMATICS_BACKEND='numpy',
@@ -52,8 +52,8 @@ def run(*args, stdin=None, code=None, shell=None):
         command = [sys.executable, '-c', code]
     else:
         command = [sys.executable, '-m', 'frame_kinematics', *map(str, args)]
-    return subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=120,
-                          env=env, preexec_fn=_limit_memory)
+    return subprocess.run(command, input=stdin, capture_output=True, text=True,
+                          timeout=timeout, env=env, preexec_fn=_limit_memory)
 
 
 def chain_urdf(links):
@@ -126,8 +126,11 @@ def test_xacro_that_cannot_be_expanded_is_one_line(capsys, tmp_path, monkeypatch
     path.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
                     '<xacro:include filename="$(find my_arm_description)/urdf/arm.xacro"/>'
                     '<link name="a"/></robot>')
-    monkeypatch.setitem(sys.modules, 'ament_index_python', None)
-    monkeypatch.setitem(sys.modules, 'ament_index_python.packages', None)
+    # xacro runs in a child process: an ament_index_python without packages stands for none
+    (tmp_path / 'no_ament' / 'ament_index_python').mkdir(parents=True)
+    (tmp_path / 'no_ament' / 'ament_index_python' / '__init__.py').write_text('')
+    monkeypatch.setenv('PYTHONPATH', os.pathsep.join(
+        [str(tmp_path / 'no_ament')] + [p for p in [os.environ.get('PYTHONPATH')] if p]))
     status, out, err = call(capsys, 'info', '--urdf', path)
     assert_one_line_error(status, out, err, 'cannot resolve $(find my_arm_description)',
                           'ament index is not available')
@@ -165,6 +168,8 @@ def test_xacro_without_the_xacro_package_says_what_to_install(capsys, tmp_path, 
     (['ik', '--xyz', '0.3', 'o', '0.4', '--rpy', '0', '0', '0'], ['--xyz', "'o'"]),
     (['jacobian', '--point', '0', 'x', '0'], ['--point', "'x'"]),
     (['render', '-o', 'p.png', '--view', '1e17', '0'], ['--view']),
+    (['render', '-o', 'p.gif', '--to', 'elbow_joint=1', '--frames', '100000'],
+     ['--frames must be a whole number between 2 and 200', "'100000'"]),
     (['render', '-o', 'p.png', '--axis-length', '1e300'],
      ['--axis-length must be a number > 0 and <= 1e+16']),
     (['ik', '--xyz', '0.4', '0', '0.3', '--position-only', '--max-iterations', '1e30'],

@@ -289,3 +289,101 @@ def test_vector_pair_arithmetic_checks_frames(quantity_tree):
     with pytest.raises(ValueError):
         pair.value[0] = 5.0
     assert repr(pair) == "FrameVectorPair('tool0', [1.0, 2.0, 3.0, 4.0, 5.0, 6.0])"
+
+
+# -- bad inputs ---------------------------------------------------------------------------------
+BAD_VECTORS = ['abc', b'abc', [10 ** 400, 0, 0], {'x': 1}, np.array([1 + 5j, 0, 0]),
+               ['1', '2', '3'], np.ma.array([1.0, 2.0, 3.0]), [1e308, 0, 0]]
+
+
+@pytest.mark.parametrize('bad', BAD_VECTORS, ids=range(len(BAD_VECTORS)))
+def test_framed_quantities_refuse_bad_values_with_the_librarys_error(tree, bad):
+    frame = tree.frame('tool0')
+    for make in (lambda: FramePoint(frame, bad), lambda: FrameVector(frame, bad),
+                 lambda: FrameVectorPair(frame, bad, [0, 0, 0]),
+                 lambda: FrameVectorPair(frame, [0, 0, 0], bad)):
+        with pytest.raises(ConfigurationError, match='vector|point'):
+            make()
+
+
+def test_framed_quantities_refuse_a_frame_or_operand_of_the_wrong_type(tree):
+    frame = tree.frame('tool0')
+    vector = FrameVector(frame, [1, 2, 3])
+    for bad in (None, 'tool0', ['tool0']):
+        with pytest.raises(ReferenceFrameError, match='must be a ReferenceFrame'):
+            FrameVector(bad, [1, 2, 3])
+        with pytest.raises(ReferenceFrameError, match='must be a ReferenceFrame'):
+            SpatialMotion(frame, bad, frame, np.zeros(6))
+    for bad in (1.0, [1, 2, 3], np.ones(3), FramePoint(frame, [1, 2, 3])):
+        with pytest.raises(ConfigurationError, match='dot needs a FrameVector'):
+            vector.dot(bad)
+        with pytest.raises(ConfigurationError, match='cross needs a FrameVector'):
+            vector.cross(bad)
+        with pytest.raises(ConfigurationError, match='needs a FrameVector'):
+            FrameVectorPair.from_vectors(bad, vector)
+    for bad in ('2', np.nan, 1e300, None, np.ones(2)):
+        with pytest.raises(ConfigurationError, match='scale factor'):
+            vector * bad
+    np.testing.assert_array_equal((2 * vector).value, [2, 4, 6])
+
+
+@pytest.mark.parametrize('mass, inertia', [
+    (None, np.eye(3)), (float('nan'), np.eye(3)), ('1', np.eye(3)), (True, np.eye(3)),
+    (10 ** 400, np.eye(3)), (1e308, np.eye(3)), (1.0, 'abc'), (1.0, -np.eye(3)),
+    (1.0, [[1, 0.5, 0], [0, 1, 0], [0, 0, 1]]), (1.0, np.eye(3) * [1, 1, 1 + 1j]),
+    (1.0, np.diag([1.0, 1.0, -0.1]))])
+def test_spatial_inertia_refuses_a_bad_mass_or_inertia(tree, mass, inertia):
+    with pytest.raises(ConfigurationError, match='spatial inertia'):
+        SpatialInertia(tree.frame('tool0'), mass, [0, 0, 0], inertia)
+
+
+def test_spatial_inertia_accepts_a_point_mass_and_every_link_of_a_model(tree):
+    assert SpatialInertia(tree.world, 2.0, [0, 0, 1], np.zeros((3, 3))).mass == 2.0
+    for link in tree.model.links:
+        SpatialInertia(tree.frame(link.name), link.mass, link.link_p_com, link.inertia)
+
+
+@pytest.mark.parametrize('com_frame', [[], None, 0, '', b'com'])
+def test_com_frame_name_must_be_a_non_empty_string(com_frame):
+    with pytest.raises(ReferenceFrameError, match='CoM frame name'):
+        FrameTree(bundled('fk_arm'), com_frame=com_frame)
+
+
+def test_add_frame_refuses_bad_offsets_and_flags_and_changes_nothing(tree):
+    names = tree.frame_names
+    for bad in ('abc', {'a': 1}, np.ma.array(np.eye(4)), np.eye(4) * (1 + 0j), None):
+        with pytest.raises(ConfigurationError, match="offset of frame 'u'"):
+            tree.add_frame('u', 'tool0', bad)
+    for bad in (np.array([1, 0]), 1, 'yes', None):
+        with pytest.raises(ConfigurationError, match='baked must be True or False'):
+            tree.add_frame('u', 'tool0', np.eye(4), baked=bad)
+    with pytest.raises(ReferenceFrameError, match='must not be empty'):
+        tree.add_frame('', 'tool0', np.eye(4))
+    assert tree.frame_names == names
+    assert tree.add_frame('u', 'tool0', np.eye(4), baked=np.bool_(True)).baked
+
+
+def test_set_com_orientation_refuses_bad_arguments_and_changes_nothing(tree):
+    revision, before = tree.revision, tree.transform('base_link', 'com')
+    for call in (lambda: tree.set_com_orientation(np.array(['a', 'b'])),
+                 lambda: tree.set_com_orientation(['ypr']),
+                 lambda: tree.set_com_orientation('ypr', ypr='abc'),
+                 lambda: tree.set_com_orientation('ypr', ypr=[np.nan, 0, 0]),
+                 lambda: tree.set_com_orientation('ypr', ypr=[1 + 1j, 0, 0]),
+                 lambda: tree.set_com_orientation('quaternion', quaternion=[[0, 0, 0, 1]] * 2),
+                 lambda: tree.set_com_orientation('quaternion', quaternion='abc'),
+                 lambda: tree.set_com_orientation('yaw', link=np.array(['tool0'])),
+                 lambda: tree.set_com_orientation('yaw', link=['tool0'])):
+        with pytest.raises(ReferenceFrameError, match='CoM orientation'):
+            call()
+    assert tree.revision == revision
+    np.testing.assert_array_equal(tree.transform('base_link', 'com'), before)
+
+
+def test_frames_filter_by_kind_or_its_value_and_refuse_anything_else(tree):
+    for kind in FrameKind:
+        assert tree.frames(kind.value) == tree.frames(kind)
+    assert tree.frames('body') and tree.frames(None) == tree.frames()
+    for bad in ('bodies', 'BODY', [], np.array([1, 2]), 3):
+        with pytest.raises(ReferenceFrameError, match='frame kind'):
+            tree.frames(bad)

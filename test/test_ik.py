@@ -21,7 +21,7 @@ from conftest import all_joint_types_model, assert_edge_solutions_accepted, asse
     bundled, far_base_case, joint_xml, link_xml, random_configuration, real_robot_path, \
     REAL_ROBOTS, rest_pulls, urdf
 from frame_kinematics.core import configuration as cfg
-from frame_kinematics.core import ConfigurationError, ReferenceFrameError, Robot, \
+from frame_kinematics.core import ConfigurationError, IKSolver, ReferenceFrameError, Robot, \
     UnknownFrameError
 from frame_kinematics.core import ik
 from frame_kinematics.core.ik.residual import rotation_error
@@ -851,3 +851,35 @@ def test_abandon_stalled_must_be_a_bool(iiwa_numpy):
     with pytest.raises(ConfigurationError, match='abandon_stalled'):
         ik.IKSolver(iiwa_numpy, 'lbr_iiwa_link_7').solve_batch(np.eye(4)[None],
                                                                abandon_stalled='yes')
+
+
+class _NoIteration:
+    """An object whose iteration fails with its own exception."""
+
+    def __iter__(self):
+        raise RuntimeError('no iteration')
+
+
+@pytest.mark.parametrize('active_joints', [3, 2.5, True, _NoIteration()])
+def test_active_joints_that_are_not_names_are_refused_by_name(arm, active_joints):
+    root_T_target = arm.forward_kinematics(arm.neutral_configuration()).transform('tool0')
+    calls = (lambda: arm.inverse_kinematics('tool0', root_T_target, active_joints=active_joints),
+             lambda: ik.solve(arm, 'tool0', root_T_target, active_joints=active_joints),
+             lambda: ik.solve_batch(arm, 'tool0', root_T_target[None],
+                                    active_joints=active_joints),
+             lambda: IKSolver(arm, 'tool0', active_joints=active_joints))
+    for call in calls:
+        with pytest.raises(ConfigurationError, match='^active_joints must be a joint name or a '
+                           f'list of names, got {type(active_joints).__name__}$'):
+            call()
+
+
+def test_one_name_as_active_joints_is_that_joint_alone(arm):
+    assert IKSolver(arm, 'tool0', active_joints='elbow_joint').active_joints == ('elbow_joint',)
+    assert IKSolver(arm, 'tool0', active_joints=('elbow_joint',)).active_joints == \
+        ('elbow_joint',)
+
+
+def test_a_tip_list_whose_iteration_fails_is_refused(arm):
+    with pytest.raises(ConfigurationError, match='^tip must be a link name or a list of names'):
+        IKSolver(arm, _NoIteration())

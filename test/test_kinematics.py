@@ -365,6 +365,20 @@ def test_bad_velocities_and_points_are_refused():
         state.jacobian('tool0', expressed_in='sideways')
 
 
+class _Unprintable:
+
+    def __repr__(self):
+        raise RuntimeError('no repr')
+
+
+@pytest.mark.parametrize('expressed_in', [_Unprintable(), [[[[[[[[[[[0]]]]]]]]]]] * 1000])
+def test_an_expressed_in_of_any_kind_is_refused_with_a_short_quote(expressed_in):
+    state = bundled().forward_kinematics(np.zeros(7))
+    with pytest.raises(ConfigurationError, match='expressed in') as info:
+        state.jacobian('tool0', expressed_in=expressed_in)
+    assert len(str(info.value)) < 200
+
+
 def test_floating_quaternion_is_checked_and_normalised():
     model = bundled('fk_quadruped', floating_base=True)
     q = model.neutral_configuration()

@@ -18,7 +18,9 @@ import os
 
 from conftest import bundled
 from frame_kinematics import robots
-from frame_kinematics.core import Robot, RobotModel
+from frame_kinematics.core import ConfigurationError, Robot, RobotModel, UnknownFrameError, \
+    URDFError
+import numpy as np
 import pytest
 
 PACKAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -83,3 +85,96 @@ def test_a_model_and_a_robot_are_read_only():
             with pytest.raises(AttributeError, match='read-only'):
                 setattr(owner, name, None)
     assert not hasattr(model, 'backend')
+
+
+@pytest.fixture
+def arm_model():
+    """Load the bundled arm as data."""
+    return RobotModel.from_urdf_file(robots.path('fk_arm'))
+
+
+@pytest.mark.parametrize('value', [[0.5], np.array([0.5]), '0.5', True, None, float('nan'),
+                                   1e308, complex(0.5, 0)])
+def test_a_value_that_is_not_a_real_number_is_refused_by_name(arm_model, value):
+    with pytest.raises(ConfigurationError, match="^value of 'elbow_joint' must be a finite real"):
+        arm_model.configuration_from_dict({'elbow_joint': value})
+
+
+@pytest.mark.parametrize('shape', [(2, 7), (0, 7), (1, 7)])
+def test_a_base_that_is_not_one_configuration_is_refused(arm_model, shape):
+    base = np.zeros(shape)
+    with pytest.raises(ConfigurationError, match=r'^base must be one configuration of shape '
+                       rf'\(7,\), got \({shape[0]}, 7\)'):
+        arm_model.configuration_from_dict({'shoulder_lift_joint': 0.5}, base=base)
+    assert not base.any()
+
+
+def test_values_are_set_on_a_copy_of_one_base(arm_model):
+    base = np.linspace(-0.5, 0.5, 7)
+    q = arm_model.configuration_from_dict({'elbow_joint': np.float32(0.25), 'wrist_1_joint': 1},
+                                          base=base)
+    expected = base.copy()
+    expected[arm_model.configuration_names.index('elbow_joint')] = 0.25
+    expected[arm_model.configuration_names.index('wrist_1_joint')] = 1.0
+    np.testing.assert_array_equal(q, expected)
+    np.testing.assert_array_equal(base, np.linspace(-0.5, 0.5, 7))
+
+
+class _BadHash(str):
+    """A str whose hash and equality fail."""
+
+    def __hash__(self):
+        raise RuntimeError('no hash')
+
+    def __eq__(self, other):
+        raise RuntimeError('no eq')
+
+
+def test_a_name_whose_hash_fails_is_an_unknown_name(arm_model):
+    with pytest.raises(UnknownFrameError, match="^unknown link 'tool0'"):
+        arm_model.link_index(_BadHash('tool0'))
+    with pytest.raises(UnknownFrameError, match="^unknown joint 'elbow_joint'"):
+        arm_model.joint(_BadHash('elbow_joint'))
+    assert arm_model.has_link(_BadHash('tool0')) is False
+
+
+def test_an_unknown_huge_name_gives_a_short_message(arm_model):
+    with pytest.raises(UnknownFrameError) as caught:
+        arm_model.link_index('x' * 10 ** 6)
+    assert '(1000000 characters)' in str(caught.value) and len(str(caught.value)) < 400
+
+
+@pytest.mark.parametrize('world_frame, message', [
+    (None, 'must be a link name'), ([], 'must be a link name'), (0, 'must be a link name'),
+    (float('nan'), 'must be a link name'), ('', 'must not be empty'),
+    ('w' * 10 ** 6, 'is longer than 256 characters'), ('a\x00b', 'has characters no URDF'),
+    ('a\x1bb', 'has characters no URDF')])
+def test_a_world_frame_that_is_no_urdf_link_name_is_refused(world_frame, message):
+    text = open(robots.path('fk_arm'), encoding='utf-8').read()
+    for floating_base in (True, False):
+        with pytest.raises(URDFError, match=f'^world_frame .*{message}') as caught:
+            RobotModel.parse(text, floating_base=floating_base, world_frame=world_frame)
+        assert len(str(caught.value)) < 200
+
+
+@pytest.mark.parametrize('floating_base', [np.array([1, 0]), 1, None, 'yes'])
+def test_floating_base_must_be_a_bool(floating_base):
+    with pytest.raises(ConfigurationError, match='^floating_base must be True or False'):
+        RobotModel.from_urdf_file(robots.path('fk_arm'), floating_base=floating_base)
+
+
+def test_a_world_frame_str_subclass_is_taken_as_a_plain_name():
+    model = RobotModel.from_urdf_file(robots.path('fk_arm'), floating_base=True,
+                                      world_frame=_BadHash('odom'))
+    assert model.root_link == 'odom' and type(model.root_link) is str
+
+
+def test_a_path_whose_fspath_fails_is_refused_by_name():
+    class Path:
+
+        def __fspath__(self):
+            raise RuntimeError('boom')
+
+    for load in (RobotModel.from_urdf_file, Robot.from_urdf_file):
+        with pytest.raises(URDFError, match='^a URDF path must be str, bytes or os.PathLike'):
+            load(Path())

@@ -42,3 +42,10 @@ def test_a_base_far_from_the_task_ranks_last():
     assert ranking.best.reached_fraction == ranking.reached[0]
     with pytest.raises(ConfigurationError, match='world'):
         rank_bases(model, 'tool0', make_targets(points, frame='base_link'), bases)
+
+
+def test_a_progress_that_cannot_be_called_is_refused_before_any_work():
+    model = bundled('fk_arm', backend='numpy')
+    targets = make_targets([[2.0, 0.0, 0.4]], [[0.0, 0.0, -1.0]])
+    with pytest.raises(ConfigurationError, match='progress must be callable or None, got int'):
+        rank_bases(model, 'tool0', targets, floor_grid((1.5, 1.5), (0, 0), 1.0), progress=5)

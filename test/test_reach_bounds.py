@@ -14,9 +14,10 @@
 """The reach bound: the sum of the joint-to-joint distances, never tighter than the truth."""
 
 from conftest import bundled, joint_xml, link_xml, urdf
-from frame_kinematics.core import Robot
+from frame_kinematics.core import ConfigurationError, Robot
 from frame_kinematics.core.reach import reach_bound
 import numpy as np
+import pytest
 
 
 def _planar_arm():
@@ -52,3 +53,15 @@ def test_no_configuration_leaves_the_bound():
     assert distance.max() <= bound.radius + 1e-9
     assert distance.max() > 0.7 * bound.radius  # and not a loose one
     assert not bound.outside(tips, 0.0).any()
+
+
+@pytest.mark.parametrize('active, words', [
+    (None, 'got NoneType'),
+    ('j1', 'got str'),
+    ([1, 2], 'got list'),
+    (5, 'got int'),
+])
+def test_active_joints_that_are_not_names_are_refused(active, words):
+    model = _planar_arm()
+    with pytest.raises(ConfigurationError, match=f'active_joints must be joint names, {words}'):
+        reach_bound(model, 'tip', active, model.neutral_configuration())

@@ -14,11 +14,16 @@
 """Reach study results: save/load round trips, summaries, queries and comparisons."""
 
 import json
+import os
+import re
 
 from conftest import bundled
-from frame_kinematics.core import ConfigurationError
+from frame_kinematics import cli
+from frame_kinematics.cli import reach as cli_reach
+from frame_kinematics.core import ConfigurationError, file_input
 from frame_kinematics.core.errors import TargetFileError
-from frame_kinematics.core.reach import grid_targets, ReachResult, run_study, so3_orientations
+from frame_kinematics.core.reach import grid_targets, ReachResult, result, run_study, \
+    so3_orientations
 from frame_kinematics.core.spatial import rotation_from_quaternion, transform
 import numpy as np
 import pytest
@@ -58,7 +63,7 @@ def test_another_version_or_a_broken_file_is_refused(study, tmp_path):
     with pytest.raises(TargetFileError, match='version 99'):
         ReachResult.load(tmp_path / 'v99.npz')
     (tmp_path / 'junk.npz').write_bytes(b'not a zip')
-    with pytest.raises(TargetFileError, match='not a reach study'):
+    with pytest.raises(TargetFileError, match='not a readable .npz'):
         ReachResult.load(tmp_path / 'junk.npz')
 
 
@@ -103,3 +108,109 @@ def test_compare_two_studies(study, model):
     other = run_study(model, 'tool0', grid_targets([0, 0, 0.3], [0.3, 0.3, 0.3], 0.3))
     with pytest.raises(ConfigurationError, match='different targets'):
         study.compare(other)
+
+
+def _changed(study, path, meta, arrays):
+    """Save ``study`` with some metadata entries and arrays replaced (None: left out)."""
+    saved = study.save(path)
+    with np.load(saved) as archive:
+        content = dict(archive)
+    document = json.loads(str(content['meta']))
+    document.update(meta)
+    content['meta'] = np.array(json.dumps(document))
+    content.update(arrays)
+    np.savez(saved, **{key: value for key, value in content.items() if value is not None})
+    return saved
+
+
+@pytest.mark.parametrize('meta, arrays, words', [
+    ({'robot': None}, {}, "'robot' must be a str"),
+    ({'active_joints': 5}, {}, "'active_joints' must be a list"),
+    ({'active_joints': [1, 2]}, {}, "'active_joints' must be names"),
+    ({'settings': []}, {}, "'settings' must be a dict"),
+    ({}, {'meta': np.array(b'{}')}, "array 'meta' holds |S2: not numbers or text"),
+    ({}, {'meta': np.array('"text"')}, "'meta' is not a JSON object"),
+    ({}, {'meta': np.array('[' * 100000)}, "'meta' is not a JSON object"),
+    ({}, {'regions': np.zeros(11, dtype=int)}, "array 'regions' (11,) of int64, not (75,)"),
+    ({}, {'regions': np.zeros(75)}, "array 'regions' (75,) of float64"),
+    ({}, {'status': np.zeros((75, 6))}, "array 'status' (75, 6) of float64"),
+    ({}, {'q': np.zeros((75, 6))}, "'q' (75, 6): not (P, O) and (P, O, nq)"),
+    ({}, {'status': np.zeros((0, 6), dtype=np.int8)}, "'status' (0, 6)"),
+    ({}, {'score': np.zeros((75, 5))}, "array 'score' (75, 5) of float64, not (75, 6)"),
+    ({}, {'quaternions': np.zeros((75, 6, 3))}, "array 'quaternions' (75, 6, 3)"),
+    ({}, {'status': np.full((75, 6), 7, dtype=np.int8)}, 'status codes other than'),
+    ({}, {'score': None}, "no array 'score'"),
+])
+def test_a_study_file_that_does_not_fit_together_is_refused(study, tmp_path, meta, arrays,
+                                                            words):
+    path = _changed(study, tmp_path / 'bad.npz', meta, arrays)
+    with pytest.raises(TargetFileError, match=re.escape(words)) as info:
+        ReachResult.load(path)
+    assert info.value.path == path
+
+
+def test_an_empty_or_oversized_study_file_is_refused(study, tmp_path, monkeypatch):
+    (tmp_path / 'empty.npz').write_bytes(b'')
+    with pytest.raises(TargetFileError, match='is empty'):
+        ReachResult.load(tmp_path / 'empty.npz')
+    path = study.save(tmp_path / 'big.npz')
+    monkeypatch.setattr(result, 'MAX_STUDY_BYTES', os.path.getsize(path) - 1)
+    with pytest.raises(TargetFileError, match='larger than the limit'):
+        ReachResult.load(path)
+    with pytest.raises(TargetFileError, match='that load reads'):
+        study.save(tmp_path / 'bigger.npz')
+    assert not (tmp_path / 'bigger.npz').exists()
+
+
+@pytest.mark.skipif(not hasattr(os, 'mkfifo'), reason='needs FIFOs')
+def test_a_fifo_is_neither_waited_for_nor_written_to_without_a_reader(study, tmp_path,
+                                                                      monkeypatch):
+    monkeypatch.setattr(file_input, 'FIFO_WAIT_SECONDS', 0.05)
+    os.mkfifo(tmp_path / 'f.npz')
+    with pytest.raises(TargetFileError, match='no process wrote to this FIFO'):
+        ReachResult.load(tmp_path / 'f.npz')
+    with pytest.raises(TargetFileError, match='cannot be written'):
+        study.save(tmp_path / 'f.npz')
+
+
+def test_save_refuses_an_empty_name_and_a_missing_directory(study, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for name in ('', 'folder/'):
+        with pytest.raises(TargetFileError, match='is not a file name'):
+            study.save(name)
+    with pytest.raises(TargetFileError, match='cannot be written: No such file or directory'):
+        study.save(tmp_path / 'missing' / 'x.npz')
+    with pytest.raises(TargetFileError, match='must be str, bytes or os.PathLike'):
+        study.save(5)
+    assert not os.listdir(tmp_path)
+
+
+@pytest.mark.parametrize('call, words', [
+    (lambda s: s.best_near([0, 0, 0.5], None), 'radius must be a number >= 0, got None'),
+    (lambda s: s.best_near([0, 0, 0.5], -1.0), 'radius must be a number >= 0'),
+    (lambda s: s.best_near([0, 0, 0.5], 'far'), 'radius must be a number >= 0'),
+    (lambda s: s.is_reachable(np.eye(4), None, 0.1), 'max_distance must be a number >= 0'),
+    (lambda s: s.is_reachable(np.eye(4), 0.1, np.nan), 'max_angle must be a number >= 0'),
+    (lambda s: s.is_reachable('pose', 0.1, 0.1), 'root_T_pose must be numbers'),
+    (lambda s: s.is_reachable(np.tile(np.eye(4), (2, 1, 1)), 0.1, 0.1), 'one (4, 4) pose'),
+    (lambda s: s.compare(5), 'can compare with a ReachResult only, got int'),
+    (lambda s: s.compare(None), 'can compare with a ReachResult only, got NoneType'),
+])
+def test_bad_query_arguments_are_refused(study, call, words):
+    with pytest.raises(ConfigurationError, match=re.escape(words)):
+        call(study)
+
+
+@pytest.mark.parametrize('output, words', [
+    ('missing/x.npz', '--output missing/x.npz: no directory missing'),
+    ('folder/', '--output folder/: not a file name'),
+])
+def test_the_command_line_refuses_an_output_it_cannot_write_before_any_work(
+        tmp_path, capsys, monkeypatch, output, words):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(cli_reach, 'read_targets', None)  # no work may begin
+    status = cli.main(['--backend', 'numpy', 'reach', '--box', '0', '0', '0', '1', '1', '1',
+                       '--step', '0.5', '-o', output, '-q'])
+    err = capsys.readouterr().err
+    assert status == 1 and len(err.splitlines()) == 1, err
+    assert words in err and not os.listdir(tmp_path)

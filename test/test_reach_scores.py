@@ -13,6 +13,8 @@
 # limitations under the License.
 """Reach study scores against hand values and the core's one manipulability."""
 
+import re
+
 from conftest import bundled
 from frame_kinematics.core import ConfigurationError, velocity
 from frame_kinematics.core.reach import combined_score, DEFAULT_WEIGHTS, joint_limit_margin
@@ -58,3 +60,31 @@ def test_manipulability_is_the_cores_definition():
     expected = velocity.manipulability(jac)
     assert np.allclose(manipulability(state, 'tool0', joints), expected)
     assert np.all(expected > 0)
+
+
+@pytest.mark.parametrize('q, lower, upper, words', [
+    ('abc', np.zeros(2), np.ones(2), 'q must be numbers'),
+    (np.zeros((3, 2)), np.zeros(3), np.ones(3), 'q must have shape (B, 3), got (3, 2)'),
+    (np.zeros(2), np.zeros(2), np.ones(2), 'q must have shape (B, 2), got (2,)'),
+    (np.full((1, 2), np.nan), np.zeros(2), np.ones(2), 'q has NaN'),
+    ({'a': 1}, np.zeros(2), np.ones(2), 'q must be real numbers'),
+    (np.zeros((1, 2)), None, np.ones(2), 'lower must be real numbers'),
+    (np.zeros((1, 2)), np.zeros(2), np.ones(3), 'got (2,) and (3,)'),
+    (np.zeros((1, 2)), np.array([0, np.nan]), np.ones(2), 'without NaN'),
+])
+def test_joint_limit_margin_refuses_bad_inputs(q, lower, upper, words):
+    with pytest.raises(ConfigurationError, match=re.escape(words)):
+        joint_limit_margin(q, lower, upper)
+
+
+@pytest.mark.parametrize('manip, margin, reference, words', [
+    ('abc', np.ones(2), None, 'manip must be numbers'),
+    (np.ones(2), None, None, 'margin must be real numbers'),
+    (np.ones(2), np.ones(3), None, 'one shape, got (2,) and (3,)'),
+    (np.array([1.0, np.nan]), np.ones(2), None, 'manip has NaN'),
+    (np.ones(2), np.ones(2), 'big', "reference must be a number >= 0, got 'big'"),
+    (np.ones(2), np.ones(2), -1.0, 'reference must be a number >= 0'),
+])
+def test_combined_score_refuses_bad_inputs(manip, margin, reference, words):
+    with pytest.raises(ConfigurationError, match=re.escape(words)):
+        combined_score(manip, margin, reference=reference)

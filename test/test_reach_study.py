@@ -158,3 +158,9 @@ def test_a_study_without_a_client_imports_nothing_of_dask():
                           text=True, timeout=120, env=dict(os.environ, PYTHONPATH=root))
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == '[]'
+
+
+@pytest.mark.parametrize('progress', [5, 'report', [print]])
+def test_a_progress_that_cannot_be_called_is_refused_before_any_work(model, targets, progress):
+    with pytest.raises(ConfigurationError, match='progress must be callable or None, got'):
+        run_study(model, 'tool0', targets, progress=progress)

@@ -521,3 +521,41 @@ def test_groups_partition_the_indices(problem):
             assert np.all(matrix[np.ix_(indices, indices)] <= limit)
         firsts = [motion.index_names.index(group[0]) for group in groups]
         assert np.all(matrix[np.ix_(firsts, firsts)][~np.eye(len(firsts), dtype=bool)] > limit)
+
+
+@pytest.mark.parametrize('bad', [['l1'], ('l1',), {'l1': 1}, np.array(['l1', 'l2']), 3, b'l1'],
+                         ids=['list', 'tuple', 'dict', 'array', 'int', 'bytes'])
+def test_a_body_that_is_not_a_name_gets_the_librarys_error(bad):
+    motion = RelativeMotion(chain_model(3))
+    before = motion.matrix
+    for call in (lambda: motion.index(bad), lambda: motion.value(bad),
+                 lambda: motion.value('l1', bad), lambda: motion.add_locked_joint(bad),
+                 lambda: motion.add_relative_transformation(bad, 'l2'),
+                 lambda: motion.add_relative_transformation('l2', bad),
+                 lambda: motion.set_relative_motion(bad, None, C)):
+        with pytest.raises(RelativeMotionError, match=type(bad).__name__):
+            call()
+    np.testing.assert_array_equal(motion.matrix, before)
+
+
+def test_flags_and_motion_types_must_be_what_they_say():
+    motion = RelativeMotion(chain_model(3))
+    before = motion.matrix
+    for bad in (np.array([1, 0]), 1, 'yes', None):
+        with pytest.raises(ConfigurationError, match='parameterized must be True or False'):
+            motion.add_locked_joint('j1', parameterized=bad)
+        with pytest.raises(ConfigurationError, match='parameterized must be True or False'):
+            motion.add_relative_transformation('l1', 'l3', parameterized=bad)
+        with pytest.raises(ConfigurationError, match='include_parameterized'):
+            motion.rigid_groups(include_parameterized=bad)
+    with pytest.raises(ConfigurationError, match='six booleans'):
+        motion.add_relative_transformation('l1', None, mask=np.ma.array([1] * 6, mask=[1] * 6))
+    for bad in ('x', 'C', True, np.array([0, 1]), [0], -1, 2.5, None):
+        with pytest.raises(RelativeMotionError, match='RelativeMotionType'):
+            C.combine(bad)
+        with pytest.raises(RelativeMotionError, match='RelativeMotionType'):
+            motion.set_relative_motion('l1', 'l3', bad)
+    np.testing.assert_array_equal(motion.matrix, before)
+    assert C.combine(np.int8(1)) is P and P.combine(U) is U
+    motion.add_locked_joint('j1', parameterized=np.bool_(True))
+    assert motion.value('l1') is P

@@ -22,9 +22,11 @@ not a backend.
 
 from conftest import random_configuration
 from frame_kinematics import robots
-from frame_kinematics.core import BackendError, ConfigurationError, ExpressedIn, IKSolver, \
-    KinematicsState, KinematicsWorkspace, Robot, RobotModel
+from frame_kinematics.core import BackendError, ConfigurationError, ExpressedIn, ik, IKSolver, \
+    KinematicsState, KinematicsWorkspace, Robot, RobotModel, UnknownFrameError
 from frame_kinematics.core.backend import numba_error
+from frame_kinematics.core.ik import JointSelection
+from frame_kinematics.core.kinematics import state as state_module
 import numpy as np
 import pytest
 
@@ -174,3 +176,66 @@ def test_an_executor_of_another_model_is_refused(model):
         KinematicsState(model, model.neutral_configuration(), backend=other.executor)
     with pytest.raises(BackendError, match='fk_quadruped'):
         KinematicsWorkspace(model, backend=other.executor)
+
+
+@pytest.mark.parametrize('not_a_model', [None, 'fk_arm', b'<robot/>', object()])
+def test_algorithms_refuse_what_is_not_a_model_by_name(model, not_a_model):
+    q = model.neutral_configuration()
+    calls = [lambda: KinematicsState(not_a_model, q), lambda: KinematicsWorkspace(not_a_model),
+             lambda: IKSolver(not_a_model, 'tool0'), lambda: JointSelection(not_a_model, 'tool0'),
+             lambda: ik.solve(not_a_model, 'tool0', np.eye(4)),
+             lambda: ik.solve_batch(not_a_model, 'tool0', np.eye(4)[None])]
+    for backend in ('numpy',) + (('numba',) if numba_error() is None else ()):
+        calls.append(lambda backend=backend: KinematicsState(not_a_model, q, backend=backend))
+    for call in calls:
+        with pytest.raises(ConfigurationError, match='^model must be a RobotModel or a Robot, '
+                           f'got {type(not_a_model).__name__}$'):
+            call()
+
+
+@pytest.mark.parametrize('backend', BACKENDS)
+def test_a_batch_whose_poses_do_not_fit_is_refused_with_its_size(model, backend, monkeypatch):
+    robot = Robot(model, backend=backend)
+    q = np.zeros((3, model.nq))
+
+    def out_of_memory(*_args):
+        raise MemoryError
+
+    if backend == 'numpy':
+        monkeypatch.setattr(state_module, 'link_poses', out_of_memory)
+    else:
+        monkeypatch.setattr(robot.executor, 'poses', out_of_memory)
+    need = 3 * len(model.links) * 128
+    with pytest.raises(ConfigurationError, match=f'^a batch of 3 configurations needs at least '
+                       f'{need} bytes for its link poses'):
+        robot.forward_kinematics(q)
+
+
+@pytest.mark.parametrize('backend', BACKENDS)
+def test_a_link_whose_hash_fails_is_an_unknown_link(model, backend):
+    class BadHash(str):
+
+        def __hash__(self):
+            raise RuntimeError('no hash')
+
+    robot = Robot(model, backend=backend)
+    q = model.neutral_configuration()
+    for call in (lambda: robot.jacobian(q, BadHash('tool0')),
+                 lambda: robot.transform(q, BadHash('tool0')),
+                 lambda: robot.forward_kinematics(q).position(BadHash('tool0'))):
+        with pytest.raises(UnknownFrameError, match="^unknown link 'tool0'"):
+            call()
+
+
+@pytest.mark.parametrize('not_data', [None, 'fk_arm', b'<robot/>', object()])
+def test_a_robot_and_a_model_are_built_from_data_only(not_data):
+    with pytest.raises(ConfigurationError, match='^model_or_description must be a RobotModel '
+                       f'or a parsed description .*got {type(not_data).__name__}$'):
+        Robot(not_data, backend='numpy')
+    with pytest.raises(ConfigurationError, match='^description must be a RobotDescription .*'
+                       f'got {type(not_data).__name__}$'):
+        RobotModel(not_data)
+    description, _ = RobotModel.parse(open(robots.path('fk_arm'), encoding='utf-8').read())
+    if not isinstance(not_data, str):
+        with pytest.raises(ConfigurationError, match='^urdf must be the URDF text'):
+            RobotModel(description, not_data)

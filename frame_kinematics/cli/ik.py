@@ -31,7 +31,7 @@ import numpy as np
 
 from .common import (CommandLineError, configuration_dict, emit, EXIT_NOT_CONVERGED, fmt,
                      PROG, Progress, sci, table, to_json)
-from .inputs import default_link, number, read_document, read_states
+from .inputs import default_link, number, read_document, read_states, read_text
 from .poses import pose_json
 from .robot_input import model_of
 from ..core import configuration as cfg
@@ -76,12 +76,7 @@ def target_pose(xyz: Sequence, rpy: Optional[Sequence] = None,
 
 
 def _text_targets(path: str, position_only: bool) -> List[np.ndarray]:
-    try:
-        with open(path, encoding='utf-8') as handle:
-            lines = handle.read().splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-        raise CommandLineError(f'cannot read {path}: {reason}') from None
+    lines = read_text(path).splitlines()
     sizes = (3, 6, 7) if position_only else (6, 7)
     poses = []
     for line_number, line in enumerate(lines, 1):

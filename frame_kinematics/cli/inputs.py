@@ -18,6 +18,10 @@ A configuration is given as ``NAME=VALUE`` pairs and/or a ``--config`` file. Ent
 nowhere take their default: 0 (identity quaternion for a floating joint), or the nearest
 joint limit when 0 is outside the limits, so that a default never violates them. A mimic
 joint may be given in place of its master (``master = (value - offset) / multiplier``).
+
+Every input file is read once, at most :data:`MAX_FILE_BYTES` of it, whatever it is (a file,
+a pipe, a device or a FIFO: :mod:`~frame_kinematics.core.file_input`). YAML anchors and aliases
+are refused before any node is built, so that a document cannot expand beyond its size.
 """
 
 import json
@@ -29,13 +33,17 @@ import numpy as np
 from .common import CommandLineError, LOG
 from ..core import configuration as cfg
 from ..core.checks import MAX_MAGNITUDE
-from ..core.errors import ConfigurationError, name_list, UnknownFrameError
+from ..core.errors import (ConfigurationError, excerpt, name_list, quote,
+                           UnknownFrameError)
+from ..core.file_input import read_bounded
 from ..core.model import RobotModel
 
 #: Largest disagreement accepted between a mimic joint's value and its master's.
 MIMIC_TOLERANCE = 1e-6
 #: Deepest nesting of lists and mappings accepted in a JSON or YAML file.
 MAX_NESTING = 16
+#: Largest input file read (configurations, targets, constraints), as a URDF document.
+MAX_FILE_BYTES = 64 * 1024 * 1024
 
 
 def number(value, name: str) -> float:
@@ -48,15 +56,18 @@ def number(value, name: str) -> float:
     :raises ConfigurationError: for anything else.
     """
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise ConfigurationError(f"malformed number {value!r} for '{name}'")
+        raise ConfigurationError(f"malformed number {quote(value)} for '{name}'")
+    shown = excerpt(value) if isinstance(value, str) else quote(value)
     try:
         x = float(value)
     except ValueError:
-        raise ConfigurationError(f"malformed number '{value}' for '{name}'") from None
-    if not math.isfinite(x):
-        raise ConfigurationError(f"'{value}' for '{name}' is not a finite number")
+        raise ConfigurationError(f"malformed number '{shown}' for '{name}'") from None
+    except OverflowError:  # an int beyond the floats
+        x = math.inf
+    if math.isnan(x) or (math.isinf(x) and not isinstance(value, int)):
+        raise ConfigurationError(f"'{shown}' for '{name}' is not a finite number")
     if abs(x) > MAX_MAGNITUDE:
-        raise ConfigurationError(f"'{value}' for '{name}' exceeds {MAX_MAGNITUDE:g} in "
+        raise ConfigurationError(f"'{shown}' for '{name}' exceeds {MAX_MAGNITUDE:g} in "
                                  'magnitude')
     return x
 
@@ -169,22 +180,61 @@ def _shallow(document, path: str):
     raise _too_deep(path)
 
 
+def read_text(path: str) -> str:
+    """
+    Read an input file's text once, at most :data:`MAX_FILE_BYTES` of it.
+
+    :param path: the file (or a pipe, a device, a FIFO).
+    :return: its text.
+    :raises CommandLineError: naming the file, if it cannot be read, is larger than
+        :data:`MAX_FILE_BYTES`, is a FIFO no process writes to, or is not UTF-8.
+    """
+    data = read_bounded(path, MAX_FILE_BYTES, CommandLineError, 'a path')
+    try:
+        return data.decode('utf-8')
+    except UnicodeDecodeError as exc:
+        raise CommandLineError(f"file '{path}': not UTF-8 text ({exc.reason} at byte "
+                               f'{exc.start})') from None
+
+
+def _yaml_documents(yaml, text: str, path: str) -> list:
+    """
+    Parse the documents of a YAML text, refusing anchors and aliases before they expand.
+
+    :param yaml: the pyyaml module.
+    :param text: the text.
+    :param path: its file, for the message.
+    :return: the documents that are not empty.
+    :raises CommandLineError: at the first anchor or alias, or lists and mappings nested
+        deeper than :data:`MAX_NESTING`.
+    """
+    loader = getattr(yaml, 'CSafeLoader', yaml.SafeLoader)  # libyaml's parser when present
+    depth = 0
+    for event in yaml.parse(text, Loader=loader):  # events only: nothing is built yet
+        if isinstance(event, yaml.AliasEvent) or getattr(event, 'anchor', None):
+            raise CommandLineError(f'{path} line {event.start_mark.line + 1}: YAML '
+                                   'anchors and aliases (&name, *name) are not accepted: '
+                                   'write the values out')
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            depth += 1
+            if depth > MAX_NESTING:
+                raise _too_deep(path)
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            depth -= 1
+    return [d for d in yaml.load_all(text, loader) if d is not None]
+
+
 def read_document(path: str):
     """
     Read a JSON file, or a YAML file (JSON is YAML) when pyyaml is installed.
 
     :param path: the file.
     :return: the data of its first document.
-    :raises CommandLineError: for an unreadable, empty or invalid file, or one nested deeper
-        than :data:`MAX_NESTING`.
+    :raises CommandLineError: for an unreadable, too large, empty or invalid file, a YAML
+        anchor or alias, or a file nested deeper than :data:`MAX_NESTING`.
     :raises MissingDependencyError: for a ``.yaml`` file without pyyaml.
     """
-    try:
-        with open(path, 'rb') as handle:
-            text = handle.read().decode('utf-8')
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-        raise CommandLineError(f'cannot read {path}: {reason}') from None
+    text = read_text(path)
     if path.lower().endswith('.json'):
         return read_json(text, path)
     try:
@@ -195,15 +245,43 @@ def read_document(path: str):
             raise MissingDependencyError('pyyaml', f'reading the YAML file {path}') from None
         return read_json(text, path)
     try:
-        documents = [d for d in yaml.safe_load_all(text) if d is not None]
-    except yaml.YAMLError as exc:
+        documents = _yaml_documents(yaml, text, path)
+    except (yaml.YAMLError, ValueError) as exc:  # ValueError: a value yaml cannot build
+        if isinstance(exc, CommandLineError):
+            raise
+        if 'maximum nesting depth' in str(exc):  # libyaml's own bound, met looking ahead
+            raise _too_deep(path) from None
         raise CommandLineError(f'{path} is not valid YAML or JSON: '
-                               f"{' '.join(str(exc).split())}") from None
+                               f"{excerpt(' '.join(str(exc).split()))}") from None
     except RecursionError:
         raise _too_deep(path) from None
     if not documents:
         raise CommandLineError(f'{path} is empty')
     return _shallow(documents[0], path)
+
+
+def _joint_state(document: dict, path: str) -> List[Optional[dict]]:
+    """``[{name: position}, {name: velocity}]`` of a JointState (``None`` where empty)."""
+    names = document['name']
+    seen = set()
+    for k, name in enumerate(names):
+        if not isinstance(name, str):
+            raise CommandLineError(f"{path}: 'name' must be a list of joint names, item {k} is "
+                                   f'{quote(name)}')
+        if name in seen:
+            raise CommandLineError(f"{path}: 'name' gives the joint '{excerpt(name)}' twice")
+        seen.add(name)
+    out = []
+    for key in ('position', 'velocity'):
+        values = document.get(key)
+        if values is not None and not isinstance(values, list):
+            raise CommandLineError(f"{path}: '{key}' must be a list of numbers, got "
+                                   f'{type(values).__name__}')
+        if values and len(values) != len(names):
+            raise CommandLineError(f"{path}: '{key}' has {len(values)} values for "
+                                   f'{len(names)} names')
+        out.append(dict(zip(names, values)) if values else None)
+    return out
 
 
 def _states_from_document(document, path: str) -> Tuple[object, Optional[object]]:
@@ -214,15 +292,8 @@ def _states_from_document(document, path: str) -> Tuple[object, Optional[object]
         raise CommandLineError(f'{path}: expected a mapping of joint names to values or a list '
                                f'of numbers, got {type(document).__name__}')
     if isinstance(document.get('name'), list):
-        names = document['name']
-        out = []
-        for key in ('position', 'velocity'):
-            values = document.get(key) or []
-            if values and len(values) != len(names):
-                raise CommandLineError(f"{path}: '{key}' has {len(values)} values for "
-                                       f'{len(names)} names')
-            out.append(dict(zip(names, values)) if values else None)
-        return out[0] or {}, out[1]
+        positions, velocities = _joint_state(document, path)
+        return positions or {}, velocities
     if document and set(document) <= {'positions', 'velocities'}:
         return document.get('positions') or {}, document.get('velocities')
     return document, None

@@ -44,6 +44,8 @@ from ..render import AXES
 
 #: Value of ``--time-budget`` that lifts the wall-clock limit.
 NO_TIME_BUDGET = 'none'
+#: Most frames of a motion (``render --frames``): an animation holds every frame in memory.
+MAX_FRAMES = 200
 
 
 class _StoreOnce(argparse.Action):
@@ -339,7 +341,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help='end configuration of a motion (joints not given: as in NAME=VALUE)')
     ren.add_argument('--to-config', metavar='FILE', type=nonempty,
                      help='end configuration file of a motion')
-    ren.add_argument('--frames', type=whole(2), default=8, help='frames of a motion (default 8)')
+    ren.add_argument('--frames', type=whole(2, MAX_FRAMES), default=8,
+                     help=f'frames of a motion, at most {MAX_FRAMES} (default 8)')
     ren.add_argument('--columns', type=whole(1), default=4,
                      help='pictures per row of a strip (default 4)')
     ren.add_argument('--fps', type=real(0, True, 100), default=8.0,

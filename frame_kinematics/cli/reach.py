@@ -22,6 +22,7 @@ prints the summary.
 
 import argparse
 import contextlib
+import os
 import sys
 from typing import Callable, List, Optional
 
@@ -36,6 +37,9 @@ from ..core.reach import floor_grid, rank_bases, run_study, TargetSet
 from ..core.reach.base_search import BaseRanking
 from ..core.reach.options import TARGET_SETTINGS, TargetOptions, targets_from_options
 from ..core.reach.result import ReachResult
+
+#: Seconds the command line waits for a Dask scheduler to answer ``--scheduler``.
+SCHEDULER_TIMEOUT_SECONDS = 10
 
 
 class _Bar:
@@ -118,7 +122,7 @@ def cluster_client(address: Optional[str]):
         raise CommandLineError("--scheduler needs Dask: pip install 'dask[distributed]' (the "
                                "extra 'cluster')") from exc
     try:
-        return Client(address, timeout=30)
+        return Client(address, timeout=SCHEDULER_TIMEOUT_SECONDS)
     except (OSError, ValueError, TypeError) as exc:
         raise CommandLineError(f'--scheduler {excerpt(address)}: no Dask scheduler answers '
                                f'({excerpt(str(exc))})') from exc
@@ -186,6 +190,20 @@ def _pictures(model: RobotModel, result: ReachResult, ranking: Optional[BaseRank
     return written
 
 
+def check_output(path: str) -> None:
+    """
+    Refuse an output file that cannot be written, before the work of a study.
+
+    :param path: the value of ``--output``.
+    :raises CommandLineError: for a name without a file (``dir/``) or a missing directory.
+    """
+    folder, file = os.path.split(path)
+    if not file:
+        raise CommandLineError(f'--output {excerpt(path)}: not a file name')
+    if folder and not os.path.isdir(folder):
+        raise CommandLineError(f'--output {excerpt(path)}: no directory {excerpt(folder)}')
+
+
 def run(args: argparse.Namespace) -> int:
     """
     Run the study (or rank the base poses), write the files and print the summary.
@@ -193,6 +211,7 @@ def run(args: argparse.Namespace) -> int:
     :param args: the parsed command line.
     :return: the exit status (0).
     """
+    check_output(args.output)
     targets = read_targets(args)
     if args.bases is not None and args.frame is not None:
         raise CommandLineError('with --bases the targets are in the world: leave out --frame')

@@ -19,6 +19,7 @@ from typing import List, Optional
 from .common import CommandLineError, emit, to_json
 from .inputs import read_document
 from .robot_input import model_of
+from ..core.errors import quote
 from ..core.model import RobotModel
 
 _ENVIRONMENT_NAMES = ('env', 'environment', '<environment>')
@@ -29,7 +30,7 @@ def _body(model: RobotModel, name) -> Optional[str]:
     if name is None:
         return None
     if not isinstance(name, str):
-        raise CommandLineError(f'a body must be a joint or link name, got {name!r}')
+        raise CommandLineError(f'a body must be a joint or link name, got {quote(name)}')
     known = model.has_link(name) or name in {j.name for j in model.joints}
     return None if name.lower() in _ENVIRONMENT_NAMES and not known else name
 
@@ -58,17 +59,17 @@ def _apply_constraint(model: RobotModel, motion, constraint: dict) -> dict:
     kinds = [k for k in ('lock', 'transformation') if k in constraint]
     unknown = set(constraint) - {'lock', 'transformation', 'parameterized', 'mask'}
     if len(kinds) != 1 or unknown:
-        raise CommandLineError(f'constraint {constraint!r} must have exactly one of lock or '
+        raise CommandLineError(f'constraint {quote(constraint)} must have exactly one of lock or '
                                'transformation, and optionally parameterized and mask')
     parameterized = constraint.get('parameterized', False)
     if not isinstance(parameterized, bool):
-        raise CommandLineError(f'parameterized must be true or false in {constraint!r}')
+        raise CommandLineError(f'parameterized must be true or false in {quote(constraint)}')
     if kinds[0] == 'lock':
         if not isinstance(constraint['lock'], str) or not constraint['lock']:
-            raise CommandLineError(f"lock takes one joint name, got {constraint['lock']!r} "
+            raise CommandLineError(f"lock takes one joint name, got {quote(constraint['lock'])} "
                                    '(give one {lock: JOINT} item per joint)')
         if 'mask' in constraint:
-            raise CommandLineError(f'a locked joint takes no mask: {constraint!r}')
+            raise CommandLineError(f'a locked joint takes no mask: {quote(constraint)}')
         motion.add_locked_joint(constraint['lock'], parameterized)
         return {'lock': constraint['lock'], 'parameterized': parameterized}
     pair = constraint['transformation']
@@ -76,7 +77,7 @@ def _apply_constraint(model: RobotModel, motion, constraint: dict) -> dict:
         pair = [pair]
     if not isinstance(pair, list) or len(pair) not in (1, 2):
         raise CommandLineError(f'transformation must be [A] or [A, B] (B defaults to the '
-                               f'environment), got {pair!r}')
+                               f'environment), got {quote(pair)}')
     body_a = _body(model, pair[0])
     body_b = _body(model, pair[1]) if len(pair) == 2 else None
     motion.add_relative_transformation(body_a, body_b, parameterized, constraint.get('mask'))

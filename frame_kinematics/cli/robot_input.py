@@ -17,12 +17,15 @@ The robot a command works on: ``--urdf PATH``, ``--robot NAME`` or the bundled a
 ``--urdf`` is read once, with the core's size limit, whatever it is: a file, a pipe
 (``--urdf <(xacro robot.urdf.xacro)``, ``/dev/stdin``) or a FIFO (refused when nobody writes
 to it). A xacro document (a ``.xacro`` file, or bytes with ``<xacro:`` elements) is expanded
-with the ``xacro`` package when it is installed (``pip install xacro``); its ``$(find pkg)``
-needs ROS 2's ament index.
+with the ``xacro`` package when it is installed (``pip install xacro``), in a child process
+stopped after :data:`XACRO_TIMEOUT_SECONDS`, to a URDF as large as a URDF document may be; its
+``$(find pkg)`` needs ROS 2's ament index.
 """
 
+import importlib.util
 import os
-import re
+import subprocess
+import sys
 from typing import Optional
 
 from .common import CommandLineError
@@ -30,12 +33,13 @@ from .. import robots
 from ..core.backend import resolve
 from ..core.errors import URDFError
 from ..core.robot import Robot
-from ..core.urdf_source import decode_document, read_urdf_bytes, uses_xacro
+from ..core.urdf_source import (decode_document, MAX_DOCUMENT_BYTES, read_urdf_bytes,
+                                uses_xacro)
 
-#: Longest part of xacro's own message kept in an error.
-_REASON_LENGTH = 300
-#: ``$(find package)`` in a xacro document.
-_FIND = re.compile(r'\$\(find\s+([^\s)]+)\s*\)')
+#: Seconds xacro may take to expand a document.
+XACRO_TIMEOUT_SECONDS = 60.0
+#: Where the ``frame_kinematics`` package is, for the child process that runs xacro.
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def load_model(urdf: Optional[str], robot: Optional[str], floating_base: bool,
@@ -65,51 +69,48 @@ def load_model(urdf: Optional[str], robot: Optional[str], floating_base: bool,
         raise URDFError(f'{urdf}: {exc}') from None
 
 
-def _find_failure(path: str, text: str, exc: Exception) -> str:
-    """Explain a ``$(find pkg)`` that xacro could not resolve, naming the package."""
-    named = re.search(r"package '([^']+)'", str(exc)) or _FIND.search(text)
-    package = named.group(1) if named else 'a package'
-    if 'ament_index_python' in str(exc):
-        return (f"{path}: xacro cannot resolve $(find {package}): ROS 2's ament index is not "
-                f'available (source the ROS 2 workspace that installs {package}, then run '
-                'the command again)')
-    return (f"{path}: xacro cannot resolve $(find {package}): the package '{package}' is not "
-            'installed in the sourced ROS 2 workspaces (AMENT_PREFIX_PATH)')
-
-
 def expand_xacro(path: str, document: bytes) -> str:
     """
-    Expand a xacro document with the ``xacro`` package.
+    Expand a xacro document with the ``xacro`` package, in a child process.
+
+    The child is stopped after :data:`XACRO_TIMEOUT_SECONDS`; a URDF larger than the URDF
+    documents read is refused.
 
     :param path: the file it was read from (includes are found relative to it).
     :param document: its bytes.
     :return: the URDF text.
     :raises MissingDependencyError: without the xacro package.
-    :raises CommandLineError: for a document xacro refuses or a package it cannot find.
+    :raises CommandLineError: for a document xacro refuses, a package it cannot find, an
+        expansion that takes too long or gives too large a URDF.
     :raises URDFError: for bytes that do not decode.
     """
-    try:
-        import xacro
-    except ImportError:
+    if importlib.util.find_spec('xacro') is None:
         from ..render import MissingDependencyError
-        raise MissingDependencyError('xacro', f'{path} is a xacro document: expanding it'
-                                     ) from None
+        raise MissingDependencyError('xacro', f'{path} is a xacro document: expanding it')
     try:
         text = decode_document(document)[0]
     except URDFError as exc:
         raise URDFError(str(exc), f"file '{path}'") from None
+    paths = [_ROOT] + [p for p in [os.environ.get('PYTHONPATH')] if p]
     try:
-        xacro.init_stacks(os.path.abspath(path))
-        tree = xacro.parse(text)
-        xacro.process_doc(tree)
-        return tree.toxml()
-    except Exception as exc:  # noqa: B902 (xacro evaluates the document's Python expressions)
-        if '$(find' in text and ('ament_index' in str(exc) or
-                                 type(exc).__name__ == 'PackageNotFoundError' or
-                                 'PackageNotFoundError' in repr(getattr(exc, 'exc', None))):
-            raise CommandLineError(_find_failure(path, text, exc)) from None
-        reason = ' '.join(str(exc).split())[:_REASON_LENGTH] or type(exc).__name__
-        raise CommandLineError(f'{path}: xacro cannot expand it: {reason}') from None
+        child = subprocess.run(
+            [sys.executable, '-m', 'frame_kinematics.cli.xacro_process', path,
+             str(MAX_DOCUMENT_BYTES)], input=text.encode('utf-8'), stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, timeout=XACRO_TIMEOUT_SECONDS, check=False,
+            env=dict(os.environ, PYTHONPATH=os.pathsep.join(paths)))
+    except subprocess.TimeoutExpired:
+        raise CommandLineError(f'{path}: xacro did not expand it within '
+                               f'{XACRO_TIMEOUT_SECONDS:g} s (an expression or include that '
+                               'does not end?)') from None
+    except OSError as exc:
+        raise CommandLineError(f'{path}: cannot run xacro: {exc.strerror or exc}') from None
+    status, _, body = child.stdout.partition(b'\n')
+    if status == b'ok':
+        return body.decode('utf-8')
+    if status == b'error':
+        raise CommandLineError(body.decode('utf-8', 'replace'))
+    raise CommandLineError(f'{path}: xacro stopped without a result (exit status '
+                           f'{child.returncode})')
 
 
 def model_of(args) -> Robot:

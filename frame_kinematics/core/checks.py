@@ -19,12 +19,13 @@ never kept, frozen or written.
 """
 
 import math
+import os
 import sys
-from typing import Iterable, Optional, Sequence
+from typing import Callable, Iterable, Optional, Sequence, Union
 
 import numpy as np
 
-from .errors import ConfigurationError, name_list
+from .errors import ConfigurationError, FrameKinematicsError, name_list
 
 #: Largest magnitude of every number the kinematics uses (URDF values, configurations,
 #: velocities, points): lengths (m), angles (rad), joint
@@ -46,8 +47,10 @@ def as_float_array(x, name: str) -> np.ndarray:
     :param x: array-like.
     :param name: what it is called in error messages.
     :return: a new float array.
-    :raises ConfigurationError: for complex numbers, strings, bytes, objects, ragged lists or
-        masked arrays.
+    :raises ConfigurationError: for complex numbers, strings, bytes, objects, ragged lists,
+        masked arrays, an object whose conversion fails (its ``__array__``, ``__len__`` or
+        ``__getitem__`` raising anything but ``KeyboardInterrupt`` or ``SystemExit``), or an
+        array whose copy does not fit in memory.
     """
     if isinstance(x, (str, bytes, bytearray, memoryview)):
         raise ConfigurationError(f'{name} must be numbers, got {type(x).__name__}')
@@ -59,14 +62,20 @@ def as_float_array(x, name: str) -> np.ndarray:
                                  'would be read): pass x.filled(value) or a plain array')
     try:
         raw = np.asarray(x)
-    except (TypeError, ValueError, OverflowError):
-        raise ConfigurationError(f'{name} must be an array of numbers') from None
+    except Exception:  # a user's __array__, __len__ or __getitem__ that fails, a ragged list
+        raise ConfigurationError(f'{name} must be an array of numbers, got '
+                                 f'{type(x).__name__} that does not convert to one') from None
     if raw.dtype.kind not in 'biuf':
         what = 'complex numbers' if raw.dtype.kind == 'c' else f'{raw.dtype.kind!r}-kind data'
         if raw.dtype.kind == 'O':
             what = 'objects that are not real numbers'
         raise ConfigurationError(f'{name} must be real numbers, got {what}')
-    return np.array(raw, dtype=float)
+    try:
+        return np.array(raw, dtype=float)
+    except MemoryError:  # a huge broadcast view, say: its copy does not fit
+        raise ConfigurationError(f'{name} has {raw.size} numbers, whose copy needs '
+                                 f'{8 * raw.size} bytes, more memory than is free: pass '
+                                 'fewer at a time') from None
 
 
 def check_finite(arr: np.ndarray, name: str, entries: Optional[Sequence[str]] = None,
@@ -234,3 +243,23 @@ def check_flag(value, name: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise ConfigurationError(f'{name} must be True or False, got {type(value).__name__}')
     return bool(value)
+
+
+def as_path(path, what: str = 'path',
+            error: Callable[[str], FrameKinematicsError] = ConfigurationError
+            ) -> Union[str, bytes]:
+    """
+    Convert a path a user gives (str, bytes or os.PathLike) to a str or bytes.
+
+    :param path: the path.
+    :param what: what it is called in error messages.
+    :param error: the library error raised, made from the message.
+    :return: ``os.fspath(path)``.
+    :raises FrameKinematicsError: made by ``error``, for anything else, or an object whose
+        ``__fspath__`` fails or returns something else.
+    """
+    try:
+        return os.fspath(path)
+    except Exception:  # not a path, or a user's __fspath__ that fails
+        raise error(f'{what} must be str, bytes or os.PathLike, got '
+                    f'{type(path).__name__}') from None

@@ -19,6 +19,7 @@ The subclasses carry the context of the failure (frame, joint or link names) as 
 and name it in their message.
 """
 
+import reprlib
 from typing import Any, Iterable, Optional
 
 
@@ -27,6 +28,17 @@ from typing import Any, Iterable, Optional
 EXCERPT_LENGTH = 60
 #: Most names a message lists.
 NAMES_SHOWN = 8
+
+
+def _bounded_repr() -> reprlib.Repr:
+    """Return a ``repr`` that stops early in huge or deeply nested containers."""
+    bounded = reprlib.Repr()
+    bounded.maxlevel = 4
+    bounded.maxstring = bounded.maxother = bounded.maxlong = 4 * EXCERPT_LENGTH
+    bounded.maxlist = bounded.maxtuple = bounded.maxset = bounded.maxfrozenset = 30
+    bounded.maxdeque = bounded.maxarray = 30
+    bounded.maxdict = 15
+    return bounded
 
 
 def excerpt(text: str, limit: int = EXCERPT_LENGTH) -> str:
@@ -47,15 +59,20 @@ def quote(value: Any, limit: int = EXCERPT_LENGTH) -> str:
     """
     Quote any value for a message: its ``repr``, shortened as :func:`excerpt` does.
 
-    :param value: anything (a huge string is cut before its ``repr`` is taken).
+    :param value: anything (a huge string is cut before its ``repr`` is taken; a huge or
+        deeply nested container is shown by its start; an object whose ``repr`` fails by its
+        type).
     :param limit: most characters kept.
     :return: the quote.
     """
-    if isinstance(value, (str, bytes)) and len(value) > 4 * limit:
-        text = repr(value[:limit])
-        return f'{text[:limit]}... ({len(value)} characters)'
     try:
-        text = repr(value)
+        if isinstance(value, (str, bytes)):
+            if len(value) > 4 * limit:
+                text = repr(value[:limit])
+                return f'{text[:limit]}... ({len(value)} characters)'
+            text = repr(value)
+        else:
+            text = _bounded_repr().repr(value)  # made per call: no module state to change
     except Exception:  # a foreign object whose repr fails is still refused politely
         text = f'<{type(value).__name__}>'
     return excerpt(text, limit)
@@ -77,6 +94,13 @@ def name_list(names: Iterable[Any], limit: int = NAMES_SHOWN) -> str:
                          else quote(name))
     text = ', '.join(shown)
     return text if count <= limit else f'{text}, ... ({count} in all)'
+
+
+def _quoted_name(name: Any) -> str:
+    """Quote a name for a message: ``'name'`` for a short string, else :func:`quote`."""
+    if type(name) is str and len(name) <= EXCERPT_LENGTH:
+        return f"'{name}'"
+    return quote(name)
 
 
 class FrameKinematicsError(Exception):
@@ -113,16 +137,18 @@ class UnknownFrameError(FrameKinematicsError, LookupError):
     """
     A frame, link or joint name that the model or frame tree does not know.
 
-    :param name: the name that was asked for.
+    :param name: the name that was asked for (anything: a short string is shown in quotes,
+        anything else as :func:`quote` shows it).
     :param available: the names that exist.
     :param kind: what kind of name it is (``frame``, ``link``, ``joint``).
     """
 
-    def __init__(self, name: str, available: Iterable[str] = (), kind: str = 'frame') -> None:
+    def __init__(self, name: Any, available: Iterable[str] = (), kind: str = 'frame') -> None:
         self.name = name
         self.available = sorted(available)
         self.kind = kind
-        super().__init__(f"unknown {kind} '{name}' (known: {name_list(self.available)})")
+        super().__init__(f'unknown {kind} {_quoted_name(name)} '
+                         f'(known: {name_list(self.available)})')
 
     def __str__(self) -> str:
         return str(self.args[0])
@@ -200,4 +226,5 @@ class UnknownReferenceFrameError(UnknownFrameError, ReferenceFrameError):
         self.frame_a = other
         self.frame_b = name
         if other is not None:
-            self.args = (f"cannot relate '{other}' and '{name}': {self.args[0]}",)
+            self.args = (f'cannot relate {_quoted_name(other)} and {_quoted_name(name)}: '
+                         f'{self.args[0]}',)

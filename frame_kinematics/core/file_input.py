@@ -75,7 +75,7 @@ def read_bounded(path: Union[str, bytes, os.PathLike], limit: int, error: ErrorM
     """
     try:
         name = os.fspath(path)
-    except TypeError:
+    except Exception:  # not a path, or a foreign __fspath__ that failed
         raise error(f'{what} must be str, bytes or os.PathLike, got '
                     f'{type(path).__name__}') from None
     shown = os.fsdecode(name)

@@ -41,8 +41,8 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from .backend import again
-from .checks import check_vector
-from .errors import ConfigurationError, ReferenceFrameError, UnknownReferenceFrameError
+from .checks import as_float_array, check_finite, check_flag
+from .errors import ConfigurationError, quote, ReferenceFrameError, UnknownReferenceFrameError
 from .executor import Executor
 from .joints import JointType
 from .kinematics import KinematicsState
@@ -157,12 +157,15 @@ class FrameTree:
         :class:`~frame_kinematics.core.robot.Robot`, else the process default).
     :raises BackendError: for an invalid ``backend``.
     :raises ConfigurationError: for an invalid ``q``.
-    :raises ReferenceFrameError: if ``com_frame`` is already the name of a frame of the tree (a
-        link or a link center-of-mass frame).
+    :raises ReferenceFrameError: if ``com_frame`` is not a non-empty string or is already the
+        name of a frame of the tree (a link or a link center-of-mass frame).
     """
 
     def __init__(self, model: RobotModel, q: Optional[Sequence[float]] = None,
                  com_frame: str = 'com', backend: Union[None, str, Executor] = None) -> None:
+        if not isinstance(com_frame, str) or not com_frame:
+            raise ReferenceFrameError(f'the robot CoM frame name must be a non-empty string, got '
+                                      f'{type(com_frame).__name__} {quote(com_frame)}')
         self.model = model
         self.revision = 0
         self._frames: Dict[str, ReferenceFrame] = {}
@@ -192,7 +195,7 @@ class FrameTree:
             self._frames[name] = ReferenceFrame(self, name, FrameKind.COM,
                                                 self._frames[link.name], offset=offset)
         if com_frame in self._frames:
-            raise ReferenceFrameError(f"the robot CoM frame name '{com_frame}' is already a "
+            raise ReferenceFrameError(f'the robot CoM frame name {quote(com_frame)} is already a '
                                       'frame of the tree', com_frame)
         self.com_frame = ReferenceFrame(self, com_frame, FrameKind.ROBOT_COM, self.world)
         self._frames[com_frame] = self.com_frame
@@ -228,13 +231,21 @@ class FrameTree:
         """Names of every frame, in creation order."""
         return tuple(self._frames)
 
-    def frames(self, kind: Optional[FrameKind] = None) -> List[ReferenceFrame]:
+    def frames(self, kind: Union[None, FrameKind, str] = None) -> List[ReferenceFrame]:
         """
         Return the frames of the tree, optionally only those of one kind.
 
-        :param kind: a :class:`FrameKind` to filter on.
+        :param kind: a :class:`FrameKind`, or its value (``'body'``), to filter on.
         :return: the frames in creation order.
+        :raises ReferenceFrameError: if ``kind`` is neither.
         """
+        if kind is not None and not isinstance(kind, FrameKind):
+            try:
+                kind = FrameKind(kind)
+            except (TypeError, ValueError):
+                raise ReferenceFrameError(
+                    f'a frame kind must be a FrameKind or one of '
+                    f"{', '.join(k.value for k in FrameKind)}, got {quote(kind)}") from None
         return [f for f in self._frames.values() if kind is None or f.kind is kind]
 
     def frame(self, name) -> ReferenceFrame:
@@ -273,17 +284,19 @@ class FrameTree:
         :param baked: place the frame once in the parent's root from the current state; it then
             no longer follows ``parent`` (seed 001's baked frames).
         :return: the new frame.
-        :raises ReferenceFrameError: if the name is taken, empty or not a string.
+        :raises ReferenceFrameError: if the name is taken, empty or not a string, or the parent
+            is neither a name nor a frame of this tree.
         :raises UnknownFrameError: if the parent does not exist.
-        :raises ConfigurationError: if the offset is not a rigid transform.
+        :raises ConfigurationError: if the offset is not a rigid transform of real numbers or
+            ``baked`` is not a bool.
         """
-        parent_frame = self.frame(parent)
-        offset = check_transform(parent_T_frame, f"offset of frame '{name}'").copy()
-        if offset.shape != (4, 4):
-            raise ReferenceFrameError(f"offset of frame '{name}' must be one 4x4 transform",
-                                      name)
         self._check_new_name(name)
-        if baked:
+        parent_frame = self.frame(parent)
+        what = f'offset of frame {quote(name)}'
+        offset = check_transform(as_float_array(parent_T_frame, what), what)
+        if offset.shape != (4, 4):
+            raise ReferenceFrameError(f'{what} must be one 4x4 transform', name)
+        if check_flag(baked, 'baked'):
             root_T_parent = parent_frame.root_T_frame
             if root_T_parent.shape != (4, 4):
                 raise ReferenceFrameError('a frame can only be baked from a single '
@@ -298,9 +311,12 @@ class FrameTree:
 
     def _check_new_name(self, name) -> None:
         if not isinstance(name, str):
-            raise ReferenceFrameError(f'a frame name must be a string, got {type(name).__name__}')
-        if not name or name in self._frames:
-            raise ReferenceFrameError(f"a frame named '{name}' already exists", name)
+            raise ReferenceFrameError(f'a frame name must be a string, got '
+                                      f'{type(name).__name__} {quote(name)}')
+        if not name:
+            raise ReferenceFrameError('a frame name must not be empty', name)
+        if name in self._frames:
+            raise ReferenceFrameError(f'a frame named {quote(name)} already exists', name)
 
     def add_root_frame(self, name: str) -> ReferenceFrame:
         """
@@ -387,31 +403,38 @@ class FrameTree:
         :param ypr: for ``'ypr'``.
         :param link: for ``'yaw'``.
         :raises ReferenceFrameError: for a bad mode or missing/invalid argument.
+        :raises UnknownFrameError: for an unknown ``link``.
         """
         rot = np.eye(3)
+        if not isinstance(mode, str) or mode not in COM_ORIENTATION_MODES:
+            raise ReferenceFrameError(f'unknown CoM orientation mode {quote(mode)} (expected one '
+                                      f"of {', '.join(COM_ORIENTATION_MODES)})",
+                                      self.com_frame.name)
+        if link is not None and not isinstance(link, str):
+            raise ReferenceFrameError(f'the CoM orientation link must be a link name, got '
+                                      f'{type(link).__name__} {quote(link)}', self.com_frame.name)
         if mode == 'quaternion':
-            try:
-                quat = unit_quaternion(check_vector(
-                    [] if quaternion is None else quaternion, 4, 'quaternion'))
-            except ConfigurationError as exc:
-                raise ReferenceFrameError(f'CoM orientation needs a unit quaternion [x, y, z, '
-                                          f'w]: {exc}', self.com_frame.name) from None
-            rot = rotation_from_quaternion(quat)
+            rot = rotation_from_quaternion(self._com_angles(quaternion, 4, 'quaternion'))
         elif mode == 'ypr':
-            angles = np.asarray(ypr if ypr is not None else [], dtype=float)
-            if angles.shape != (3,) or not np.all(np.isfinite(angles)):
-                raise ReferenceFrameError(f'CoM orientation needs [yaw, pitch, roll], got '
-                                          f'{ypr!r}', self.com_frame.name)
-            rot = rotation_from_rpy(angles[::-1])
+            rot = rotation_from_rpy(self._com_angles(ypr, 3, 'ypr')[::-1])
         elif mode == 'yaw':
             self.model.link_index(link or self._base_link)
-        elif mode != 'root':
-            raise ReferenceFrameError(f"unknown CoM orientation mode '{mode}' (expected one of "
-                                      f"{', '.join(COM_ORIENTATION_MODES)})", self.com_frame.name)
         self._com_mode = mode
         self._com_R = rot
         self._com_link = link or self._base_link
         self.revision += 1
+
+    def _com_angles(self, values, size: int, name: str) -> np.ndarray:
+        what = 'a unit quaternion [x, y, z, w]' if size == 4 else '[yaw, pitch, roll]'
+        try:
+            arr = as_float_array([] if values is None else values, name)
+            if arr.shape != (size,):
+                raise ConfigurationError(f'{name} has shape {arr.shape}')
+            arr = check_finite(arr, name)
+            return unit_quaternion(arr, name) if size == 4 else arr
+        except ConfigurationError as exc:
+            raise ReferenceFrameError(f'CoM orientation needs {what}: {exc}',
+                                      self.com_frame.name) from None
 
     def _com_pose(self) -> np.ndarray:
         state = self._state

@@ -28,19 +28,19 @@ joints and links are frozen, and nothing it computes depends on state a caller c
 """
 
 import os
-from typing import Dict, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, Mapping, Optional, Tuple, Union
 
 import numpy as np
 
 from .assembly import add_floating_root, assemble, Joint, Link
-from .checks import check_vector
-from .errors import ConfigurationError, UnknownFrameError
+from .checks import as_path, check_flag, check_vector, MAX_MAGNITUDE, number_within
+from .errors import ConfigurationError, quote, UnknownFrameError, URDFError
 from .joints import ConfigurationLayout, entry_names, frozen, JointKernel, JointType
 from .topology import Topology
-from .urdf import load_urdf, RobotDescription
+from .urdf import check_name, load_urdf, RobotDescription
 from .urdf_source import read_urdf_file
 
-__all__ = ['Joint', 'Link', 'RobotModel']
+__all__ = ['Joint', 'Link', 'require_model', 'RobotModel']
 
 
 class RobotModel:
@@ -68,7 +68,16 @@ class RobotModel:
         :param description: the parsed URDF.
         :param urdf: the URDF text it came from, kept for republishing.
         :raises URDFError: for structural errors (roots, cycles, unknown links, mimics).
+        :raises ConfigurationError: for a ``description`` that is not a
+            :class:`~frame_kinematics.core.urdf.RobotDescription`, or a ``urdf`` that is not a
+            str.
         """
+        if not isinstance(description, RobotDescription):
+            raise ConfigurationError(f'description must be a RobotDescription (from '
+                                     f'RobotModel.parse), got {type(description).__name__}')
+        if not isinstance(urdf, str):
+            raise ConfigurationError(f'urdf must be the URDF text (a str), got '
+                                     f'{type(urdf).__name__}')
         root, links, joints = assemble(description)
         self.name = description.name
         self.urdf = urdf
@@ -138,8 +147,12 @@ class RobotModel:
             ``world_frame`` and the URDF's root link (for legged robots and humanoids).
         :param world_frame: name of that new root link.
         :return: ``(description, urdf_text)``.
-        :raises URDFError: if the document is not a valid robot description.
+        :raises URDFError: if the document is not a valid robot description, or
+            ``world_frame`` is not a name a URDF link could have.
+        :raises ConfigurationError: if ``floating_base`` is not a bool.
         """
+        floating_base = check_flag(floating_base, 'floating_base')
+        world_frame = check_name(world_frame, 'world_frame')
         description, text = load_urdf(text)
         if floating_base:
             description = add_floating_root(description, world_frame)
@@ -155,7 +168,9 @@ class RobotModel:
         :param floating_base: add a floating base joint.
         :param world_frame: name of the root link added with the floating base.
         :return: the model.
-        :raises URDFError: if the document is not a valid robot description.
+        :raises URDFError: if the document is not a valid robot description, or
+            ``world_frame`` is not a link name.
+        :raises ConfigurationError: if ``floating_base`` is not a bool.
         """
         return cls(*cls.parse(text, floating_base, world_frame))
 
@@ -169,8 +184,11 @@ class RobotModel:
         :param floating_base: add a floating base joint.
         :param world_frame: name of the root link added with the floating base.
         :return: the model.
-        :raises URDFError: if the file cannot be read or is not a valid robot description.
+        :raises URDFError: if ``path`` is not a path, the file cannot be read or is not a valid
+            robot description, or ``world_frame`` is not a link name.
+        :raises ConfigurationError: if ``floating_base`` is not a bool.
         """
+        path = as_path(path, 'a URDF path', URDFError)
         return cls(*cls.parse(read_urdf_file(path), floating_base, world_frame))
 
     # -- lookup -------------------------------------------------------------------------------
@@ -189,7 +207,7 @@ class RobotModel:
         """
         try:
             return self._link_index[name]
-        except (KeyError, TypeError):
+        except Exception:  # not there, unhashable, or a user's __hash__ or __eq__ that fails
             raise UnknownFrameError(name, self._link_index, 'link') from None
 
     def link(self, name: str) -> Link:
@@ -212,7 +230,7 @@ class RobotModel:
         """
         try:
             return self.joints[self._joint_index[name]]
-        except (KeyError, TypeError):
+        except Exception:  # not there, unhashable, or a user's __hash__ or __eq__ that fails
             raise UnknownFrameError(name, self._joint_index, 'joint') from None
 
     def has_link(self, name: str) -> bool:
@@ -220,9 +238,13 @@ class RobotModel:
         Whether a link of that name exists.
 
         :param name: the link name.
-        :return: ``True`` if :attr:`links` has a link called ``name``.
+        :return: ``True`` if :attr:`links` has a link called ``name`` (False for anything but
+            a str, or a str whose ``__hash__`` or ``__eq__`` fails).
         """
-        return isinstance(name, str) and name in self._link_index
+        try:
+            return isinstance(name, str) and name in self._link_index
+        except Exception:  # a str subclass whose __hash__ or __eq__ fails
+            return False
 
     # -- configurations -----------------------------------------------------------------------
     def neutral_configuration(self) -> np.ndarray:
@@ -247,26 +269,38 @@ class RobotModel:
         multiplier`` (as the command line does). A master given too must agree with it (to
         1e-6, relative above 1).
 
-        :param values: the values to set.
-        :param base: the configuration the others are taken from.
+        :param values: the values to set: real numbers (int, float or numpy's; not bools,
+            strings or arrays), within
+            :data:`~frame_kinematics.core.checks.MAX_MAGNITUDE`.
+        :param base: the one configuration ``(nq,)`` the others are taken from (a batch is
+            refused: build each configuration of a batch on its own).
         :return: a new ``q`` of shape ``(nq,)``.
         :raises UnknownFrameError: for a name that is neither a configuration entry nor a
             mimic joint.
         :raises ConfigurationError: for values that are not a mapping, a value that is not a
-            finite number, a mimic joint with multiplier 0, or a mimic joint and its master
-            that disagree.
+            finite real number, a ``base`` that is not one valid configuration, a mimic joint
+            with multiplier 0, or a mimic joint and its master that disagree.
         """
         if not isinstance(values, Mapping):
             raise ConfigurationError(f'values must be a mapping of names to numbers, got '
                                      f'{type(values).__name__}')
-        q = self.neutral_configuration() if base is None else self.check_configuration(base)
+        q = self.neutral_configuration() if base is None else \
+            self.check_configuration(base, 'base')
+        if q.ndim != 1:
+            raise ConfigurationError(f'base must be one configuration of shape ({self.nq},), '
+                                     f'got {q.shape}')
         names = {name: i for i, name in enumerate(self.configuration_names)}
         mimics = {joint.name: joint.mimic for joint in self.mimic_joints}
-        for name in values:
-            if name not in names and name not in mimics:
+        given = {}
+        for name, value in values.items():
+            if type(name) is not str or (name not in names and name not in mimics):
                 raise UnknownFrameError(name, list(names) + list(mimics), 'joint')
-        given = {name: check_vector([value], 1, f"value of '{name}'")[0]
-                 for name, value in values.items()}
+            number = None if isinstance(value, str) else number_within(value)
+            if number is None:
+                raise ConfigurationError(f"value of '{name}' must be a finite real number of "
+                                         f'magnitude at most {MAX_MAGNITUDE:g}, got '
+                                         f'{quote(value)}')
+            given[name] = number
         for name, value in given.items():
             if name in names:
                 q[names[name]] = value
@@ -312,3 +346,20 @@ class RobotModel:
     def __repr__(self) -> str:
         return (f"RobotModel('{self.name}', {len(self.links)} links, {len(self.joints)} joints, "
                 f'nq={self.nq}, nv={self.nv})')
+
+
+def require_model(model: Any, name: str = 'model') -> RobotModel:
+    """
+    Refuse anything but a :class:`RobotModel` where an algorithm takes a model.
+
+    A :class:`~frame_kinematics.core.robot.Robot` is one.
+
+    :param model: what the caller gave.
+    :param name: the argument's name, for the message.
+    :return: ``model``.
+    :raises ConfigurationError: for anything else (None, a URDF string, a frame tree).
+    """
+    if not isinstance(model, RobotModel):
+        raise ConfigurationError(f'{name} must be a RobotModel or a Robot, got '
+                                 f'{type(model).__name__}')
+    return model

@@ -28,18 +28,48 @@ from typing import Sequence
 
 import numpy as np
 
-from .errors import ConfigurationError, ReferenceFrameError
+from .checks import as_float_array, check_finite, MAX_MAGNITUDE, number_within
+from .errors import ConfigurationError, quote, ReferenceFrameError
 from .frames import ReferenceFrame
 from .spatial import (force_transform, motion_transform, quaternion_from_rotation,
                       rotation_from_quaternion, skew, unit_quaternion)
 
 
+#: Tolerance of the symmetry and positive semi-definiteness of a rotational inertia, relative
+#: to its largest entry (at least 1 kg m^2).
+INERTIA_TOLERANCE = 1e-9
+
+
 def _vector(values, size: int, what: str) -> np.ndarray:
-    arr = np.array(values, dtype=float)
-    if arr.shape != (size,) or not np.all(np.isfinite(arr)):
-        raise ConfigurationError(f'{what} needs {size} finite numbers, got {values!r}')
+    arr = as_float_array(values, what)
+    if arr.shape != (size,):
+        raise ConfigurationError(f'{what} needs {size} numbers, got shape {arr.shape}')
+    check_finite(arr, what)
     arr.flags.writeable = False
     return arr
+
+
+def _frame(frame, what: str) -> ReferenceFrame:
+    if not isinstance(frame, ReferenceFrame):
+        raise ReferenceFrameError(f'{what} must be a ReferenceFrame (FrameTree.frame(name)), '
+                                  f'got {type(frame).__name__} {quote(frame)}')
+    return frame
+
+
+def _operand(other, kind: type, what: str):
+    if not isinstance(other, kind):
+        raise ConfigurationError(f'{what} needs a {kind.__name__}, got {type(other).__name__} '
+                                 f'{quote(other)}')
+    return other
+
+
+def _scale(scale) -> float:
+    number = None if isinstance(scale, str) else number_within(scale)
+    if number is None:
+        raise ConfigurationError(f'a scale factor must be a real number within '
+                                 f'+-{MAX_MAGNITUDE:g}, got {type(scale).__name__} '
+                                 f'{quote(scale)}')
+    return number
 
 
 def _match(a: ReferenceFrame, b: ReferenceFrame, what: str) -> None:
@@ -59,8 +89,9 @@ class FrameObject:
 
         :param frame: the frame the value is expressed in.
         :param value: the value (kept as given, not copied or checked).
+        :raises ReferenceFrameError: if ``frame`` is not a :class:`ReferenceFrame`.
         """
-        self.frame = frame
+        self.frame = _frame(frame, 'the frame of a quantity')
         self.value = value
 
     def _target_T_frame(self, target) -> np.ndarray:
@@ -80,6 +111,9 @@ class FramePoint(FrameObject):
 
         :param frame: the frame.
         :param xyz: coordinates in that frame.
+        :raises ConfigurationError: unless ``xyz`` is 3 real numbers within
+            :data:`~frame_kinematics.core.checks.MAX_MAGNITUDE`.
+        :raises ReferenceFrameError: if ``frame`` is not a :class:`ReferenceFrame`.
         """
         super().__init__(frame, _vector(xyz, 3, 'a point'))
 
@@ -115,6 +149,9 @@ class FrameVector(FrameObject):
 
         :param frame: the frame.
         :param xyz: components in that frame.
+        :raises ConfigurationError: unless ``xyz`` is 3 real numbers within
+            :data:`~frame_kinematics.core.checks.MAX_MAGNITUDE`.
+        :raises ReferenceFrameError: if ``frame`` is not a :class:`ReferenceFrame`.
         """
         super().__init__(frame, _vector(xyz, 3, 'a vector'))
 
@@ -141,7 +178,7 @@ class FrameVector(FrameObject):
         return FrameVector(self.frame, self.value - other.value)
 
     def __mul__(self, scale: float) -> 'FrameVector':
-        return FrameVector(self.frame, self.value * float(scale))
+        return FrameVector(self.frame, self.value * _scale(scale))
 
     __rmul__ = __mul__
 
@@ -152,7 +189,9 @@ class FrameVector(FrameObject):
         :param other: the other vector.
         :return: the dot product.
         :raises ReferenceFrameError: if their frames differ.
+        :raises ConfigurationError: if ``other`` is not a :class:`FrameVector`.
         """
+        _operand(other, FrameVector, 'dot')
         _match(self.frame, other.frame, 'dot')
         return float(self.value @ other.value)
 
@@ -163,7 +202,9 @@ class FrameVector(FrameObject):
         :param other: the other vector (right-hand operand).
         :return: a new :class:`FrameVector`, ``self x other``.
         :raises ReferenceFrameError: if their frames differ.
+        :raises ConfigurationError: if ``other`` is not a :class:`FrameVector`.
         """
+        _operand(other, FrameVector, 'cross')
         _match(self.frame, other.frame, 'cross')
         return FrameVector(self.frame, np.cross(self.value, other.value))
 
@@ -185,6 +226,9 @@ class FrameVectorPair(FrameObject):
         :param frame: the frame both vectors are expressed in.
         :param linear: the linear vector's components.
         :param angular: the angular vector's components.
+        :raises ConfigurationError: unless each is 3 real numbers within
+            :data:`~frame_kinematics.core.checks.MAX_MAGNITUDE`.
+        :raises ReferenceFrameError: if ``frame`` is not a :class:`ReferenceFrame`.
         """
         pair = np.concatenate([_vector(linear, 3, 'a linear vector'),
                                _vector(angular, 3, 'an angular vector')])
@@ -200,7 +244,10 @@ class FrameVectorPair(FrameObject):
         :param angular: the angular vector.
         :return: the pair.
         :raises ReferenceFrameError: if their frames differ.
+        :raises ConfigurationError: if either is not a :class:`FrameVector`.
         """
+        _operand(linear, FrameVector, 'a vector pair (linear)')
+        _operand(angular, FrameVector, 'a vector pair (angular)')
         _match(linear.frame, angular.frame, 'vector pair (linear and angular)')
         return cls(linear.frame, linear.value, angular.value)
 
@@ -240,7 +287,7 @@ class FrameVectorPair(FrameObject):
         return FrameVectorPair(self.frame, difference[:3], difference[3:])
 
     def __mul__(self, scale: float) -> 'FrameVectorPair':
-        scaled = self.value * float(scale)
+        scaled = self.value * _scale(scale)
         return FrameVectorPair(self.frame, scaled[:3], scaled[3:])
 
     __rmul__ = __mul__
@@ -256,6 +303,8 @@ class FrameOrientation(FrameObject):
         :param frame: the frame.
         :param quaternion: unit quaternion ``[x, y, z, w]`` (normalised if within
             :data:`~frame_kinematics.core.spatial.QUATERNION_NORM_TOLERANCE`).
+        :raises ConfigurationError: unless ``quaternion`` is 4 real numbers of norm 1.
+        :raises ReferenceFrameError: if ``frame`` is not a :class:`ReferenceFrame`.
         """
         quat = unit_quaternion(_vector(quaternion, 4, 'an orientation'), 'an orientation')
         quat.flags.writeable = False
@@ -291,10 +340,13 @@ class SpatialMotion(FrameObject):
         :param base_frame: the frame it moves relative to.
         :param frame: the frame the vector is expressed in.
         :param vector: ``[linear; angular]``.
+        :raises ConfigurationError: unless ``vector`` is 6 real numbers within
+            :data:`~frame_kinematics.core.checks.MAX_MAGNITUDE`.
+        :raises ReferenceFrameError: if a frame is not a :class:`ReferenceFrame`.
         """
         super().__init__(frame, _vector(vector, 6, type(self).__name__))
-        self.body_frame = body_frame
-        self.base_frame = base_frame
+        self.body_frame = _frame(body_frame, f'the body frame of a {type(self).__name__}')
+        self.base_frame = _frame(base_frame, f'the base frame of a {type(self).__name__}')
 
     def change_frame(self, target):
         """
@@ -346,6 +398,9 @@ class SpatialForce(FrameObject):
 
         :param frame: the frame.
         :param vector: ``[force; torque]``.
+        :raises ConfigurationError: unless ``vector`` is 6 real numbers within
+            :data:`~frame_kinematics.core.checks.MAX_MAGNITUDE`.
+        :raises ReferenceFrameError: if ``frame`` is not a :class:`ReferenceFrame`.
         """
         super().__init__(frame, _vector(vector, 6, type(self).__name__))
 
@@ -390,13 +445,31 @@ class SpatialInertia(FrameObject):
         :param mass: mass (kg, >= 0).
         :param com: center of mass in the frame.
         :param inertia_com: 3x3 rotational inertia about the CoM, in the frame's axes.
-        :raises ConfigurationError: for a negative mass, an inertia that is not a finite 3x3
-            matrix, or a center of mass that is not 3 finite numbers.
+        :raises ConfigurationError: for a mass that is not a real number between 0 and
+            :data:`~frame_kinematics.core.checks.MAX_MAGNITUDE`, an inertia that is not a 3x3
+            matrix of such numbers, symmetric and positive semi-definite (within
+            :data:`INERTIA_TOLERANCE`), or a center of mass that is not 3 such numbers.
+        :raises ReferenceFrameError: if ``frame`` is not a :class:`ReferenceFrame`.
         """
-        inertia = np.array(inertia_com, dtype=float)
-        if mass < 0 or inertia.shape != (3, 3) or not np.all(np.isfinite(inertia)):
-            raise ConfigurationError('a spatial inertia needs a mass >= 0 and a finite 3x3 '
-                                     'inertia')
+        _frame(frame, 'the frame of a SpatialInertia')
+        number = None if isinstance(mass, str) else number_within(mass, 0.0)
+        if number is None:
+            raise ConfigurationError(f'the mass of a spatial inertia must be a real number from 0 '
+                                     f'to {MAX_MAGNITUDE:g}, got {type(mass).__name__} '
+                                     f'{quote(mass)}')
+        mass = number
+        inertia = as_float_array(inertia_com, 'the inertia of a spatial inertia')
+        if inertia.shape != (3, 3):
+            raise ConfigurationError(f'the inertia of a spatial inertia must be a 3x3 matrix, '
+                                     f'got shape {inertia.shape}')
+        check_finite(inertia, 'the inertia of a spatial inertia')
+        tol = INERTIA_TOLERANCE * max(1.0, float(np.abs(inertia).max()))
+        if np.abs(inertia - inertia.T).max() > tol:
+            raise ConfigurationError('the inertia of a spatial inertia must be symmetric, got '
+                                     f'{quote(inertia.tolist())}')
+        if np.linalg.eigvalsh(inertia).min() < -tol:
+            raise ConfigurationError('the inertia of a spatial inertia must be positive '
+                                     f'semi-definite, got {quote(inertia.tolist())}')
         c = _vector(com, 3, 'a center of mass')
         sc = skew(c)
         matrix = np.zeros((6, 6))

@@ -71,7 +71,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .errors import ConfigurationError, FrameKinematicsError, UnknownFrameError
+from .checks import as_float_array, check_flag
+from .errors import ConfigurationError, FrameKinematicsError, quote, UnknownFrameError
 from .model import RobotModel
 
 _LOG = logging.getLogger(__name__)
@@ -95,11 +96,12 @@ class RelativeMotionType(enum.IntEnum):
         """
         Relative motion of a chain of two relative motions (the weaker of the two).
 
-        :param other: the second relative motion.
+        :param other: the second relative motion (a :class:`RelativeMotionType` or its value).
         :return: CONSTRAINED+CONSTRAINED gives CONSTRAINED, UNCONSTRAINED with anything gives
             UNCONSTRAINED, anything else PARAMETERIZED.
+        :raises RelativeMotionError: if ``other`` is not a :class:`RelativeMotionType` value.
         """
-        return RelativeMotionType(max(self, RelativeMotionType(other)))
+        return RelativeMotionType(max(self, _motion_type(other, 'a relative motion')))
 
 
 class RelativeMotionError(FrameKinematicsError, ValueError):
@@ -108,6 +110,16 @@ class RelativeMotionError(FrameKinematicsError, ValueError):
 
     :param message: what is wrong.
     """
+
+
+def _motion_type(value, what: str) -> RelativeMotionType:
+    if isinstance(value, RelativeMotionType):
+        return value
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)) and \
+            0 <= value <= 2:
+        return RelativeMotionType(int(value))
+    raise RelativeMotionError(f'{what} must be a RelativeMotionType (0, 1 or 2), got '
+                              f'{type(value).__name__} {quote(value)}')
 
 
 class RelativeMotion:
@@ -157,9 +169,15 @@ class RelativeMotion:
             joint; the root link is the environment), or ``None``/:data:`ENVIRONMENT`.
         :return: the index, 0 for the environment.
         :raises UnknownFrameError: if the name is neither a joint nor a link.
-        :raises RelativeMotionError: if the name is both a joint and a link of different bodies.
+        :raises RelativeMotionError: if the name is both a joint and a link of different bodies,
+            or is neither a string nor None.
         """
-        if name is None or name == ENVIRONMENT:
+        if name is None:
+            return 0
+        if not isinstance(name, str):
+            raise RelativeMotionError(f'a body is given by a joint or link name or None, got '
+                                      f'{type(name).__name__} {quote(name)}')
+        if name == ENVIRONMENT:
             return 0
         by_joint = self._joint_index.get(name)
         by_link = self._link_index.get(name)
@@ -185,11 +203,16 @@ class RelativeMotion:
         :param parameterized: True if the locked value may change between uses
             (PARAMETERIZED), False for a constant value (CONSTRAINED).
         :raises UnknownFrameError: if the model has no such joint.
+        :raises RelativeMotionError: if ``joint`` is not a string.
+        :raises ConfigurationError: if ``parameterized`` is not a bool.
         """
+        if not isinstance(joint, str):
+            raise RelativeMotionError(f'a joint is given by its name, got {type(joint).__name__} '
+                                      f'{quote(joint)}')
         if joint not in self._joint_index:
             raise UnknownFrameError(joint, self._joint_index, 'joint')
         k = self._joint_index[joint]
-        motion = (RelativeMotionType.PARAMETERIZED if parameterized
+        motion = (RelativeMotionType.PARAMETERIZED if check_flag(parameterized, 'parameterized')
                   else RelativeMotionType.CONSTRAINED)
         self._update(k, int(self.parent_index[k]), motion)
 
@@ -207,20 +230,22 @@ class RelativeMotion:
             constrained (default all). A constraint of lower dimension leaves the pair
             UNCONSTRAINED (it is only checked and logged).
         :raises UnknownFrameError: for an unknown joint or link name.
-        :raises RelativeMotionError: if both names are the same body.
-        :raises ConfigurationError: for a mask that is not six booleans.
+        :raises RelativeMotionError: if both names are the same body, or a name is neither a
+            string nor None.
+        :raises ConfigurationError: for a mask that is not six booleans, or a
+            ``parameterized`` that is not a bool.
         """
         i, j = self._pair(body_a, body_b)
+        parameterized = check_flag(parameterized, 'parameterized')
         if mask is not None:
             try:
-                flags = np.asarray(mask)
-            except (TypeError, ValueError):
+                flags = as_float_array(mask, 'mask')
+            except ConfigurationError:
                 flags = np.zeros(0)
-            if flags.shape != (6,) or flags.dtype.kind not in 'biuf' or \
-                    not np.all((flags == 0) | (flags == 1)):
+            if flags.shape != (6,) or not np.all((flags == 0) | (flags == 1)):
                 raise ConfigurationError(
                     f'mask of the transformation between {self._label(body_a, i)} and '
-                    f'{self._label(body_b, j)} must be six booleans, got {mask!r}')
+                    f'{self._label(body_b, j)} must be six booleans, got {quote(mask)}')
             if not np.all(flags):
                 _LOG.debug('transformation between %s and %s constrains %d of 6 components: '
                            'the pair stays unconstrained', self._label(body_a, i),
@@ -242,17 +267,12 @@ class RelativeMotion:
         :param body_b: the other body.
         :param motion: the relative motion of the two bodies.
         :raises UnknownFrameError: for an unknown joint or link name.
-        :raises RelativeMotionError: if both names are the same body or ``motion`` is not a
-            :class:`RelativeMotionType` value.
+        :raises RelativeMotionError: if both names are the same body, a name is neither a
+            string nor None, or ``motion`` is not a :class:`RelativeMotionType` value.
         """
         i, j = self._pair(body_a, body_b)
-        try:
-            value = RelativeMotionType(motion)
-        except ValueError:
-            raise RelativeMotionError(
-                f'relative motion between {self._label(body_a, i)} and '
-                f'{self._label(body_b, j)} must be a RelativeMotionType (0, 1 or 2), '
-                f'got {motion!r}') from None
+        value = _motion_type(motion, f'relative motion between {self._label(body_a, i)} and '
+                                     f'{self._label(body_b, j)}')
         self._update(i, j, value)
 
     # -- queries ------------------------------------------------------------------------------
@@ -269,6 +289,7 @@ class RelativeMotion:
         :param body_b: the other body; None (default) for the environment.
         :return: the relative motion (CONSTRAINED for a body with itself).
         :raises UnknownFrameError: for an unknown joint or link name.
+        :raises RelativeMotionError: for a name that is neither a string nor None.
         """
         return RelativeMotionType(int(self._matrix[self.index(body_a), self.index(body_b)]))
 
@@ -280,8 +301,10 @@ class RelativeMotion:
             use of the constraints); False keeps only CONSTRAINED pairs.
         :return: tuples of :attr:`index_names` (ENVIRONMENT for index 0), each in index order,
             groups ordered by their first index; every index is in exactly one group.
+        :raises ConfigurationError: if ``include_parameterized`` is not a bool.
         """
-        limit = (RelativeMotionType.PARAMETERIZED if include_parameterized
+        limit = (RelativeMotionType.PARAMETERIZED
+                 if check_flag(include_parameterized, 'include_parameterized')
                  else RelativeMotionType.CONSTRAINED)
         assigned = np.zeros(self.size, dtype=bool)
         groups = []
@@ -317,9 +340,10 @@ class RelativeMotion:
     # -- internals ----------------------------------------------------------------------------
     def _label(self, name: Optional[str], index: int) -> str:
         if index == 0:
-            return 'the environment' if name in (None, ENVIRONMENT) else f"'{name}' (environment)"
+            return ('the environment' if name in (None, ENVIRONMENT)
+                    else f'{quote(name)} (environment)')
         joint = self.index_names[index]
-        return f"'{name}'" if name == joint else f"'{name}' (body of joint '{joint}')"
+        return quote(name) if name == joint else f"{quote(name)} (body of joint '{joint}')"
 
     def _pair(self, body_a: Optional[str], body_b: Optional[str]) -> Tuple[int, int]:
         i, j = self.index(body_a), self.index(body_b)

@@ -29,7 +29,8 @@ import numpy as np
 
 from .backend import executor, resolve
 from .bounded import BoundedCache
-from .checks import check_point
+from .checks import as_path, check_point
+from .errors import ConfigurationError, URDFError
 from .ik.calls import one_call
 from .kinematics import ExpressedIn, KinematicsState, KinematicsWorkspace
 from .model import RobotModel
@@ -75,9 +76,14 @@ class Robot(RobotModel):
         :param urdf: the URDF text of a description, kept for republishing (a wrapped
             model's own is kept).
         :raises URDFError: for structural errors of a description.
+        :raises ConfigurationError: for ``model_or_description`` of another type.
         :raises BackendError: for an unknown backend or numba asked for and missing.
         """
         name = resolve(backend)
+        if not isinstance(model_or_description, (RobotModel, RobotDescription)):
+            raise ConfigurationError(f'model_or_description must be a RobotModel or a parsed '
+                                     f'description (RobotModel.parse), got '
+                                     f'{type(model_or_description).__name__}')
         if isinstance(model_or_description, RobotModel):
             self.__dict__.update({key: value for key, value in vars(model_or_description).items()
                                   if key not in _OWN})
@@ -101,7 +107,9 @@ class Robot(RobotModel):
         :param backend: ``'numpy'``, ``'numba'`` or ``'auto'`` (default: the environment
             variable ``FRAME_KINEMATICS_BACKEND``, else numba when importable).
         :return: the robot.
-        :raises URDFError: if the document is not a valid robot description.
+        :raises URDFError: if the document is not a valid robot description, or
+            ``world_frame`` is not a name a URDF link could have.
+        :raises ConfigurationError: if ``floating_base`` is not a bool.
         :raises BackendError: for an unknown backend or numba asked for and missing.
         """
         description, text = cls.parse(text, floating_base, world_frame)
@@ -119,9 +127,12 @@ class Robot(RobotModel):
         :param world_frame: name of the root link added with the floating base.
         :param backend: the backend (see :meth:`from_urdf_string`).
         :return: the robot.
-        :raises URDFError: if the file cannot be read or is not a valid robot description.
+        :raises URDFError: if ``path`` is not a path, the file cannot be read or is not a valid
+            robot description, or ``world_frame`` is not a link name.
+        :raises ConfigurationError: if ``floating_base`` is not a bool.
         :raises BackendError: for an unknown backend or numba asked for and missing.
         """
+        path = as_path(path, 'a URDF path', URDFError)
         return cls.from_urdf_string(read_urdf_file(path), floating_base, world_frame, backend)
 
     # -- kinematics shortcuts -------------------------------------------------------------
@@ -188,7 +199,7 @@ class Robot(RobotModel):
             at = None if point is None else check_point(point)
             try:  # link_index(), without the cost of its call
                 index = self._link_index[link]
-            except (KeyError, TypeError):
+            except Exception:  # unknown, unhashable, or a user's __hash__ that fails
                 index = self.link_index(link)  # which raises the error
             jac = self.executor._jacobian(q, index, at, ref)
             if jac is not None:  # one compiled call checked q and computed the Jacobian

@@ -28,13 +28,14 @@ results for every configuration within its limits.
 
 from dataclasses import dataclass
 import math
+import re
 from types import MappingProxyType
-from typing import Optional, Tuple, Union
+from typing import Any, Optional, Tuple, Union
 
 import numpy as np
 
 from .checks import MAX_MAGNITUDE
-from .errors import excerpt, URDFError
+from .errors import excerpt, quote, URDFError
 from .joints import JointType
 from .spatial import transform_from_xyz_rpy
 from .urdf_source import decode_document
@@ -45,6 +46,8 @@ AXIS_UNIT_TOLERANCE = 1e-4
 
 #: Longest robot, link or joint name accepted, in characters.
 MAX_NAME_LENGTH = 256
+#: A character that no XML 1.0 document (so no URDF name) can hold.
+_NOT_XML = re.compile('[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]')
 
 #: The elements read, by parent: anything else is skipped with its subtree. Under ``robot``
 #: every ``link`` and ``joint`` is kept, elsewhere only the first child of each tag.
@@ -184,6 +187,28 @@ def _inertial(element: Optional[Element], where: str) -> Optional[Inertial]:
 def _checked_name(name: str, what: str) -> str:
     if len(name) > MAX_NAME_LENGTH:
         raise URDFError(f"{what} '{excerpt(name)}' is longer than {MAX_NAME_LENGTH} characters")
+    return name
+
+
+def check_name(name: Any, what: str) -> str:
+    """
+    Validate a link or joint name given outside a URDF document, as the parser would read it.
+
+    :param name: the name.
+    :param what: what it is called in error messages (``world_frame``).
+    :return: the name, as a plain str.
+    :raises URDFError: for anything but a non-empty str of at most :data:`MAX_NAME_LENGTH`
+        characters that an XML document can hold (no NUL or other control character).
+    """
+    if not isinstance(name, str):
+        raise URDFError(f'{what} must be a link name (a str), got {type(name).__name__}')
+    name = str.__str__(name)  # a plain str: a subclass's __eq__ or __hash__ is not called
+    if not name:
+        raise URDFError(f'{what} must not be empty')
+    _checked_name(name, what)
+    if _NOT_XML.search(name):
+        raise URDFError(f'{what} {quote(name)} has characters no URDF name can hold '
+                        '(NUL or another control character)')
     return name
 
 

@@ -34,7 +34,7 @@ import numpy as np
 
 from . import com, ik_engine, jacobian, kernels, poses, tables, twists
 from .tf import TfKernels
-from ..errors import ConfigurationError, excerpt, UnknownFrameError
+from ..errors import ConfigurationError, UnknownFrameError
 from ..executor import Executor
 from ..kinematics.expressed import ExpressedIn
 
@@ -155,10 +155,10 @@ class Accelerator(Executor):
         valid = (f'0 to {self._n - 1}',)
         try:
             index = operator.index(link)
-        except TypeError:
-            raise UnknownFrameError(excerpt(repr(link)), valid, 'link index') from None
+        except Exception:  # not an integer, or a user's __index__ that fails
+            raise UnknownFrameError(link, valid, 'link index') from None
         if not 0 <= index < self._n or isinstance(link, (bool, np.bool_)):
-            raise UnknownFrameError(excerpt(str(index)), valid, 'link index')
+            raise UnknownFrameError(index, valid, 'link index')
         return index
 
     def checked_poses(self, q) -> Optional[Tuple[np.ndarray, np.ndarray]]:
@@ -230,7 +230,8 @@ class Accelerator(Executor):
 
         :param q: anything; only an array :meth:`takes` is evaluated.
         :param link: the link's index.
-        :param point: ``link_p_point`` ``(3,)`` float64 (validated) or None for the origin.
+        :param point: ``link_p_point`` ``(3,)`` float64 (validated; a read-only one is copied)
+            or None for the origin.
         :param ref: where it is expressed.
         :return: a new ``(6, nv)`` array, or None as :meth:`checked_poses`.
         :raises UnknownFrameError: for a link index out of range.
@@ -252,10 +253,12 @@ class Accelerator(Executor):
         return None
 
     def _point(self, point) -> np.ndarray:
+        """Return a point for the kernels: the origin for None, a copy of a read-only one."""
         if point is None:
             return self._origin
         _require(point, (3,), 'point')
-        return point
+        # the kernels are compiled for writable arrays: a read-only point is copied
+        return point if point.flags.writeable else point.copy()
 
     def poses(self, q: np.ndarray):
         """
@@ -298,7 +301,8 @@ class Accelerator(Executor):
 
         :param world: poses from :meth:`poses`.
         :param link: the link's index.
-        :param point: ``link_p_point`` ``(3,)`` float64 (validated) or None for the origin.
+        :param point: ``link_p_point`` ``(3,)`` float64 (validated; a read-only one is copied)
+            or None for the origin.
         :param ref: where it is expressed.
         :raises UnknownFrameError: for a link index out of range.
         :raises ConfigurationError: for arrays or a reference of another kind.

@@ -31,6 +31,7 @@ import numpy as np
 
 from .selection import JointSelection, Tips
 from ..backend import executor
+from ..checks import as_float_array, check_finite
 from ..errors import ConfigurationError
 from ..joints import frozen, JointKernel
 from ..kinematics.columns import motion_columns
@@ -40,6 +41,10 @@ from ..topology import Topology
 if TYPE_CHECKING:  # pragma: no cover
     from ..executor import Executor
     from ..model import RobotModel
+
+
+def _plain_floats(x) -> bool:
+    return type(x) is np.ndarray and x.dtype == np.float64
 
 
 class ChainEvaluator:
@@ -128,6 +133,7 @@ class ChainEvaluator:
         self.nq = selection.nq
         self.nv = selection.nv
         self.q_fixed = frozen(q)
+        self._q_names = tuple(model.configuration_names[i] for i in self.q_index)
         local = model.kernel.local_transforms(q)
         nodes = selection.nodes
         self.n_nodes = len(nodes)
@@ -206,8 +212,10 @@ class ChainEvaluator:
 
         :param q: ``(nq,)`` or ``(B, nq)`` of the model.
         :return: ``(n,)`` or ``(B, n)`` (a new array).
+        :raises ConfigurationError: for a ``q`` that is not a valid configuration of the model
+            (see :meth:`~frame_kinematics.core.model.RobotModel.check_configuration`).
         """
-        return np.asarray(q, dtype=float)[..., self.q_index]
+        return self.model.check_configuration(q)[..., self.q_index]
 
     def expand(self, q_reduced: np.ndarray) -> np.ndarray:
         """
@@ -215,12 +223,24 @@ class ChainEvaluator:
 
         :param q_reduced: ``(n,)`` or ``(B, n)``.
         :return: ``(nq,)`` or ``(B, nq)``.
+        :raises ConfigurationError: for a wrong type or shape, NaN, inf, a magnitude above
+            :data:`~frame_kinematics.core.checks.MAX_MAGNITUDE` or a non-unit quaternion.
         """
-        q_reduced = np.asarray(q_reduced, dtype=float)
+        q_reduced = self._check_reduced(q_reduced)
         out = np.empty(q_reduced.shape[:-1] + (self.model.nq,))
         out[...] = self.q_fixed
         out[..., self.q_index] = q_reduced
         return out
+
+    def _check_reduced(self, q_reduced) -> np.ndarray:
+        # A float array is checked in place (never written: the checks copy to normalise).
+        name = 'reduced configuration'
+        arr = q_reduced if _plain_floats(q_reduced) else as_float_array(q_reduced, name)
+        if arr.ndim not in (1, 2) or arr.shape[-1] != self.nq:
+            raise ConfigurationError(f'{name} must have shape ({self.nq},) or (N, {self.nq}), '
+                                     f'got {arr.shape}')
+        check_finite(arr, name, self._q_names)
+        return self.layout.normalize_quaternions(arr, name)
 
     def moves(self, link: str) -> bool:
         """
@@ -236,9 +256,19 @@ class ChainEvaluator:
         """
         Poses of the nodes, then of the tips, for a batch of reduced configurations.
 
-        :param q_reduced: ``(N, n)`` (validated: unit quaternions).
+        :param q_reduced: ``(N, n)``.
         :return: ``(n_nodes + n_tips, N, 4, 4)``: ``root_T_node`` then ``root_T_tip``.
+        :raises ConfigurationError: for a wrong type or shape, NaN, inf, a magnitude above
+            :data:`~frame_kinematics.core.checks.MAX_MAGNITUDE` or a non-unit quaternion.
         """
+        q_reduced = self._check_reduced(q_reduced)
+        if q_reduced.ndim != 2:
+            raise ConfigurationError(f'reduced configuration must have shape (N, {self.nq}), '
+                                     f'got {q_reduced.shape}')
+        return self._forward(q_reduced)
+
+    def _forward(self, q_reduced: np.ndarray) -> np.ndarray:
+        # forward() without its checks: q_reduced is a valid (N, n) float array.
         n_nodes = self.n_nodes
         poses = np.empty((n_nodes + len(self.tips), q_reduced.shape[0], 4, 4))
         self.kernel.local_transforms(q_reduced, out=poses[:n_nodes])
@@ -255,9 +285,21 @@ class ChainEvaluator:
         Each tip's columns are the model's motion columns
         (:func:`~frame_kinematics.core.kinematics.columns.motion_columns`) at its origin.
 
-        :param poses: node and tip poses from :meth:`forward`.
+        :param poses: node and tip poses from :meth:`forward`, ``(n_nodes + n_tips, N, 4,
+            4)``.
         :return: ``(N, 6 * n_tips, nv)``, rows ``[linear; angular]`` of each tip in turn.
+        :raises ConfigurationError: for poses that are not an array of that shape of finite
+            real numbers.
         """
+        arr = poses if _plain_floats(poses) else as_float_array(poses, 'poses')
+        count = self.n_nodes + len(self.tips)
+        if arr.ndim != 4 or arr.shape[0] != count or arr.shape[2:] != (4, 4):
+            raise ConfigurationError(f'poses must have shape ({count}, N, 4, 4) (from '
+                                     f'forward()), got {arr.shape}')
+        return self._jacobian(check_finite(arr, 'poses', bound=np.finfo(float).max))
+
+    def _jacobian(self, poses: np.ndarray) -> np.ndarray:
+        # jacobian() without its checks: poses come from _forward().
         world, tips = poses[:self.n_nodes], poses[self.n_nodes:]
         kernel = self.kernel
         node_pose = world if self._identity else world[kernel.column_row]
@@ -285,7 +327,8 @@ class ChainEvaluator:
 
         :param q: ``(nq,)`` or ``(B, nq)`` (inactive entries are ignored: see ``q_fixed``).
         :return: ``(n_tips, 4, 4)`` or ``(n_tips, B, 4, 4)``.
+        :raises ConfigurationError: for a ``q`` that is not a valid configuration of the model.
         """
         q = self.model.check_configuration(q)
-        tips = self.forward(np.atleast_2d(self.reduce(q)))[self.n_nodes:]
+        tips = self._forward(np.atleast_2d(q[..., self.q_index]))[self.n_nodes:]
         return tips[:, 0] if q.ndim == 1 else tips

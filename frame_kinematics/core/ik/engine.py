@@ -87,12 +87,12 @@ class Engine:
         return eye
 
     def _evaluate(self, q: np.ndarray, targets: np.ndarray):
-        poses = self.ev.forward(q)
+        poses = self.ev._forward(q)  # the engine's own iterates, from a checked seed
         metrics, rotate = self.problem.residual(poses[self.ev.n_nodes:], targets)
         return poses, metrics, rotate
 
     def _step(self, q, poses, residual, rotate, lam, clamp: bool):
-        jac = self.problem.weighted_jacobian(self.ev.jacobian(poses), rotate)
+        jac = self.problem.weighted_jacobian(self.ev._jacobian(poses), rotate)
         dq = self._solve(q, jac, residual, lam)
         if clamp and self.ev.layout.simple:
             # Joints at a limit that the step pushes further are taken out and the step

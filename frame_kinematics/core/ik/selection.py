@@ -28,8 +28,9 @@ from typing import List, Optional, Sequence, Tuple, TYPE_CHECKING, Union
 import numpy as np
 
 from ..checks import MAX_MAGNITUDE
-from ..errors import ConfigurationError, excerpt
+from ..errors import ConfigurationError, quote
 from ..joints import ConfigurationLayout, frozen
+from ..model import require_model
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import Joint, RobotModel
@@ -48,17 +49,18 @@ def as_tips(tip: Tips) -> Tuple[str, ...]:
     :raises ConfigurationError: for anything else.
     """
     if isinstance(tip, str):
-        return (tip,)
+        return (str.__str__(tip),)  # a plain str: a subclass's __hash__ is not called
     try:
         tips = tuple(tip)
-    except TypeError:
+    except Exception:  # not iterable, or a user's __iter__ that fails
         raise ConfigurationError(f'tip must be a link name or a list of names, got '
                                  f'{type(tip).__name__}') from None
     if not tips or not all(isinstance(name, str) for name in tips):
         raise ConfigurationError(f'tip must be a link name or a non-empty list of names, '
-                                 f'got {excerpt(repr(tips))}')
+                                 f'got {quote(tips)}')
+    tips = tuple(str.__str__(name) for name in tips)
     if len(set(tips)) != len(tips):
-        raise ConfigurationError(f'tips are repeated: {excerpt(repr(list(tips)))}')
+        raise ConfigurationError(f'tips are repeated: {quote(list(tips))}')
     return tips
 
 
@@ -90,11 +92,14 @@ class JointSelection:
         :param model: the robot model.
         :param tip: a tip link name or a list of them.
         :param active_joints: names of the joints allowed to move (default: every joint that
-            moves the tips). Joints that do not move the tips are left out, with a log line.
+            moves the tips), a list of names or one name (a str). Joints that do not move the
+            tips are left out, with a log line.
         :raises UnknownFrameError: for an unknown link or joint.
-        :raises ConfigurationError: for a fixed or mimic joint named as active.
+        :raises ConfigurationError: for a model that is not a
+            :class:`~frame_kinematics.core.model.RobotModel`, ``active_joints`` that is not a
+            name or a list of names, or a fixed or mimic joint named as active.
         """
-        self.model = model
+        self.model = require_model(model)
         self.tips = as_tips(tip)
         self.tip_bodies = tuple(model.link_index(name) for name in self.tips)
         bodies = sorted({int(b) for tip in self.tip_bodies for b in model.topology.path(tip)})
@@ -121,8 +126,13 @@ class JointSelection:
             return [j for j in model.actuated_joints if j.name in moving]
         if isinstance(active_joints, str):
             active_joints = [active_joints]
+        try:
+            given = list(active_joints)
+        except Exception:  # not iterable, or a user's __iter__ that fails
+            raise ConfigurationError(f'active_joints must be a joint name or a list of names, '
+                                     f'got {type(active_joints).__name__}') from None
         names = set()
-        for name in active_joints:
+        for name in given:
             joint = model.joint(name)
             if not joint.is_actuated:
                 kind = 'a mimic joint' if joint.mimic is not None else f'{joint.type.value}'

@@ -42,6 +42,7 @@ from ..checks import as_float_array, check_count
 from ..errors import ConfigurationError, FrameKinematicsError, ReferenceFrameError
 from ..joints import frozen
 from ..kinematics import KinematicsState
+from ..model import require_model
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..executor import Executor
@@ -66,8 +67,9 @@ class IKSolver:
 
         :param model: the robot model.
         :param tip: the tip link, or a list of tip links (each gets its own target).
-        :param active_joints: joints allowed to move (default: every joint that moves the
-            tips, including the masters of the mimic joints on their paths).
+        :param active_joints: joints allowed to move, a list of names or one name (default:
+            every joint that moves the tips, including the masters of the mimic joints on their
+            paths).
         :param cache_size: compiled chains kept (one per set of held-joint values),
             residuals kept (one per set of weights and tolerances), and validated options of
             single-target calls kept (one per set of option values).
@@ -75,11 +77,13 @@ class IKSolver:
             None for the model's backend when it is a
             :class:`~frame_kinematics.core.robot.Robot`, else the process default.
         :raises UnknownFrameError: for an unknown tip or joint.
-        :raises ConfigurationError: for a fixed or mimic joint named as active, or when no
+        :raises ConfigurationError: for a model that is not a
+            :class:`~frame_kinematics.core.model.RobotModel`, ``active_joints`` that is not a
+            joint name or a list of names, a fixed or mimic joint named as active, or when no
             active joint moves the tips.
         :raises BackendError: for an invalid ``backend``.
         """
-        self.model = model
+        self.model = require_model(model)
         self.executor = executor(model, backend)
         self.selection = JointSelection(model, tip, active_joints)
         self._cache_size = check_count(cache_size, 'cache_size', 1, 1024)

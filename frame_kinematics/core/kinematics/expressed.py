@@ -17,7 +17,7 @@ import enum
 from types import MappingProxyType
 from typing import Union
 
-from ..errors import ConfigurationError, excerpt
+from ..errors import ConfigurationError, quote
 
 
 class ExpressedIn(enum.Enum):
@@ -47,7 +47,7 @@ class ExpressedIn(enum.Enum):
         member = _BY_NAME.get(value.strip().lower()) if isinstance(value, str) else None
         if member is None:
             names = ', '.join(m.value for m in cls)
-            raise ConfigurationError(f"unknown 'expressed in' value {excerpt(repr(value))} "
+            raise ConfigurationError(f"unknown 'expressed in' value {quote(value)} "
                                      f'(expected one of {names})')
         return member
 

@@ -42,6 +42,7 @@ from .forward import BATCH_THRESHOLD, link_poses, link_poses_batch_last
 from ..backend import executor, name_of
 from ..checks import check_point
 from ..errors import ConfigurationError
+from ..model import require_model
 from ..spatial import cross, inverse
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -94,11 +95,17 @@ class KinematicsState:
             when it is a :class:`~frame_kinematics.core.robot.Robot`, else the process
             default; ``'numpy'``, ``'numba'``, ``'auto'``, or another state's
             :attr:`executor`.
-        :raises ConfigurationError: for invalid inputs (nothing is computed then).
+        :raises ConfigurationError: for a model that is not a
+            :class:`~frame_kinematics.core.model.RobotModel`, invalid inputs (nothing is
+            computed then), or a batch whose poses do not fit in memory.
         :raises BackendError: for an invalid ``backend``.
         """
         self.model = model
-        self.executor = accel = executor(model, backend)
+        try:
+            self.executor = accel = executor(model, backend)
+        except Exception:
+            require_model(model)  # a foreign model is named; a model's own error goes on
+            raise
         if accel is not None and v is None and a is None:
             checked = accel.checked_poses(q)
             if checked is not None:  # one compiled call checked and copied q, wrote the poses
@@ -108,7 +115,11 @@ class KinematicsState:
                 self.q = q
                 self.poses = poses
                 return
-        q = model.check_configuration(q)
+        try:
+            q = model.check_configuration(q)
+        except Exception:
+            require_model(model)
+            raise
         batch = q.shape[:-1]
         if v is not None:
             v = model.check_velocity(v)
@@ -126,16 +137,23 @@ class KinematicsState:
         if a is not None:
             self.a = _readonly(a)
         self.batch_shape = batch
-        if self.executor is not None:
-            poses, local = self.executor.poses(self.q)
-            if local is not None:
+        try:
+            if self.executor is not None:
+                poses, local = self.executor.poses(self.q)
+                if local is not None:
+                    self._local = _readonly(local)
+            elif len(batch) == 1 and batch[0] >= BATCH_THRESHOLD:
+                self._batch_last = _readonly(link_poses_batch_last(model, q))
+                poses = self._batch_last.transpose(0, 3, 1, 2)
+            else:
+                poses, local = link_poses(model, q)
                 self._local = _readonly(local)
-        elif len(batch) == 1 and batch[0] >= BATCH_THRESHOLD:
-            self._batch_last = _readonly(link_poses_batch_last(model, q))
-            poses = self._batch_last.transpose(0, 3, 1, 2)
-        else:
-            poses, local = link_poses(model, q)
-            self._local = _readonly(local)
+        except MemoryError:
+            count = int(np.prod(batch))
+            raise ConfigurationError(
+                f'a batch of {count} configurations needs at least '
+                f'{count * len(model.links) * 128} bytes for its link poses, more memory than '
+                'is free: evaluate it in smaller batches') from None
         self.poses = _readonly(poses)
 
     @property

@@ -28,6 +28,7 @@ import numpy as np
 from .state import KinematicsState
 from ..backend import again, executor
 from ..errors import ConfigurationError
+from ..model import require_model
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..executor import Executor
@@ -59,9 +60,11 @@ class KinematicsWorkspace:
         :param backend: what evaluates it, as for
             :class:`~.state.KinematicsState` (None: the model's backend when it is a
             :class:`~frame_kinematics.core.robot.Robot`, else the process default).
+        :raises ConfigurationError: for a model that is not a
+            :class:`~frame_kinematics.core.model.RobotModel`.
         :raises BackendError: for an invalid ``backend``.
         """
-        self.model = model
+        self.model = require_model(model)
         self.executor = executor(model, backend)
         self._q = model.neutral_configuration()
         self._poses = np.empty((len(model.links), 4, 4))

@@ -27,7 +27,7 @@ from typing import Callable, Optional, Sequence
 import numpy as np
 
 from .result import ReachResult
-from .study import run_study
+from .study import check_progress, run_study
 from .targets import TargetSet
 from ..checks import as_float_array, check_finite, check_point, check_vector
 from ..errors import ConfigurationError
@@ -99,8 +99,10 @@ def rank_bases(model: Robot, tip: str, targets: TargetSet, world_T_bases, *,
     :param progress: called as ``progress(done, total, what)`` after every candidate.
     :param study_options: keyword options of :func:`~.study.run_study`.
     :return: the ranking.
-    :raises ConfigurationError: for bad candidates or targets not in the world.
+    :raises ConfigurationError: for bad candidates, targets not in the world or a
+        ``progress`` that is not callable.
     """
+    check_progress(progress)
     if not isinstance(targets, TargetSet) or targets.frame is not None:
         raise ConfigurationError('base placement needs targets in the world (frame=None)')
     bases = as_float_array(world_T_bases, 'world_T_bases')

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import ConfigurationError
 from ..joints import JointType
 from ..robot import Robot
 
@@ -66,8 +67,15 @@ def reach_bound(model: Robot, tip: str, active_joints, q: np.ndarray) -> ReachBo
         with their masters).
     :param q: ``(nq,)`` the configuration of the held joints.
     :return: the bound (an infinite radius when a joint on the path has no bound).
+    :raises ConfigurationError: when ``active_joints`` is not a collection of names.
     """
-    active = set(active_joints)
+    try:
+        active = None if isinstance(active_joints, (str, bytes)) else set(active_joints)
+    except TypeError:
+        active = None
+    if active is None or not all(isinstance(name, str) for name in active):
+        raise ConfigurationError(f'active_joints must be joint names, got '
+                                 f'{type(active_joints).__name__}')
     path = []
     link = model.link(tip)
     while link.parent_joint is not None:

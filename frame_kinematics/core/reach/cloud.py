@@ -14,9 +14,10 @@
 """
 Points with normals from a file: CSV, NPZ, PLY and PCD (ASCII and binary little-endian).
 
-REACH samples its targets from such a cloud. Every file is bounded as a URDF is: its size
-is checked before it is read (at most :data:`MAX_FILE_BYTES`, read once, so that a device or
-a pipe cannot make it grow), the point count a header declares is checked before any array
+REACH samples its targets from such a cloud. Every file is bounded as a URDF is: it is read
+once, at most :data:`~.files.MAX_FILE_BYTES` (:mod:`.files`: a device or a pipe cannot make it
+grow, a FIFO nobody writes to is refused, an ``.npz`` is parsed from the bytes with its
+unpacked sizes checked first), the point count a header declares is checked before any array
 is made (at most :data:`MAX_POINTS`), and NaN, inf, huge values, zero normals and an empty
 cloud are refused with a :class:`~frame_kinematics.core.errors.TargetFileError` naming the
 file.
@@ -37,10 +38,9 @@ from typing import Dict, List, Tuple, Union
 
 import numpy as np
 
+from .files import file_name, MAX_FILE_BYTES, read_arrays, read_file
 from ..errors import TargetFileError
 
-#: Largest file read, in bytes.
-MAX_FILE_BYTES = 512 * 1024 * 1024
 #: Most points of a cloud.
 MAX_POINTS = 2 ** 22
 #: Largest magnitude of a coordinate (m): a workpiece is not a kilometre away.
@@ -51,24 +51,9 @@ _PLY_TYPES = MappingProxyType({
     'float': 'f4', 'float32': 'f4', 'double': 'f8', 'float64': 'f8', 'char': 'i1',
     'int8': 'i1', 'uchar': 'u1', 'uint8': 'u1', 'short': 'i2', 'int16': 'i2', 'ushort': 'u2',
     'uint16': 'u2', 'int': 'i4', 'int32': 'i4', 'uint': 'u4', 'uint32': 'u4'})
+#: The PCD field types read (``TYPE`` and ``SIZE``).
+_PCD_TYPES = frozenset(['F4', 'F8', 'I1', 'I2', 'I4', 'I8', 'U1', 'U2', 'U4', 'U8'])
 _NORMALS = (('nx', 'ny', 'nz'), ('normal_x', 'normal_y', 'normal_z'))
-
-
-def _read_bytes(path: str) -> bytes:
-    try:
-        size = os.stat(path).st_size
-    except OSError as exc:
-        raise TargetFileError(f'cannot be read: {exc.strerror}', path) from None
-    if size > MAX_FILE_BYTES:
-        raise TargetFileError(f'{size} bytes: larger than the limit of {MAX_FILE_BYTES}', path)
-    try:
-        with open(path, 'rb') as stream:
-            data = stream.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise TargetFileError(f'cannot be read: {exc.strerror}', path) from None
-    if len(data) > MAX_FILE_BYTES:
-        raise TargetFileError(f'larger than the limit of {MAX_FILE_BYTES} bytes', path)
-    return data
 
 
 def _count(value: str, path: str) -> int:
@@ -148,17 +133,8 @@ def _csv(data: bytes, path: str) -> Tuple[np.ndarray, np.ndarray]:
     return _columns(table, ['x', 'y', 'z', 'nx', 'ny', 'nz'][:width], path)
 
 
-def _npz(path: str) -> Tuple[np.ndarray, np.ndarray]:
-    try:
-        with np.load(path, allow_pickle=False) as archive:
-            arrays: Dict[str, np.ndarray] = {}
-            for key in ('points', 'normals'):
-                if key in archive.files:
-                    if archive[key].nbytes > MAX_FILE_BYTES:
-                        raise TargetFileError(f"array '{key}' is too large", path)
-                    arrays[key] = archive[key]
-    except (OSError, ValueError) as exc:
-        raise TargetFileError(f'is not a readable .npz: {exc}', path) from None
+def _npz(data: bytes, path: str) -> Tuple[np.ndarray, np.ndarray]:
+    arrays = read_arrays(data, path, ('points', 'normals'), MAX_FILE_BYTES)
     if 'points' not in arrays:
         raise TargetFileError("has no array 'points'", path)
     points = arrays['points']
@@ -230,6 +206,8 @@ def _ply(data: bytes, path: str) -> Tuple[np.ndarray, np.ndarray]:
     if fmt not in ('ascii', 'binary_little_endian') or count is None:
         raise TargetFileError(f'must be ascii or binary_little_endian with a vertex element, '
                               f'got format {fmt!r}', path)
+    if not props:
+        raise TargetFileError('has a vertex element without properties', path)
     table = _table(data, start, count, ['<' + code for _, code in props], fmt == 'ascii', path)
     return _columns(table, [name for name, _ in props], path)
 
@@ -255,7 +233,7 @@ def _pcd(data: bytes, path: str) -> Tuple[np.ndarray, np.ndarray]:
         raise TargetFileError(f'must have DATA ascii or binary, got {mode[:20]!r}', path)
     codes = []
     for size, kind in zip(sizes, types):
-        if kind not in ('F', 'I', 'U') or size not in ('1', '2', '4', '8'):
+        if kind + size not in _PCD_TYPES:
             raise TargetFileError(f'has an unsupported field type {kind}{size}', path)
         codes.append('<' + {'F': 'f', 'I': 'i', 'U': 'u'}[kind] + size)
     return _columns(_table(data, start, count, codes, mode == 'ascii', path), names, path)
@@ -271,16 +249,12 @@ def read_points(path: Union[str, os.PathLike]) -> Tuple[np.ndarray, np.ndarray]:
     :raises TargetFileError: for a missing, unreadable, too large, malformed or empty file,
         NaN or inf, or a zero normal.
     """
-    name = os.fspath(path)
+    name = file_name(path, 'a points file')
     suffix = os.path.splitext(name)[1].lower()
     if suffix not in ('.csv', '.txt', '.npz', '.ply', '.pcd'):
         raise TargetFileError(f'has the unknown suffix {suffix!r} (use .csv, .txt, .npz, .ply '
                               'or .pcd)', name)
-    if suffix == '.npz':
-        _read_bytes(name)
-        points, normals = _npz(name)
-    else:
-        data = _read_bytes(name)
-        reader = {'.ply': _ply, '.pcd': _pcd}.get(suffix, _csv)
-        points, normals = reader(data, name)
+    data = read_file(name, MAX_FILE_BYTES)
+    reader = {'.npz': _npz, '.ply': _ply, '.pcd': _pcd}.get(suffix, _csv)
+    points, normals = reader(data, name)
     return _checked(points, normals, name)

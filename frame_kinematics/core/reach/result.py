@@ -21,14 +21,17 @@ and orientations are in the model's root link. ``status`` says what became of a 
 """
 
 from dataclasses import dataclass
+import io
 import json
 import os
+from types import MappingProxyType
 from typing import Any, Dict, Optional, Tuple, Union
 
 import numpy as np
 
-from ..checks import check_point
-from ..errors import ConfigurationError, TargetFileError
+from .files import file_name, MAX_STUDY_BYTES, read_arrays, read_file
+from ..checks import as_float_array, check_point, number_within
+from ..errors import ConfigurationError, quote, TargetFileError
 from ..spatial import check_transform, log_so3, rotation_from_quaternion
 
 #: Version of the ``.npz`` layout that :meth:`ReachResult.save` writes.
@@ -39,6 +42,15 @@ STATUS_SOLVED = 1
 STATUS_NEIGHBOUR = 2
 _ARRAYS = ('points', 'normals', 'regions', 'quaternions', 'q', 'status', 'manipulability',
            'joint_limit_margin', 'score')
+#: The kinds of numbers of every array, and its shape from ``P`` points, ``O`` orientations
+#: and ``n`` joint coordinates.
+_LAYOUT = MappingProxyType({
+    'points': ('f', 'P3'), 'normals': ('f', 'P3'), 'regions': ('iu', 'P'),
+    'quaternions': ('f', 'PO4'), 'q': ('f', 'POn'), 'status': ('iu', 'PO'),
+    'manipulability': ('f', 'PO'), 'joint_limit_margin': ('f', 'PO'), 'score': ('f', 'PO')})
+#: The entries of the metadata, and their types.
+_META = MappingProxyType({'robot': str, 'tip': str, 'active_joints': list, 'settings': dict,
+                          'stats': dict})
 
 
 def _statistics(values: np.ndarray) -> Dict[str, Optional[float]]:
@@ -167,9 +179,11 @@ class ReachResult:
         :return: True when such a reached target exists.
         :raises ConfigurationError: for a bad pose or bound.
         """
-        pose = check_transform(np.array(root_T_pose, dtype=float), 'root_T_pose')
-        if pose.shape != (4, 4) or not (max_distance >= 0 and max_angle >= 0):
-            raise ConfigurationError('is_reachable needs a (4, 4) pose and bounds >= 0')
+        pose = check_transform(as_float_array(root_T_pose, 'root_T_pose'), 'root_T_pose')
+        if pose.shape != (4, 4):
+            raise ConfigurationError(f'root_T_pose must be one (4, 4) pose, got {pose.shape}')
+        max_distance = _bound(max_distance, 'max_distance')
+        max_angle = _bound(max_angle, 'max_angle')
         rows = self._near(pose[:3, 3], max_distance)
         if not len(rows):
             return False
@@ -188,9 +202,7 @@ class ReachResult:
         :raises ConfigurationError: for a bad point or radius.
         """
         point = check_point(root_p, 'root_p')
-        if not radius >= 0:
-            raise ConfigurationError(f'radius must be >= 0, got {radius!r}')
-        rows = self._near(point, radius)
+        rows = self._near(point, _bound(radius, 'radius'))
         score = np.where(self.reached[rows], self.score[rows], -np.inf)
         if not len(rows) or not np.isfinite(score.max()):
             return None
@@ -204,8 +216,11 @@ class ReachResult:
 
         :param other: the second study.
         :return: the comparison (this study first).
-        :raises ConfigurationError: when the targets differ.
+        :raises ConfigurationError: when ``other`` is not a study or its targets differ.
         """
+        if not isinstance(other, ReachResult):
+            raise ConfigurationError(f'can compare with a ReachResult only, got '
+                                     f'{type(other).__name__}')
         if self.status.shape != other.status.shape or \
                 not np.allclose(self.points, other.points, atol=1e-9):
             raise ConfigurationError(f'cannot compare studies of different targets: '
@@ -218,17 +233,34 @@ class ReachResult:
         """
         Save to one ``.npz`` (format :data:`FORMAT_VERSION`).
 
-        :param path: the file (``.npz`` is appended by numpy when missing).
+        :param path: the file (``.npz`` is appended when missing).
         :return: the path written.
+        :raises TargetFileError: for an empty file name, a file that cannot be written (a
+            missing directory, a FIFO nobody reads) or a study larger than
+            :data:`~.files.MAX_STUDY_BYTES`, which :meth:`load` would refuse.
         """
-        name = os.fspath(path)
+        name = file_name(path, 'a study path')
+        if not os.path.basename(name):
+            raise TargetFileError('is not a file name', name)
         if not name.endswith('.npz'):
             name += '.npz'
         meta = {'version': FORMAT_VERSION, 'robot': self.robot, 'tip': self.tip,
                 'active_joints': list(self.active_joints), 'settings': self.settings,
                 'stats': self.stats}
-        np.savez(name, meta=np.array(json.dumps(meta)),
+        buffer = io.BytesIO()
+        np.savez(buffer, meta=np.array(json.dumps(meta)),
                  **{key: getattr(self, key) for key in _ARRAYS})
+        if buffer.tell() > MAX_STUDY_BYTES:
+            raise TargetFileError(f'would be {buffer.tell()} bytes: more than the limit of '
+                                  f'{MAX_STUDY_BYTES} that load reads', name)
+        try:  # without waiting for a reader of a FIFO
+            fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC |
+                         getattr(os, 'O_NONBLOCK', 0), 0o666)
+            with open(fd, 'wb') as stream:
+                os.set_blocking(fd, True)
+                stream.write(buffer.getbuffer())
+        except OSError as exc:
+            raise TargetFileError(f'cannot be written: {exc.strerror or exc}', name) from None
         return name
 
     @classmethod
@@ -236,26 +268,67 @@ class ReachResult:
         """
         Load a study saved by :meth:`save`.
 
+        The file is read once, at most :data:`~.files.MAX_STUDY_BYTES` (a FIFO nobody writes
+        to is refused); every array's kind and shape is checked against the others.
+
         :param path: the ``.npz`` file.
         :return: the study.
-        :raises TargetFileError: for a missing or unreadable file, another format version,
-            or arrays that do not fit together.
+        :raises TargetFileError: for a missing, unreadable or too large file, another format
+            version, missing or bad metadata, or arrays that do not fit together.
         """
-        name = os.fspath(path)
-        try:
-            with np.load(name, allow_pickle=False) as archive:
-                meta = json.loads(str(archive['meta']))
-                arrays = {key: np.array(archive[key]) for key in _ARRAYS}
-        except (OSError, ValueError, KeyError) as exc:
-            raise TargetFileError(f'is not a reach study: {exc}', name) from None
-        if not isinstance(meta, dict) or meta.get('version') != FORMAT_VERSION:
-            version = meta.get('version') if isinstance(meta, dict) else None
-            raise TargetFileError(f'has format version {version!r}, this library reads '
-                                  f'{FORMAT_VERSION}', name)
-        shape = arrays['status'].shape
-        if len(shape) != 2 or arrays['points'].shape != (shape[0], 3) or \
-                arrays['q'].shape[:2] != shape or arrays['quaternions'].shape != shape + (4,):
-            raise TargetFileError('has arrays whose shapes do not fit together', name)
+        name = file_name(path, 'a study path')
+        arrays = read_arrays(read_file(name, MAX_STUDY_BYTES), name, ('meta',) + _ARRAYS,
+                             MAX_STUDY_BYTES)
+        missing = [key for key in ('meta',) + _ARRAYS if key not in arrays]
+        if missing:
+            raise TargetFileError(f"is not a reach study: no array '{missing[0]}'", name)
+        meta = _meta(arrays.pop('meta'), name)
+        _check_arrays(arrays, name)
         return cls(robot=meta['robot'], tip=meta['tip'],
                    active_joints=tuple(meta['active_joints']), settings=meta['settings'],
                    stats=meta['stats'], **arrays)
+
+
+def _bound(value, name: str) -> float:
+    """Return a distance or angle bound of a query: a number >= 0."""
+    number = number_within(value, 0.0)
+    if number is None:
+        raise ConfigurationError(f'{name} must be a number >= 0, got {quote(value)}')
+    return number
+
+
+def _meta(array: np.ndarray, name: str) -> Dict[str, Any]:
+    """Return the metadata of a saved study, checked."""
+    try:
+        meta = json.loads(str(array)) if array.dtype.kind == 'U' and not array.ndim else None
+    except (ValueError, RecursionError):
+        meta = None
+    if not isinstance(meta, dict):
+        raise TargetFileError("is not a reach study: its 'meta' is not a JSON object", name)
+    if meta.get('version') != FORMAT_VERSION:
+        raise TargetFileError(f"has format version {quote(meta.get('version'), 20)}, this "
+                              f'library reads {FORMAT_VERSION}', name)
+    for key, kind in _META.items():
+        if not isinstance(meta.get(key), kind):
+            raise TargetFileError(f"has a bad 'meta': '{key}' must be a {kind.__name__}", name)
+    if not all(isinstance(joint, str) for joint in meta['active_joints']):
+        raise TargetFileError("has a bad 'meta': 'active_joints' must be names", name)
+    return meta
+
+
+def _check_arrays(arrays: Dict[str, np.ndarray], name: str) -> None:
+    """Refuse arrays whose kinds or shapes do not fit together, or unknown status codes."""
+    status = arrays['status']
+    q = arrays['q']
+    if status.ndim != 2 or q.ndim != 3 or not status.size:
+        raise TargetFileError(f"has 'status' {status.shape} and 'q' {q.shape}: not (P, O) and "
+                              '(P, O, nq) for some targets', name)
+    sizes = {'P': status.shape[0], 'O': status.shape[1], 'n': q.shape[2], '3': 3, '4': 4}
+    for key, (kinds, axes) in _LAYOUT.items():
+        shape = tuple(sizes[axis] for axis in axes)
+        if arrays[key].dtype.kind not in kinds or arrays[key].shape != shape:
+            raise TargetFileError(f"has array '{key}' {arrays[key].shape} of "
+                                  f'{arrays[key].dtype}, not {shape} of the study', name)
+    known = (STATUS_BEYOND, STATUS_UNSOLVED, STATUS_SOLVED, STATUS_NEIGHBOUR)
+    if not np.all(np.isin(status, known)):
+        raise TargetFileError(f'has status codes other than {known}', name)

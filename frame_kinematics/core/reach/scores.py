@@ -30,8 +30,8 @@ from typing import Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..checks import check_vector
-from ..errors import ConfigurationError
+from ..checks import as_float_array, check_finite, check_vector, number_within
+from ..errors import ConfigurationError, quote
 from ..kinematics import KinematicsState
 from ..velocity import tip_manipulability
 
@@ -59,7 +59,19 @@ def joint_limit_margin(q: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> n
     :param lower: ``(n,)`` lower limits (``-inf`` where none).
     :param upper: ``(n,)`` upper limits (``inf`` where none).
     :return: ``(B,)`` in ``[0, 1]``.
+    :raises ConfigurationError: for limits that are not two ``(n,)`` arrays of numbers or
+        infinities, or configurations that are not ``(B, n)`` finite numbers.
     """
+    lower = as_float_array(lower, 'lower')
+    upper = as_float_array(upper, 'upper')
+    if lower.ndim != 1 or upper.shape != lower.shape or np.isnan(lower).any() or \
+            np.isnan(upper).any():
+        raise ConfigurationError(f'lower and upper must be (n,) limits without NaN, got '
+                                 f'{lower.shape} and {upper.shape}')
+    q = as_float_array(q, 'q')
+    if q.ndim != 2 or q.shape[1] != len(lower):
+        raise ConfigurationError(f'q must have shape (B, {len(lower)}), got {q.shape}')
+    check_finite(q, 'q')
     finite = np.isfinite(lower) & np.isfinite(upper) & (upper > lower)
     if not np.any(finite):
         return np.ones(len(q))
@@ -96,9 +108,18 @@ def combined_score(manip: np.ndarray, margin: np.ndarray,
     :param weights: ``(manipulability, joint-limit margin)``.
     :param reference: the manipulability that scores 1 (default: the largest of ``manip``).
     :return: scores in ``[0, 1]`` (an array of the shape of ``manip``).
+    :raises ConfigurationError: for bad weights, a reference that is not a number >= 0, or
+        scores that are not finite numbers of one shape.
     """
     w_m, w_l = check_weights(weights)
-    manip = np.asarray(manip, dtype=float)
-    ref = float(np.max(manip, initial=0.0)) if reference is None else float(reference)
+    manip = check_finite(as_float_array(manip, 'manip'), 'manip')
+    margin = check_finite(as_float_array(margin, 'margin'), 'margin')
+    if margin.shape != manip.shape:
+        raise ConfigurationError(f'manip and margin must have one shape, got {manip.shape} '
+                                 f'and {margin.shape}')
+    ref = float(np.max(manip, initial=0.0)) if reference is None else \
+        number_within(reference, 0.0)
+    if ref is None:
+        raise ConfigurationError(f'reference must be a number >= 0, got {quote(reference)}')
     ratio = np.minimum(manip / ref, 1.0) if ref > 0 else np.zeros(manip.shape)
-    return w_m * ratio + w_l * np.asarray(margin, dtype=float)
+    return w_m * ratio + w_l * margin

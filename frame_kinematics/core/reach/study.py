@@ -70,6 +70,18 @@ FIRST_PASS, NEIGHBOUR_ROUNDS = 'targets tried', 'neighbour rounds'
 Progress = Callable[[int, int, str, int], None]
 
 
+def check_progress(progress) -> None:
+    """
+    Refuse a progress report that cannot be called, before any work.
+
+    :param progress: a callable, or None.
+    :raises ConfigurationError: for anything else.
+    """
+    if progress is not None and not callable(progress):
+        raise ConfigurationError(f'progress must be callable or None, got '
+                                 f'{type(progress).__name__}')
+
+
 def _default_radius(points: np.ndarray) -> float:
     """Twice the spacing of the points were they spread evenly over their bounding box."""
     span = np.ptp(points, axis=0)
@@ -199,10 +211,11 @@ def run_study(model: Robot, tip: str, targets: TargetSet, *,
         (:mod:`.cluster`; the same result as in this process). None: in this process.
     :return: the result.
     :raises UnknownFrameError: for an unknown tip, joint or target frame (before any work).
-    :raises ConfigurationError: for a bad option, or a client and a model not built from
-        its URDF text (before any work).
+    :raises ConfigurationError: for a bad option (a ``progress`` that is not callable), or a
+        client and a model not built from its URDF text (before any work).
     """
     start = time.perf_counter()
+    check_progress(progress)
     if not isinstance(targets, TargetSet):
         raise ConfigurationError(f'targets must be a TargetSet, got {type(targets).__name__}')
     if not isinstance(tip, str):

@@ -1,0 +1,223 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+Input files of the command line (configurations, targets, constraints) and xacro documents.
+
+Each is read once and bounded, whatever it is (a file, a device, a FIFO), holds the shape and
+types its option takes, and is refused in one line when not; a xacro expansion is stopped
+after a while. Inputs that could exhaust memory or block run the program in a subprocess with a
+memory limit and a timeout (:func:`test_cli_bad_inputs.run`).
+"""
+
+import json
+import os
+
+from frame_kinematics.cli import inputs, robot_input
+import pytest
+from test_cli import assert_one_line_error, call
+from test_cli_bad_inputs import run
+
+HUGE = 10 ** 400
+#: Options that read a file of JSON or YAML, with the command around them.
+FILE_OPTIONS = [
+    (['fk', '--config'], 'q.json'),
+    (['ik', '--position-only', '--targets'], 't.json'),
+    (['ik', '--position-only', '--targets'], 't.csv'),
+    (['relative-motion', '--constraints'], 'c.yaml'),
+    (['render', '-o', 'strip.png', '--to-config'], 'q.yaml'),
+]
+
+
+def _fifo_code(fifo, command):
+    """Code that runs the command line with a short FIFO wait."""
+    return ('import sys; from frame_kinematics import cli; '
+            'from frame_kinematics.core import file_input; '
+            'file_input.FIFO_WAIT_SECONDS = 0.2; '
+            f'sys.exit(cli.main({[*command, str(fifo)]!r}))')
+
+
+# -- numbers -----------------------------------------------------------------------------------
+@pytest.mark.parametrize('document, name', [
+    ({'shoulder_pan_joint': HUGE}, 'shoulder_pan_joint'),
+    ({'elbow_joint': -HUGE}, 'elbow_joint'),
+    ({'right_finger_joint': HUGE}, 'right_finger_joint'),
+    ({'positions': {}, 'velocities': {'wrist_1_joint': HUGE}}, 'wrist_1_joint'),
+    ({'name': ['elbow_joint'], 'position': [0.1], 'velocity': [HUGE]}, 'elbow_joint'),
+    ([0, 0, HUGE, 0, 0, 0, 0], '[2]'),
+])
+def test_huge_integers_in_a_configuration_are_refused(capsys, tmp_path, document, name):
+    path = tmp_path / 'q.json'
+    path.write_text(json.dumps(document))
+    status, out, err = call(capsys, 'fk', '--config', path)
+    assert_one_line_error(status, out, err, name, 'exceeds 1e+16 in magnitude', '...')
+
+
+def test_huge_integers_in_targets_are_refused(capsys, tmp_path):
+    path = tmp_path / 't.json'
+    path.write_text(json.dumps([{'xyz': [0.3, HUGE, 0.4]}]))
+    status, out, err = call(capsys, 'ik', '--position-only', '--targets', path)
+    assert_one_line_error(status, out, err, 'target 0 y', 'exceeds 1e+16 in magnitude')
+
+
+# -- the shape of a JointState -----------------------------------------------------------------
+@pytest.mark.parametrize('document, words', [
+    ({'name': ['elbow_joint'], 'position': 5}, ["'position' must be a list of numbers, got int"]),
+    ({'name': ['elbow_joint'], 'position': [1], 'velocity': {'elbow_joint': 1}},
+     ["'velocity' must be a list of numbers, got dict"]),
+    ({'name': [[1]], 'position': [1]}, ["'name' must be a list of joint names, item 0 is [1]"]),
+    ({'name': ['elbow_joint', None], 'position': [1, 2]}, ['item 1 is None']),
+    ({'name': ['elbow_joint', 'elbow_joint'], 'position': [1, 2]},
+     ["'name' gives the joint 'elbow_joint' twice"]),
+    ({'name': ['elbow_joint'], 'position': [[1]]}, ['malformed number [1]', 'elbow_joint']),
+    ({'name': ['elbow_joint'], 'position': [1, 2]}, ["'position' has 2 values for 1 names"]),
+])
+def test_malformed_joint_states_name_the_field(capsys, tmp_path, document, words):
+    path = tmp_path / 'joint_states.json'
+    path.write_text(json.dumps(document))
+    status, out, err = call(capsys, 'fk', '--config', path)
+    assert_one_line_error(status, out, err, *words)
+
+
+def test_a_joint_state_without_velocities_is_read(capsys, tmp_path):
+    path = tmp_path / 'joint_states.json'
+    path.write_text(json.dumps({'name': ['elbow_joint'], 'position': [0.5], 'velocity': [],
+                                'effort': None}))
+    status, out, err = call(capsys, 'fk', '--config', path, '--format', 'json')
+    assert status == 0, err
+    assert json.loads(out)['configuration']['elbow_joint'] == 0.5
+
+
+# -- bounded reads -----------------------------------------------------------------------------
+@pytest.mark.skipif(not hasattr(os, 'mkfifo'), reason='needs FIFOs')
+@pytest.mark.parametrize('command, name', FILE_OPTIONS)
+def test_a_fifo_input_file_without_a_writer_is_refused(tmp_path, command, name):
+    fifo = tmp_path / name
+    os.mkfifo(fifo)
+    proc = run(code=_fifo_code(fifo, command), timeout=60)
+    assert_one_line_error(proc.returncode, proc.stdout, proc.stderr,
+                          f"error: file '{fifo}': no process wrote to this FIFO within 0.2 s")
+
+
+@pytest.mark.skipif(not os.path.exists('/dev/zero'), reason='needs /dev/zero')
+@pytest.mark.parametrize('command', [
+    ['fk', '--config'], ['ik', '--position-only', '--targets'],
+    ['relative-motion', '--constraints']])
+def test_an_endless_device_input_is_refused_at_the_size_limit(command):
+    proc = run(*command, '/dev/zero')
+    assert_one_line_error(proc.returncode, proc.stdout, proc.stderr,
+                          "file '/dev/zero': larger than the limit of 67108864 bytes")
+
+
+@pytest.mark.parametrize('command, name', FILE_OPTIONS)
+def test_an_input_file_over_the_limit_is_refused(capsys, tmp_path, monkeypatch, command,
+                                                 name):
+    monkeypatch.setattr(inputs, 'MAX_FILE_BYTES', 100)
+    path = tmp_path / name
+    path.write_text(' ' * 101)
+    status, out, err = call(capsys, *[tmp_path / c if c == 'strip.png' else c
+                                      for c in command], path)
+    assert_one_line_error(status, out, err, f"file '{path}': larger than the limit of 100 "
+                          'bytes')
+
+
+def test_an_input_file_that_is_not_utf8_is_refused(capsys, tmp_path):
+    path = tmp_path / 't.csv'
+    path.write_bytes(b'0.3 0.1 \xff\n')
+    status, out, err = call(capsys, 'ik', '--position-only', '--targets', path)
+    assert_one_line_error(status, out, err, f"file '{path}': not UTF-8 text",
+                          'invalid start byte at byte 8')
+
+
+# -- YAML anchors and aliases ------------------------------------------------------------------
+def test_a_yaml_alias_bomb_is_refused_before_it_expands(tmp_path):
+    pytest.importorskip('yaml')
+    path = tmp_path / 'bomb.yaml'
+    lines = ['a0: &a0 [x, x, x, x, x, x, x, x, x]']
+    lines += [f"a{k}: &a{k} [{', '.join([f'*a{k - 1}'] * 9)}]" for k in range(1, 12)]
+    path.write_text('\n'.join(lines) + '\n')
+    proc = run('fk', '--config', path, timeout=60)
+    assert_one_line_error(proc.returncode, proc.stdout, proc.stderr, f'{path} line 1: YAML '
+                          'anchors and aliases (&name, *name) are not accepted')
+
+
+@pytest.mark.parametrize('text, line', [
+    ('elbow_joint: 0.5\nwrist_1_joint: &v 0.2\nwrist_2_joint: *v\n', 2),
+    ('- {xyz: &p [0.3, 0, 0.4]}\n- {xyz: *p}\n', 1),
+])
+def test_any_yaml_anchor_or_alias_is_refused(capsys, tmp_path, text, line):
+    pytest.importorskip('yaml')
+    path = tmp_path / 'q.yaml'
+    path.write_text(text)
+    command = ['fk', '--config'] if text.startswith('elbow') else \
+        ['ik', '--position-only', '--targets']
+    status, out, err = call(capsys, *command, path)
+    assert_one_line_error(status, out, err, f'{path} line {line}: YAML anchors and aliases')
+
+
+def test_a_yaml_value_yaml_cannot_build_is_one_line(capsys, tmp_path):
+    pytest.importorskip('yaml')
+    path = tmp_path / 'q.yaml'
+    path.write_text('elbow_joint: 1' + '0' * 5000 + '\n')
+    status, out, err = call(capsys, 'fk', '--config', path)
+    assert_one_line_error(status, out, err, f'{path} is not valid YAML or JSON')
+
+
+# -- xacro -------------------------------------------------------------------------------------
+XACRO = '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">{}</robot>'
+
+
+@pytest.mark.parametrize('body', [
+    '<link name="${9**9**9}"/>',
+    '<xacro:include filename="fifo.xacro"/><link name="a"/>',
+])
+def test_a_xacro_expansion_that_does_not_end_is_stopped(tmp_path, body):
+    pytest.importorskip('xacro')
+    if 'fifo' in body and not hasattr(os, 'mkfifo'):
+        pytest.skip('needs FIFOs')
+    if 'fifo' in body:
+        os.mkfifo(tmp_path / 'fifo.xacro')
+    path = tmp_path / 'robot.urdf.xacro'
+    path.write_text(XACRO.format(body))
+    code = ('import sys; from frame_kinematics import cli; '
+            'from frame_kinematics.cli import robot_input; '
+            'robot_input.XACRO_TIMEOUT_SECONDS = 1; '
+            f'sys.exit(cli.main(["--urdf", {str(path)!r}, "info"]))')
+    proc = run(code=code, timeout=60)
+    assert_one_line_error(proc.returncode, proc.stdout, proc.stderr,
+                          f'{path}: xacro did not expand it within 1 s')
+
+
+def test_a_xacro_expansion_over_the_size_limit_is_refused(capsys, tmp_path, monkeypatch):
+    pytest.importorskip('xacro')
+    monkeypatch.setattr(robot_input, 'MAX_DOCUMENT_BYTES', 1000)
+    path = tmp_path / 'robot.urdf.xacro'
+    four = '<xacro:{0} n="${{n}}a"/><xacro:{0} n="${{n}}b"/><xacro:{0} n="${{n}}c"/>' \
+        '<xacro:{0} n="${{n}}d"/>'
+    path.write_text(XACRO.format(
+        '<xacro:macro name="l" params="n"><link name="link_${n}"/></xacro:macro>'
+        f'<xacro:macro name="m" params="n">{four.format("l")}</xacro:macro>'
+        f'<xacro:macro name="h" params="n">{four.format("m")}</xacro:macro>'
+        '<xacro:h n="x"/><xacro:h n="y"/><xacro:h n="z"/>'))
+    assert path.stat().st_size < 1000
+    status, out, err = call(capsys, '--urdf', path, 'info')
+    assert_one_line_error(status, out, err, f'{path}: xacro expands it to more than the limit '
+                          'of 1000 bytes')
+
+
+def test_a_huge_constraint_is_quoted_by_its_start(capsys, tmp_path):
+    path = tmp_path / 'c.json'
+    path.write_text(json.dumps([{'lock': 'elbow_joint', 'mask': [1] * 100_000}]))
+    status, out, err = call(capsys, 'relative-motion', '--constraints', path)
+    assert_one_line_error(status, out, err, 'a locked joint takes no mask', '... (')
+    assert len(err) < 300

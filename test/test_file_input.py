@@ -1,0 +1,59 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""The bounded reader of the files users give: limits, devices, FIFOs, odd paths."""
+
+import os
+
+from frame_kinematics.core import file_input
+from frame_kinematics.core.errors import ConfigurationError
+import pytest
+
+
+class _BrokenPath:
+
+    def __fspath__(self):
+        raise RuntimeError('no path here')
+
+
+@pytest.mark.parametrize('path', [None, 3, _BrokenPath()])
+def test_what_is_not_a_path_is_refused_naming_its_type(path):
+    with pytest.raises(ConfigurationError, match=f'a path must be .* got {type(path).__name__}'):
+        file_input.read_bounded(path, 10, ConfigurationError)
+
+
+def test_a_file_is_read_whole_up_to_the_limit_and_refused_beyond(tmp_path):
+    path = tmp_path / 'data.txt'
+    path.write_bytes(b'x' * 10)
+    assert file_input.read_bounded(path, 10, ConfigurationError) == b'x' * 10
+    with pytest.raises(ConfigurationError, match='data.txt.: larger than the limit of 9 bytes'):
+        file_input.read_bounded(path, 9, ConfigurationError)
+
+
+def test_a_missing_file_is_named():
+    with pytest.raises(ConfigurationError, match="cannot read '/nonexistent/x'"):
+        file_input.read_bounded('/nonexistent/x', 10, ConfigurationError)
+
+
+@pytest.mark.skipif(not os.path.exists('/dev/zero'), reason='needs /dev/zero')
+def test_an_endless_device_costs_no_more_than_the_limit():
+    with pytest.raises(ConfigurationError, match='larger than the limit of 1000 bytes'):
+        file_input.read_bounded('/dev/zero', 1000, ConfigurationError)
+
+
+@pytest.mark.skipif(not hasattr(os, 'mkfifo'), reason='needs FIFOs')
+def test_a_fifo_nobody_writes_to_is_refused_after_the_wait(tmp_path):
+    fifo = tmp_path / 'pipe'
+    os.mkfifo(fifo)
+    with pytest.raises(ConfigurationError, match='no process wrote to this FIFO within 0.05 s'):
+        file_input.read_bounded(fifo, 10, ConfigurationError, wait=0.05)
