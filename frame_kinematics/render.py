@@ -35,8 +35,9 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from .core.checks import as_path
 from .core.configuration import interpolate
-from .core.errors import ConfigurationError, FrameKinematicsError, name_list
+from .core.errors import ConfigurationError, FrameKinematicsError, name_list, quote
 from .core.joints import JointType
 from .core.kinematics import KinematicsState
 from .core.model import RobotModel
@@ -91,9 +92,9 @@ def _matplotlib():
 def _check_size(size: Sequence[int]) -> Tuple[int, int]:
     try:
         width, height = (int(s) for s in size)
-    except (TypeError, ValueError):
-        raise ConfigurationError(f'size must be two integers (width, height), got {size!r}'
-                                 ) from None
+    except (TypeError, ValueError, OverflowError):
+        raise ConfigurationError(f'size must be two integers (width, height), got '
+                                 f'{quote(size)}') from None
     if not (16 <= width <= _MAX_PIXELS and 16 <= height <= _MAX_PIXELS):
         raise ConfigurationError(f'picture size {width}x{height} is out of range '
                                  f'(16 to {_MAX_PIXELS} pixels per side)')
@@ -101,12 +102,12 @@ def _check_size(size: Sequence[int]) -> Tuple[int, int]:
 
 
 def _check_output(path: str, suffixes: Sequence[str]) -> str:
-    path = os.fspath(path)
+    path = os.fsdecode(as_path(path, 'output'))
     if not path.lower().endswith(tuple(suffixes)):
-        raise ConfigurationError(f"output '{path}' must end with {' or '.join(suffixes)}")
+        raise ConfigurationError(f"output {quote(path)} must end with {' or '.join(suffixes)}")
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        raise FileNotFoundError(f'output folder does not exist: {folder}')
+        raise ConfigurationError(f'output folder does not exist: {quote(folder)}')
     return path
 
 
@@ -480,15 +481,19 @@ def picture_size(path: str) -> Tuple[int, int]:
 
     :param path: the picture file.
     :return: ``(width, height)``.
-    :raises ValueError: if the file is neither a PNG nor a GIF.
+    :raises ConfigurationError: if the file cannot be read, or is neither a PNG nor a GIF.
     """
-    with open(path, 'rb') as handle:
-        head = handle.read(32)
+    name = os.fsdecode(as_path(path, 'a picture path'))
+    try:
+        with open(name, 'rb') as handle:
+            head = handle.read(32)
+    except OSError as exc:
+        raise ConfigurationError(f'cannot read {quote(name)}: {exc.strerror or exc}') from None
     if head[:8] == b'\x89PNG\r\n\x1a\n':
         return int.from_bytes(head[16:20], 'big'), int.from_bytes(head[20:24], 'big')
     if head[:6] in (b'GIF87a', b'GIF89a'):
         return int.from_bytes(head[6:8], 'little'), int.from_bytes(head[8:10], 'little')
-    raise ValueError(f'{path} is neither a PNG nor a GIF file')
+    raise ConfigurationError(f'{quote(name)} is neither a PNG nor a GIF file')
 
 
 __all__ = ['DEFAULT_SIZE', 'DEFAULT_VIEW', 'MissingDependencyError',

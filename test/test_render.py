@@ -163,11 +163,14 @@ def test_interpolated_motion_moves_at_constant_speed(seed, count):
     ({'axis_length': -1.0}, ConfigurationError, ['axis length']),
     ({'view': (float('nan'), 0)}, ConfigurationError, ['view']),
     ({'q': np.full(7, np.nan)}, ConfigurationError, ['NaN']),
+    ({'size': (float('inf'), 100)}, ConfigurationError, ['size']),
+    ({'path': 'missing/p.png'}, ConfigurationError, ['folder does not exist']),
+    ({'path': 5}, ConfigurationError, ['output must be', 'int']),
 ])
 def test_configuration_errors(tmp_path, arm, arm_q, kwargs, error, words):
     pytest.importorskip('matplotlib')
     options = {'q': arm_q, 'path': str(tmp_path / 'p.png'), **kwargs}
-    if not options['path'].startswith(str(tmp_path)):
+    if isinstance(options['path'], str) and not options['path'].startswith(str(tmp_path)):
         options['path'] = str(tmp_path / options['path'])
     with pytest.raises(error) as info:
         render.render_configuration(arm, options.pop('q'), options.pop('path'), **options)
@@ -363,3 +366,12 @@ def test_labels_are_drawn_over_lines_and_dots_with_a_halo(tmp_path, monkeypatch)
     for text in labels:
         assert text.get_zorder() > top
         assert text.get_path_effects()
+
+
+def test_picture_size_refuses_what_is_not_a_png_or_gif(tmp_path):
+    text = tmp_path / 'notes.txt'
+    text.write_text('not a picture')
+    with pytest.raises(ConfigurationError, match='neither a PNG nor a GIF'):
+        render.picture_size(text)
+    with pytest.raises(ConfigurationError, match='cannot read'):
+        render.picture_size(tmp_path / 'missing.png')

@@ -27,6 +27,7 @@ import select
 import stat
 from typing import Callable, Optional, Union
 
+from .checks import as_path
 from .errors import FrameKinematicsError
 
 #: Bytes read from a file at a time.
@@ -73,11 +74,7 @@ def read_bounded(path: Union[str, bytes, os.PathLike], limit: int, error: ErrorM
     :raises FrameKinematicsError: made by ``error``, if ``path`` is not a path, cannot be
         read, is larger than ``limit``, or is a FIFO nobody writes to.
     """
-    try:
-        name = os.fspath(path)
-    except Exception:  # not a path, or a foreign __fspath__ that failed
-        raise error(f'{what} must be str, bytes or os.PathLike, got '
-                    f'{type(path).__name__}') from None
+    name = as_path(path, what, error)
     shown = os.fsdecode(name)
     data = bytearray()
     try:
