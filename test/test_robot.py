@@ -178,6 +178,15 @@ def test_an_executor_of_another_model_is_refused(model):
         KinematicsWorkspace(model, backend=other.executor)
 
 
+@pytest.mark.skipif(numba_error() is not None, reason='numba cannot be used here')
+def test_a_state_or_workspace_given_as_the_model_is_refused():
+    robot = Robot.from_urdf_file(robots.path('fk_arm'), backend='numba')
+    q = robot.neutral_configuration()
+    for carrier in (robot.forward_kinematics(q), robot.workspace()):
+        with pytest.raises(ConfigurationError, match=type(carrier).__name__):
+            KinematicsState(carrier, q)
+
+
 @pytest.mark.parametrize('not_a_model', [None, 'fk_arm', b'<robot/>', object()])
 def test_algorithms_refuse_what_is_not_a_model_by_name(model, not_a_model):
     q = model.neutral_configuration()

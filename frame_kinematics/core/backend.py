@@ -38,6 +38,7 @@ from typing import Mapping, Optional, TYPE_CHECKING, Union
 
 from .errors import BackendError, excerpt
 from .executor import Executor
+from .model import require_model
 
 if TYPE_CHECKING:  # pragma: no cover
     from .accel import Accelerator
@@ -158,10 +159,16 @@ def executor(model: 'RobotModel', backend: Union[None, str, Executor] = None
     :return: the executor (None: numpy).
     :raises BackendError: for an unknown name, numba asked for and not usable, an executor
         bound to another model, or anything else.
+    :raises ConfigurationError: for a ``model`` that is not one but carries another model's
+        executor (a state or a workspace).
     """
     own = getattr(model, 'executor', model)  # a Robot's executor; a model is not one
     if backend is None:
-        return bind(model, resolve(None)) if own is model else own
+        if own is model:
+            return bind(model, resolve(None))
+        if own is not None and own._model is not model:
+            require_model(model)  # a state or a workspace carries its model's executor
+        return own
     if isinstance(backend, str):
         name = resolve(backend)
         if own is not model and name == model.backend:
