@@ -240,12 +240,11 @@ class FrameTree:
         :raises ReferenceFrameError: if ``kind`` is neither.
         """
         if kind is not None and not isinstance(kind, FrameKind):
-            try:
-                kind = FrameKind(kind)
-            except (TypeError, ValueError):
-                raise ReferenceFrameError(
-                    f'a frame kind must be a FrameKind or one of '
-                    f"{', '.join(k.value for k in FrameKind)}, got {quote(kind)}") from None
+            values = [k.value for k in FrameKind]
+            if not (isinstance(kind, str) and kind in values):  # nothing else is compared
+                raise ReferenceFrameError('a frame kind must be a FrameKind or one of '
+                                          f"{', '.join(values)}, got {quote(kind)}")
+            kind = FrameKind(kind)
         return [f for f in self._frames.values() if kind is None or f.kind is kind]
 
     def frame(self, name) -> ReferenceFrame:
