@@ -14,11 +14,12 @@
 """
 The files of reach studies (point clouds, saved studies): read once, bounded, parsed safely.
 
-A file is read once by :func:`~frame_kinematics.core.file_input.read_bounded` (devices, pipes
-and FIFOs nobody writes to are refused, never waited for). The arrays of an ``.npz`` are parsed
-from its bytes: the unpacked size each member declares, and the size its array header declares,
-are checked before any array is made, so that a zip bomb costs no memory. Every failure is a
-:class:`~frame_kinematics.core.errors.TargetFileError` naming the file.
+A file is read once by :func:`~frame_kinematics.core.file_input.read_bounded` (devices and
+pipes up to the limit; a FIFO nobody writes to is refused after a wait). The arrays of an
+``.npz`` are parsed from its bytes: the unpacked size each member declares, and the size its
+array header declares, are checked before any array is made, so that a zip bomb costs no
+memory. Every failure is a :class:`~frame_kinematics.core.errors.TargetFileError` naming the
+file.
 """
 
 import io
@@ -32,6 +33,7 @@ import zlib
 
 import numpy as np
 
+from ..checks import as_path
 from ..errors import quote, TargetFileError
 from ..file_input import read_bounded
 
@@ -57,11 +59,9 @@ def file_name(path, what: str) -> str:
     :return: the name as a str.
     :raises TargetFileError: for another type.
     """
-    try:
-        return os.fsdecode(path)
-    except Exception:  # not a path, or a foreign __fspath__ that failed
-        raise TargetFileError(f'is not a path: {what} must be str, bytes or os.PathLike, got '
-                              f'{type(path).__name__}', quote(path)) from None
+    return os.fsdecode(as_path(path, what,
+                               lambda message: TargetFileError(f'is not a path: {message}',
+                                                               quote(path))))
 
 
 def read_file(name: str, limit: int) -> bytes:
