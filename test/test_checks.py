@@ -17,8 +17,8 @@ import math
 import sys
 import types
 
-from frame_kinematics.core.checks import as_float_array, as_path, first_repeated, \
-    MAX_MAGNITUDE, number_within
+from frame_kinematics.core.checks import as_float_array, as_path, check_number, \
+    first_repeated, MAX_MAGNITUDE, number_within
 from frame_kinematics.core.errors import ConfigurationError, URDFError
 from hypothesis import given, strategies as st
 import numpy as np
@@ -106,3 +106,14 @@ def test_a_path_is_taken_as_os_fspath_takes_it_and_anything_else_refused():
             as_path(bad, 'a URDF path', URDFError)
     with pytest.raises(ConfigurationError, match='^path must be'):
         as_path(_Hostile())
+
+
+@pytest.mark.parametrize('value', [0.0, 2, np.float32(1.5), np.int64(3), MAX_MAGNITUDE])
+def test_check_number_takes_real_numbers_within_its_bounds(value):
+    assert check_number(value, 'x must be a number >= 0', 0.0) == float(value)
+
+
+@pytest.mark.parametrize('value', ['1.5', True, None, float('nan'), -1.0, 10 ** 400, [1.0]])
+def test_check_number_refuses_strings_and_what_number_within_refuses(value):
+    with pytest.raises(ConfigurationError, match=r'^x must be a number >= 0, got '):
+        check_number(value, 'x must be a number >= 0', 0.0)

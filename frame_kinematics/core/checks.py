@@ -25,7 +25,7 @@ from typing import Callable, Iterable, Optional, Sequence, Union
 
 import numpy as np
 
-from .errors import ConfigurationError, FrameKinematicsError, name_list
+from .errors import ConfigurationError, FrameKinematicsError, name_list, quote
 
 #: Largest magnitude of every number the kinematics uses (URDF values, configurations,
 #: velocities, points): lengths (m), angles (rad), joint
@@ -188,6 +188,25 @@ def number_within(value, low: float = -MAX_MAGNITUDE, high: float = MAX_MAGNITUD
         return None
     above = number > low if strict_low else number >= low
     return number if math.isfinite(number) and above and number <= high else None
+
+
+def check_number(value, rule: str, low: float = -MAX_MAGNITUDE,
+                 high: float = MAX_MAGNITUDE) -> float:
+    """
+    Return a real number within bounds given to the core (:func:`number_within`, no string).
+
+    :param value: anything.
+    :param rule: what the value must be, the start of the message (``'radius must be a
+        number >= 0'``).
+    :param low: smallest value accepted (default: minus :data:`MAX_MAGNITUDE`).
+    :param high: largest value accepted (default :data:`MAX_MAGNITUDE`).
+    :return: the value as a float.
+    :raises ConfigurationError: ``'<rule>, got <value>'`` for anything else.
+    """
+    number = None if isinstance(value, str) else number_within(value, low, high)
+    if number is None:
+        raise ConfigurationError(f'{rule}, got {quote(value)}')
+    return number
 
 
 def check_count(value, name: str, minimum: int = 0, maximum: int = 10 ** 9) -> int:

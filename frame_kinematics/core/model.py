@@ -33,8 +33,8 @@ from typing import Any, Dict, Mapping, Optional, Tuple, Union
 import numpy as np
 
 from .assembly import add_floating_root, assemble, Joint, Link
-from .checks import as_path, check_flag, check_vector, MAX_MAGNITUDE, number_within
-from .errors import ConfigurationError, quote, UnknownFrameError, URDFError
+from .checks import as_path, check_flag, check_number, check_vector, MAX_MAGNITUDE
+from .errors import ConfigurationError, UnknownFrameError, URDFError
 from .joints import ConfigurationLayout, entry_names, frozen, JointKernel, JointType
 from .topology import Topology
 from .urdf import check_name, load_urdf, RobotDescription
@@ -295,12 +295,8 @@ class RobotModel:
         for name, value in values.items():
             if type(name) is not str or (name not in names and name not in mimics):
                 raise UnknownFrameError(name, list(names) + list(mimics), 'joint')
-            number = None if isinstance(value, str) else number_within(value)
-            if number is None:
-                raise ConfigurationError(f"value of '{name}' must be a finite real number of "
-                                         f'magnitude at most {MAX_MAGNITUDE:g}, got '
-                                         f'{quote(value)}')
-            given[name] = number
+            given[name] = check_number(value, f"value of '{name}' must be a finite real number "
+                                              f'of magnitude at most {MAX_MAGNITUDE:g}')
         for name, value in given.items():
             if name in names:
                 q[names[name]] = value

@@ -28,7 +28,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .checks import as_float_array, check_finite, MAX_MAGNITUDE, number_within
+from .checks import as_float_array, check_finite, check_number, MAX_MAGNITUDE
 from .errors import ConfigurationError, quote, ReferenceFrameError
 from .frames import ReferenceFrame
 from .spatial import (force_transform, motion_transform, quaternion_from_rotation,
@@ -64,12 +64,7 @@ def _operand(other, kind: type, what: str):
 
 
 def _scale(scale) -> float:
-    number = None if isinstance(scale, str) else number_within(scale)
-    if number is None:
-        raise ConfigurationError(f'a scale factor must be a real number within '
-                                 f'+-{MAX_MAGNITUDE:g}, got {type(scale).__name__} '
-                                 f'{quote(scale)}')
-    return number
+    return check_number(scale, f'a scale factor must be a real number within +-{MAX_MAGNITUDE:g}')
 
 
 def _match(a: ReferenceFrame, b: ReferenceFrame, what: str) -> None:
@@ -452,12 +447,8 @@ class SpatialInertia(FrameObject):
         :raises ReferenceFrameError: if ``frame`` is not a :class:`ReferenceFrame`.
         """
         _frame(frame, 'the frame of a SpatialInertia')
-        number = None if isinstance(mass, str) else number_within(mass, 0.0)
-        if number is None:
-            raise ConfigurationError(f'the mass of a spatial inertia must be a real number from 0 '
-                                     f'to {MAX_MAGNITUDE:g}, got {type(mass).__name__} '
-                                     f'{quote(mass)}')
-        mass = number
+        mass = check_number(mass, 'the mass of a spatial inertia must be a real number from 0 to '
+                            f'{MAX_MAGNITUDE:g}', 0.0)
         inertia = as_float_array(inertia_com, 'the inertia of a spatial inertia')
         if inertia.shape != (3, 3):
             raise ConfigurationError(f'the inertia of a spatial inertia must be a 3x3 matrix, '

@@ -30,7 +30,7 @@ from typing import Any, Dict, Optional, Tuple, Union
 import numpy as np
 
 from .files import file_name, MAX_STUDY_BYTES, read_arrays, read_file
-from ..checks import as_float_array, check_point, number_within
+from ..checks import as_float_array, check_number, check_point
 from ..errors import ConfigurationError, quote, TargetFileError
 from ..spatial import check_transform, log_so3, rotation_from_quaternion
 
@@ -182,8 +182,8 @@ class ReachResult:
         pose = check_transform(as_float_array(root_T_pose, 'root_T_pose'), 'root_T_pose')
         if pose.shape != (4, 4):
             raise ConfigurationError(f'root_T_pose must be one (4, 4) pose, got {pose.shape}')
-        max_distance = _bound(max_distance, 'max_distance')
-        max_angle = _bound(max_angle, 'max_angle')
+        max_distance = check_number(max_distance, 'max_distance must be a number >= 0', 0.0)
+        max_angle = check_number(max_angle, 'max_angle must be a number >= 0', 0.0)
         rows = self._near(pose[:3, 3], max_distance)
         if not len(rows):
             return False
@@ -202,7 +202,7 @@ class ReachResult:
         :raises ConfigurationError: for a bad point or radius.
         """
         point = check_point(root_p, 'root_p')
-        rows = self._near(point, _bound(radius, 'radius'))
+        rows = self._near(point, check_number(radius, 'radius must be a number >= 0', 0.0))
         score = np.where(self.reached[rows], self.score[rows], -np.inf)
         if not len(rows) or not np.isfinite(score.max()):
             return None
@@ -287,14 +287,6 @@ class ReachResult:
         return cls(robot=meta['robot'], tip=meta['tip'],
                    active_joints=tuple(meta['active_joints']), settings=meta['settings'],
                    stats=meta['stats'], **arrays)
-
-
-def _bound(value, name: str) -> float:
-    """Return a distance or angle bound of a query: a number >= 0."""
-    number = number_within(value, 0.0)
-    if number is None:
-        raise ConfigurationError(f'{name} must be a number >= 0, got {quote(value)}')
-    return number
 
 
 def _meta(array: np.ndarray, name: str) -> Dict[str, Any]:

@@ -30,8 +30,8 @@ from typing import Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..checks import as_float_array, check_finite, check_vector, number_within
-from ..errors import ConfigurationError, quote
+from ..checks import as_float_array, check_finite, check_number, check_vector
+from ..errors import ConfigurationError
 from ..kinematics import KinematicsState
 from ..velocity import tip_manipulability
 
@@ -118,8 +118,6 @@ def combined_score(manip: np.ndarray, margin: np.ndarray,
         raise ConfigurationError(f'manip and margin must have one shape, got {manip.shape} '
                                  f'and {margin.shape}')
     ref = float(np.max(manip, initial=0.0)) if reference is None else \
-        number_within(reference, 0.0)
-    if ref is None:
-        raise ConfigurationError(f'reference must be a number >= 0, got {quote(reference)}')
+        check_number(reference, 'reference must be a number >= 0', 0.0)
     ratio = np.minimum(manip / ref, 1.0) if ref > 0 else np.zeros(manip.shape)
     return w_m * ratio + w_l * margin
