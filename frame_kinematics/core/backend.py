@@ -159,16 +159,15 @@ def executor(model: 'RobotModel', backend: Union[None, str, Executor] = None
     :return: the executor (None: numpy).
     :raises BackendError: for an unknown name, numba asked for and not usable, an executor
         bound to another model, or anything else.
-    :raises ConfigurationError: for a ``model`` that is not one but carries another model's
-        executor (a state or a workspace).
+    :raises ConfigurationError: for a ``model`` that is not a
+        :class:`~frame_kinematics.core.model.RobotModel` (None, a URDF string, a state or a
+        workspace, which carry their model's executor).
     """
     own = getattr(model, 'executor', model)  # a Robot's executor; a model is not one
+    if own is model or getattr(own, '_model', None) is not model:  # but a numba Robot's own
+        require_model(model)
     if backend is None:
-        if own is model:
-            return bind(model, resolve(None))
-        if own is not None and own._model is not model:
-            require_model(model)  # a state or a workspace carries its model's executor
-        return own
+        return bind(model, resolve(None)) if own is model else own
     if isinstance(backend, str):
         name = resolve(backend)
         if own is not model and name == model.backend:

@@ -42,7 +42,6 @@ from ..checks import as_float_array, check_count
 from ..errors import ConfigurationError, FrameKinematicsError, ReferenceFrameError
 from ..joints import frozen
 from ..kinematics import KinematicsState
-from ..model import require_model
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..executor import Executor
@@ -83,8 +82,8 @@ class IKSolver:
             active joint moves the tips.
         :raises BackendError: for an invalid ``backend``.
         """
-        self.model = require_model(model)
-        self.executor = executor(model, backend)
+        self.model = model
+        self.executor = executor(model, backend)  # which refuses what is not a model
         self.selection = JointSelection(model, tip, active_joints)
         self._cache_size = check_count(cache_size, 'cache_size', 1, 1024)
         if self.selection.nv == 0:

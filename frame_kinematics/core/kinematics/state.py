@@ -42,7 +42,6 @@ from .forward import BATCH_THRESHOLD, link_poses, link_poses_batch_last
 from ..backend import executor, name_of
 from ..checks import check_point
 from ..errors import ConfigurationError
-from ..model import require_model
 from ..spatial import cross, inverse
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -101,11 +100,7 @@ class KinematicsState:
         :raises BackendError: for an invalid ``backend``.
         """
         self.model = model
-        try:
-            self.executor = accel = executor(model, backend)
-        except Exception:
-            require_model(model)  # a foreign model is named; a model's own error goes on
-            raise
+        self.executor = accel = executor(model, backend)
         if accel is not None and v is None and a is None:
             checked = accel.checked_poses(q)
             if checked is not None:  # one compiled call checked and copied q, wrote the poses
@@ -115,11 +110,7 @@ class KinematicsState:
                 self.q = q
                 self.poses = poses
                 return
-        try:
-            q = model.check_configuration(q)
-        except Exception:
-            require_model(model)
-            raise
+        q = model.check_configuration(q)
         batch = q.shape[:-1]
         if v is not None:
             v = model.check_velocity(v)

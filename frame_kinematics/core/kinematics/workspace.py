@@ -28,7 +28,6 @@ import numpy as np
 from .state import KinematicsState
 from ..backend import again, executor
 from ..errors import ConfigurationError
-from ..model import require_model
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..executor import Executor
@@ -64,8 +63,8 @@ class KinematicsWorkspace:
             :class:`~frame_kinematics.core.model.RobotModel`.
         :raises BackendError: for an invalid ``backend``.
         """
-        self.model = require_model(model)
-        self.executor = executor(model, backend)
+        self.model = model
+        self.executor = executor(model, backend)  # which refuses what is not a model
         self._q = model.neutral_configuration()
         self._poses = np.empty((len(model.links), 4, 4))
         self.q = self._q.view()
