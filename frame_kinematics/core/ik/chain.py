@@ -215,7 +215,11 @@ class ChainEvaluator:
         :raises ConfigurationError: for a ``q`` that is not a valid configuration of the model
             (see :meth:`~frame_kinematics.core.model.RobotModel.check_configuration`).
         """
-        return self.model.check_configuration(q)[..., self.q_index]
+        return self._reduce(self.model.check_configuration(q))
+
+    def _reduce(self, q: np.ndarray) -> np.ndarray:
+        # reduce() without its checks: q is a valid configuration (or batch) of the model.
+        return q[..., self.q_index]
 
     def expand(self, q_reduced: np.ndarray) -> np.ndarray:
         """
@@ -330,5 +334,5 @@ class ChainEvaluator:
         :raises ConfigurationError: for a ``q`` that is not a valid configuration of the model.
         """
         q = self.model.check_configuration(q)
-        tips = self._forward(np.atleast_2d(q[..., self.q_index]))[self.n_nodes:]
+        tips = self._forward(np.atleast_2d(self._reduce(q)))[self.n_nodes:]
         return tips[:, 0] if q.ndim == 1 else tips

@@ -251,21 +251,21 @@ class IKSolver:
                                      f'are held fixed and move the tips: {names[:6]}')
         if opts.reference_frame is not None:
             targets = self._in_root(opts.reference_frame, q_seed, targets)
-        q = np.array(np.broadcast_to(q_seed, (len(targets), model.nq)))
-        rest = None if opts.rest_posture is None else evaluator.reduce(opts.rest_posture)
+        q = np.array(np.broadcast_to(q_seed, (len(targets), model.nq)))  # checked seeds
+        rest = None if opts.rest_posture is None else evaluator._reduce(opts.rest_posture)
         problem = self._residual(opts.weights, opts.position_tolerance,
                                  opts.orientation_tolerance)
         compiled = evaluator.compiled
         deadline = time.perf_counter() + opts.time_budget
         if compiled is not None and compiled.supports(problem, rest):
-            out = compiled.run(evaluator.reduce(q), targets, problem, opts.rng,
+            out = compiled.run(evaluator._reduce(q), targets, problem, opts.rng,
                                opts.max_iterations, opts.restarts, opts.damping, deadline,
                                opts.parallel_seeds, rest, opts.rest_gain,
                                opts.abandon_stalled)
         else:
             out = Engine(evaluator, problem, opts.rng, opts.parallel_seeds,
                          opts.max_iterations, opts.restarts, opts.damping, rest,
-                         opts.rest_gain, opts.abandon_stalled).run(evaluator.reduce(q), targets,
+                         opts.rest_gain, opts.abandon_stalled).run(evaluator._reduce(q), targets,
                                                                    deadline)
         # the engines return the configurations they evaluated (continuous angles wrapped)
         q[:, evaluator.q_index] = out.q
