@@ -19,10 +19,13 @@ Every DDS participant of a test stays on the loopback interface, in a domain of 
 
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
 import time
-from typing import Iterator
+from typing import Callable, Iterator
+
+import pytest
 
 #: The loopback interface in :data:`LOOPBACK_CYCLONE`.
 LOOPBACK_INTERFACE = '<Interfaces><NetworkInterface name="lo"/></Interfaces>'
@@ -64,6 +67,49 @@ def stay_on_loopback(domain_id: int) -> Iterator[None]:
                 os.environ[name] = value
 
 
+def loopback_fixture(first: int, count: int) -> Callable:
+    """
+    Make the module-scoped autouse fixture ``loopback`` of a ROS test file.
+
+    Its participants stay on the loopback interface (:func:`stay_on_loopback`) from the
+    file's first test to its last, in a domain picked by the process id so that runs side by
+    side meet seldom: ``loopback = loopback_fixture(first, count)`` in the file.
+
+    :param first: the first ROS domain of the file.
+    :param count: how many domains from ``first`` the file may take.
+    """
+    @pytest.fixture(scope='module', autouse=True, name='loopback')
+    def loopback() -> Iterator[None]:
+        """Keep every DDS participant of this file on the loopback interface."""
+        with stay_on_loopback(first + os.getpid() % count):
+            yield
+
+    return loopback
+
+
+def installed(package: str = 'frame_kinematics') -> bool:
+    """Whether ``package`` is in the ament index of the sourced workspaces."""
+    packages = pytest.importorskip('ament_index_python.packages')
+    try:
+        packages.get_package_prefix(package)
+    except packages.PackageNotFoundError:
+        return False
+    return True
+
+
+def needs_workspace() -> pytest.MarkDecorator:
+    """Skip mark of a test file that starts the node: this package installed, ``ros2`` found."""
+    return pytest.mark.skipif(not installed() or shutil.which('ros2') is None,
+                              reason='frame_kinematics is not installed in a ROS 2 workspace')
+
+
+def node_executable() -> str:
+    """Return the path of the installed ``frame_kinematics_node``."""
+    packages = pytest.importorskip('ament_index_python.packages')
+    return os.path.join(packages.get_package_prefix('frame_kinematics'), 'lib',
+                        'frame_kinematics', 'frame_kinematics_node')
+
+
 def spin_until(executor, predicate, timeout: float):
     """
     Spin ``executor`` until ``predicate()`` returns something true, or ``timeout`` seconds.
@@ -82,6 +128,9 @@ def spin_until(executor, predicate, timeout: float):
 #: SIGINT to the group (a node), again, then SIGKILL; seconds to wait after each.
 NODE_STOP = (('group', signal.SIGINT, 10), ('group', signal.SIGINT, 5),
              ('group', signal.SIGKILL, 5))
+#: SIGINT to ``ros2 launch`` (it stops its nodes), then SIGINT, SIGTERM, SIGKILL to the group.
+LAUNCH_STOP = (('process', signal.SIGINT, 15), ('group', signal.SIGINT, 5),
+               ('group', signal.SIGTERM, 5), ('group', signal.SIGKILL, 5))
 
 
 def stop_group(process: subprocess.Popen, steps=NODE_STOP) -> None:

@@ -56,6 +56,26 @@ def run(*args, stdin=None, code=None, shell=None, timeout=120):
                           timeout=timeout, env=env, preexec_fn=_limit_memory)
 
 
+def assert_fifo_without_writer_refused(fifo, args, timeout=120):
+    """
+    Make the FIFO ``fifo``, which no process writes: the command line must refuse it.
+
+    The program runs in a subprocess (:func:`run`) with the FIFO wait cut to 0.2 s, and must
+    end with one line saying that no process wrote to ``fifo`` within it.
+
+    :param args: the command line's arguments, ``fifo`` among them.
+    :param timeout: seconds the subprocess may take.
+    """
+    os.mkfifo(fifo)
+    code = ('import sys; from frame_kinematics import cli; '
+            'from frame_kinematics.core import file_input; '
+            'file_input.FIFO_WAIT_SECONDS = 0.2; '
+            f'sys.exit(cli.main({[str(arg) for arg in args]!r}))')
+    proc = run(code=code, timeout=timeout)
+    assert_one_line_error(proc.returncode, proc.stdout, proc.stderr,
+                          f"error: file '{fifo}': no process wrote to this FIFO within 0.2 s")
+
+
 def chain_urdf(links):
     """Write a valid serial chain of ``links`` links and revolute joints."""
     body = [link_xml('l0')]
@@ -90,14 +110,7 @@ def test_a_pipe_is_read_once():
 @pytest.mark.skipif(not hasattr(os, 'mkfifo'), reason='needs FIFOs')
 def test_a_fifo_without_a_writer_is_refused_after_a_wait(tmp_path):
     fifo = tmp_path / 'robot.urdf'
-    os.mkfifo(fifo)
-    code = ('import sys; from frame_kinematics import cli; '
-            'from frame_kinematics.core import file_input; '
-            'file_input.FIFO_WAIT_SECONDS = 0.2; '
-            f'sys.exit(cli.main(["--urdf", {str(fifo)!r}, "info"]))')
-    proc = run(code=code)
-    assert_one_line_error(proc.returncode, proc.stdout, proc.stderr,
-                          f"error: file '{fifo}': no process wrote to this FIFO within 0.2 s")
+    assert_fifo_without_writer_refused(fifo, ['--urdf', fifo, 'info'])
 
 
 # -- xacro -------------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ import os
 from frame_kinematics.cli import inputs, robot_input
 import pytest
 from test_cli import assert_one_line_error, call
-from test_cli_bad_inputs import run
+from test_cli_bad_inputs import assert_fifo_without_writer_refused, run
 
 HUGE = 10 ** 400
 #: Options that read a file of JSON or YAML, with the command around them.
@@ -37,14 +37,6 @@ FILE_OPTIONS = [
     (['relative-motion', '--constraints'], 'c.yaml'),
     (['render', '-o', 'strip.png', '--to-config'], 'q.yaml'),
 ]
-
-
-def _fifo_code(fifo, command):
-    """Code that runs the command line with a short FIFO wait."""
-    return ('import sys; from frame_kinematics import cli; '
-            'from frame_kinematics.core import file_input; '
-            'file_input.FIFO_WAIT_SECONDS = 0.2; '
-            f'sys.exit(cli.main({[*command, str(fifo)]!r}))')
 
 
 # -- numbers -----------------------------------------------------------------------------------
@@ -103,10 +95,7 @@ def test_a_joint_state_without_velocities_is_read(capsys, tmp_path):
 @pytest.mark.parametrize('command, name', FILE_OPTIONS)
 def test_a_fifo_input_file_without_a_writer_is_refused(tmp_path, command, name):
     fifo = tmp_path / name
-    os.mkfifo(fifo)
-    proc = run(code=_fifo_code(fifo, command), timeout=60)
-    assert_one_line_error(proc.returncode, proc.stdout, proc.stderr,
-                          f"error: file '{fifo}': no process wrote to this FIFO within 0.2 s")
+    assert_fifo_without_writer_refused(fifo, [*command, fifo], timeout=60)
 
 
 @pytest.mark.skipif(not os.path.exists('/dev/zero'), reason='needs /dev/zero')

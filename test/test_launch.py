@@ -23,7 +23,6 @@ Every DDS participant stays on the loopback interface, in a domain of its own.
 
 import os
 import shutil
-import signal
 import subprocess
 import tempfile
 
@@ -31,7 +30,8 @@ from frame_kinematics import robots
 from frame_kinematics.core import Robot
 import numpy as np
 import pytest
-from ros_testing import spin_until, stay_on_loopback
+from ros_testing import (installed, LAUNCH_STOP, loopback_fixture, needs_workspace, spin_until,
+                         stop_group)
 
 rclpy = pytest.importorskip('rclpy')
 pytest.importorskip('launch')
@@ -41,36 +41,18 @@ qos = pytest.importorskip('rclpy.qos')
 rclpy_time = pytest.importorskip('rclpy.time')
 tf2_ros = pytest.importorskip('tf2_ros')
 interfaces = pytest.importorskip('frame_kinematics_interfaces.srv')
-packages = pytest.importorskip('ament_index_python.packages')
 rcl_srvs = pytest.importorskip('rcl_interfaces.srv')
 rclpy_parameter = pytest.importorskip('rclpy.parameter')
 sensor_msgs = pytest.importorskip('sensor_msgs.msg')
 std_msgs = pytest.importorskip('std_msgs.msg')
 visualization_msgs = pytest.importorskip('visualization_msgs.msg')
 
-
-@pytest.fixture(scope='module', autouse=True)
-def loopback():
-    """Keep every DDS participant of this file on the loopback interface."""
-    with stay_on_loopback(1 + os.getpid() % 99):
-        yield
-
+loopback = loopback_fixture(1, 99)
+pytestmark = needs_workspace()
 
 TIMEOUT = 30.0
 LATCHED = qos.QoSProfile(depth=1, durability=qos.DurabilityPolicy.TRANSIENT_LOCAL,
                          reliability=qos.ReliabilityPolicy.RELIABLE)
-
-
-def _installed(package):
-    try:
-        packages.get_package_share_directory(package)
-    except packages.PackageNotFoundError:
-        return False
-    return True
-
-
-pytestmark = pytest.mark.skipif(not _installed('frame_kinematics') or shutil.which('ros2') is None,
-                                reason='frame_kinematics is not installed in a ROS 2 workspace')
 
 
 class Launch:
@@ -93,21 +75,7 @@ class Launch:
 
     def stop(self):
         """SIGINT to ``ros2 launch`` (it stops its nodes), then escalate on the group."""
-        steps = ((lambda: self.process.send_signal(signal.SIGINT), 15),
-                 (lambda: os.killpg(self.process.pid, signal.SIGINT), 5),
-                 (lambda: os.killpg(self.process.pid, signal.SIGTERM), 5),
-                 (lambda: os.killpg(self.process.pid, signal.SIGKILL), 5))
-        for send, wait in steps:
-            if self.process.poll() is not None:
-                break
-            try:
-                send()
-            except ProcessLookupError:
-                break
-            try:
-                self.process.wait(wait)
-            except subprocess.TimeoutExpired:
-                continue
+        stop_group(self.process, LAUNCH_STOP)
         text = self.output()
         self.log.close()
         return text
@@ -191,7 +159,7 @@ def test_without_rviz_the_node_and_demo_start_with_a_warning(bundled_arm):
     assert harness.spin_until(lambda: harness.descriptions), launch.output()[-3000:]
     assert Robot.from_urdf_string(harness.descriptions[-1]).name == 'fk_arm'
     assert harness.spin_until(lambda: harness.joint_states), 'the demo publishes nothing'
-    if not _installed('rviz2'):
+    if not installed('rviz2'):
         assert 'rviz2 is not installed: starting without RViz' in launch.output()
 
 

@@ -19,7 +19,6 @@ Every DDS participant stays on the loopback interface, in a domain of its own.
 
 import os
 import select
-import shutil
 import signal
 import subprocess
 import tempfile
@@ -31,7 +30,8 @@ from frame_kinematics.core import Robot
 from frame_kinematics.core.spatial import rotation_from_quaternion
 import numpy as np
 import pytest
-from ros_testing import spin_until, stay_on_loopback, stop_group
+from ros_testing import (LAUNCH_STOP, loopback_fixture, needs_workspace, node_executable,
+                         spin_until, stop_group)
 
 rclpy = pytest.importorskip('rclpy')
 executors = pytest.importorskip('rclpy.executors')
@@ -48,33 +48,12 @@ sensor_msgs = pytest.importorskip('sensor_msgs.msg')
 std_msgs = pytest.importorskip('std_msgs.msg')
 tf2_msgs = pytest.importorskip('tf2_msgs.msg')
 
-
-@pytest.fixture(scope='module', autouse=True)
-def loopback():
-    """Keep every DDS participant of this file on the loopback interface."""
-    with stay_on_loopback(100 + os.getpid() % 100):
-        yield
+loopback = loopback_fixture(100, 100)
+pytestmark = needs_workspace()
 
 
 ARM = open(robots.path('fk_arm')).read()
 TIMEOUT = 30.0
-
-
-def _share():
-    try:
-        return packages.get_package_share_directory('frame_kinematics')
-    except packages.PackageNotFoundError:
-        return None
-
-
-pytestmark = pytest.mark.skipif(_share() is None or shutil.which('ros2') is None,
-                                reason='frame_kinematics is not installed in a ROS 2 workspace')
-
-
-def _stop(process):
-    """End ``ros2 launch``: SIGINT to it (it stops its nodes), then escalate on the group."""
-    stop_group(process, (('process', signal.SIGINT, 15), ('group', signal.SIGINT, 5),
-                         ('group', signal.SIGTERM, 5), ('group', signal.SIGKILL, 5)))
 
 
 class Harness:
@@ -121,11 +100,12 @@ class Harness:
 
 @pytest.fixture(scope='module')
 def harness():
+    config = os.path.join(packages.get_package_share_directory('frame_kinematics'), 'config',
+                          'frame_kinematics.yaml')
     log = tempfile.TemporaryFile()
     process = subprocess.Popen(
         ['ros2', 'launch', 'frame_kinematics', 'frame_kinematics.launch.py', 'rviz:=false',
-         'demo:=false', 'params_file:=' + os.path.join(_share(), 'config',
-                                                       'frame_kinematics.yaml')],
+         'demo:=false', 'params_file:=' + config],
         stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=dict(os.environ))
     rclpy.init()
     h = Harness()
@@ -137,7 +117,7 @@ def harness():
     finally:
         h.close()
         rclpy.try_shutdown()
-        _stop(process)
+        stop_group(process, LAUNCH_STOP)
         log.seek(0)
         print(log.read().decode(errors='replace')[-5000:])
         log.close()
@@ -488,10 +468,8 @@ def test_one_executor_wake_up_per_message_publishes_tf_too(harness, tmp_path):
     params.write_text('/**:\n  ros__parameters:\n    frame_prefix: exec/\n'
                       '    joint_states_intake: executor\n    robot_description: |\n'
                       + indented + '\n')
-    executable = os.path.join(packages.get_package_prefix('frame_kinematics'), 'lib',
-                              'frame_kinematics', 'frame_kinematics_node')
     process = subprocess.Popen(
-        [executable, '--ros-args', '-r', '__ns:=/exec', '--params-file', str(params)],
+        [node_executable(), '--ros-args', '-r', '__ns:=/exec', '--params-file', str(params)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
         env=dict(os.environ))
     publisher = harness.node.create_publisher(sensor_msgs.JointState, '/exec/joint_states', 10)
@@ -509,7 +487,7 @@ def test_one_executor_wake_up_per_message_publishes_tf_too(harness, tmp_path):
         assert harness.spin_until(follows)
     finally:
         harness.node.destroy_publisher(publisher)
-        _stop(process)
+        stop_group(process, LAUNCH_STOP)
         text = process.stdout.read().decode(errors='replace')
         process.stdout.close()
     assert 'Traceback' not in text, text
@@ -521,10 +499,8 @@ def test_node_exits_cleanly_on_a_signal(tmp_path, sig):
     indented = '\n'.join('        ' + line for line in ARM.splitlines())
     params.write_text('/**:\n  ros__parameters:\n    robot_description: |\n'
                       + indented + '\n')
-    executable = os.path.join(packages.get_package_prefix('frame_kinematics'), 'lib',
-                              'frame_kinematics', 'frame_kinematics_node')
     process = subprocess.Popen(
-        [executable, '--ros-args', '-r', '__node:=frame_kinematics_signal_test',
+        [node_executable(), '--ros-args', '-r', '__node:=frame_kinematics_signal_test',
          '--params-file', str(params)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
         env=dict(os.environ))
@@ -545,7 +521,7 @@ def test_node_exits_cleanly_on_a_signal(tmp_path, sig):
         text = log.decode(errors='replace')
         assert code == 0 and 'Traceback' not in text, text
     finally:
-        _stop(process)
+        stop_group(process, LAUNCH_STOP)
         process.stdout.close()
 
 
@@ -558,10 +534,8 @@ def test_bad_parameters_at_start_up_give_one_line_and_exit_1(tmp_path, extra, wo
     indented = '\n'.join('      ' + line for line in ARM.splitlines())
     params.write_text('/**:\n  ros__parameters:\n    robot_description: |\n'
                       + indented + '\n' + extra)
-    executable = os.path.join(packages.get_package_prefix('frame_kinematics'), 'lib',
-                              'frame_kinematics', 'frame_kinematics_node')
     process = subprocess.run(
-        [executable, '--ros-args', '-r', '__node:=frame_kinematics_startup_test',
+        [node_executable(), '--ros-args', '-r', '__node:=frame_kinematics_startup_test',
          '--params-file', str(params)],
         capture_output=True, text=True, timeout=TIMEOUT, env=dict(os.environ))
     text = process.stdout + process.stderr

@@ -31,40 +31,23 @@ from frame_kinematics.core import Robot
 from frame_kinematics.core.spatial import quaternion_from_rotation, rotation_from_quaternion
 import numpy as np
 import pytest
-from ros_testing import spin_until, stay_on_loopback, stop_group
+from ros_testing import loopback_fixture, needs_workspace, node_executable, spin_until, stop_group
 
 rclpy = pytest.importorskip('rclpy')
 executors = pytest.importorskip('rclpy.executors')
 moveit_srv = pytest.importorskip('moveit_msgs.srv')
 moveit_msg = pytest.importorskip('moveit_msgs.msg')
-packages = pytest.importorskip('ament_index_python.packages')
 sensor_msgs = pytest.importorskip('sensor_msgs.msg')
 tf2_msgs = pytest.importorskip('tf2_msgs.msg')
 
-
-@pytest.fixture(scope='module', autouse=True)
-def loopback():
-    """Keep every DDS participant of this file on the loopback interface."""
-    with stay_on_loopback(220 + os.getpid() % 10):
-        yield
+loopback = loopback_fixture(220, 10)
+pytestmark = needs_workspace()
 
 
 TIMEOUT = 30.0
 ARM = [f'panda_joint{i}' for i in range(1, 8)]
 READY = [0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785]
 Codes = moveit_msg.MoveItErrorCodes
-
-
-def _installed():
-    try:
-        packages.get_package_prefix('frame_kinematics')
-    except packages.PackageNotFoundError:
-        return False
-    return shutil.which('ros2') is not None
-
-
-pytestmark = pytest.mark.skipif(not _installed(),
-                                reason='frame_kinematics is not installed in a ROS 2 workspace')
 
 
 def _block(text, indent):
@@ -107,10 +90,8 @@ def panda():
         handle.write('/**:\n  ros__parameters:\n    publish_frequency: 0.0\n'
                      f'    robot_description: |\n{_block(urdf, 6)}\n'
                      f'    robot_description_semantic: |\n{_block(srdf, 6)}\n')
-    executable = os.path.join(packages.get_package_prefix('frame_kinematics'), 'lib',
-                              'frame_kinematics', 'frame_kinematics_node')
     log = tempfile.TemporaryFile()
-    process = subprocess.Popen([executable, '--ros-args', '--params-file', params],
+    process = subprocess.Popen([node_executable(), '--ros-args', '--params-file', params],
                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
                                env=dict(os.environ, FRAME_KINEMATICS_BACKEND='numpy'))
     rclpy.init()

@@ -19,7 +19,6 @@ runs its studies on the numpy backend (``FRAME_KINEMATICS_BACKEND=numpy``).
 """
 
 import os
-import shutil
 import signal
 import subprocess
 import threading
@@ -32,13 +31,12 @@ from frame_kinematics.core import Robot
 from frame_kinematics.core.reach import ReachResult
 import numpy as np
 import pytest
-from ros_testing import spin_until, stay_on_loopback, stop_group
+from ros_testing import loopback_fixture, needs_workspace, node_executable, spin_until, stop_group
 
 rclpy = pytest.importorskip('rclpy')
 rclpy_action = pytest.importorskip('rclpy.action')
 executors = pytest.importorskip('rclpy.executors')
 qos = pytest.importorskip('rclpy.qos')
-packages = pytest.importorskip('ament_index_python.packages')
 action_msgs = pytest.importorskip('action_msgs.msg')
 rcl_msgs = pytest.importorskip('rcl_interfaces.msg')
 rcl_srvs = pytest.importorskip('rcl_interfaces.srv')
@@ -49,12 +47,11 @@ interfaces = pytest.importorskip('frame_kinematics_interfaces')
 ReachStudy = getattr(pytest.importorskip('frame_kinematics_interfaces.action'), 'ReachStudy',
                      None)
 
-
-@pytest.fixture(scope='module', autouse=True)
-def loopback():
-    """Keep every DDS participant of this file on the loopback interface."""
-    with stay_on_loopback(200 + os.getpid() % 30):
-        yield
+loopback = loopback_fixture(200, 30)
+pytestmark = [
+    needs_workspace(),
+    pytest.mark.skipif(ReachStudy is None, reason='frame_kinematics_interfaces has no action'),
+]
 
 
 ARM = open(robots.path('fk_arm')).read()
@@ -73,30 +70,15 @@ NODE = 'frame_kinematics_reach_test'
 BOX = {'box': [0.2, -0.3, 0.1, 0.6, 0.3, 0.6], 'step': 0.1, 'so3_count': 2}
 
 
-def _prefix():
-    try:
-        return packages.get_package_prefix('frame_kinematics')
-    except packages.PackageNotFoundError:
-        return None
-
-
-pytestmark = [
-    pytest.mark.skipif(_prefix() is None or shutil.which('ros2') is None,
-                       reason='frame_kinematics is not installed in a ROS 2 workspace'),
-    pytest.mark.skipif(ReachStudy is None, reason='frame_kinematics_interfaces has no action'),
-]
-
-
 def _start_node(folder, name):
     """Start the node on the bundled arm (studies on numpy) in ``folder``; return it, its log."""
     params = folder / 'params.yaml'
     indented = '\n'.join('      ' + line for line in ARM.splitlines())
     params.write_text('/**:\n  ros__parameters:\n    robot_description: |\n'
                       + indented + '\n')
-    executable = os.path.join(_prefix(), 'lib', 'frame_kinematics', 'frame_kinematics_node')
     env = dict(os.environ, FRAME_KINEMATICS_BACKEND='numpy')
     log = open(folder / 'node.log', 'wb+')
-    process = subprocess.Popen([executable, '--ros-args', '-r', f'__node:={name}',
+    process = subprocess.Popen([node_executable(), '--ros-args', '-r', f'__node:={name}',
                                 '--params-file', str(params)],
                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
                                env=env, cwd=str(folder))

@@ -13,22 +13,16 @@
 # limitations under the License.
 """The /tf path's executor thread, on real rclpy (skipped without it)."""
 
-import os
 import time
 
 import pytest
-from ros_testing import stay_on_loopback
+from ros_testing import loopback_fixture
 
 rclpy = pytest.importorskip('rclpy')
 sensor_msgs = pytest.importorskip('sensor_msgs.msg')
 tf_path = pytest.importorskip('frame_kinematics.ros.tf_path')
 
-
-@pytest.fixture(scope='module', autouse=True)
-def loopback():
-    """Keep every DDS participant of this file on the loopback interface."""
-    with stay_on_loopback(215 + os.getpid() % 5):
-        yield
+loopback = loopback_fixture(215, 5)
 
 
 @pytest.fixture
