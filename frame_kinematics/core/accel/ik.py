@@ -237,6 +237,22 @@ def solve_into(table, node_parent, tip_parent, tip_constant, columns, bounds, se
     return reason, iterations, restarts
 
 
+@numba.njit(error_model='numpy')
+def _solve_target(table, node_parent, tip_parent, tip_constant, columns, bounds, settings,
+                  targets, seeds, states, limits, deadline, out_q, out_err, out_stats, b):
+    """
+    :func:`solve_into` for target ``b`` of a batch; write its row of ``out_stats``.
+
+    The arguments are those of :func:`solve_serial`, and ``b`` the target's index.
+    """
+    reason, iterations, restarts = solve_into(
+        table, node_parent, tip_parent, tip_constant, columns, bounds, settings,
+        targets[b], seeds[b], states[b], limits[b], deadline, out_q[b], out_err[b])
+    out_stats[b, 0] = reason
+    out_stats[b, 1] = iterations
+    out_stats[b, 2] = restarts
+
+
 @numba.njit(error_model='numpy', nogil=True)
 def solve_serial(table, node_parent, tip_parent, tip_constant, columns, bounds, settings,
                  targets, seeds, states, limits, deadline, out_q, out_err, out_stats):
@@ -248,12 +264,8 @@ def solve_serial(table, node_parent, tip_parent, tip_constant, columns, bounds, 
     int64 arrays.
     """
     for b in range(len(targets)):
-        reason, iterations, restarts = solve_into(
-            table, node_parent, tip_parent, tip_constant, columns, bounds, settings,
-            targets[b], seeds[b], states[b], limits[b], deadline, out_q[b], out_err[b])
-        out_stats[b, 0] = reason
-        out_stats[b, 1] = iterations
-        out_stats[b, 2] = restarts
+        _solve_target(table, node_parent, tip_parent, tip_constant, columns, bounds, settings,
+                      targets, seeds, states, limits, deadline, out_q, out_err, out_stats, b)
 
 
 @numba.njit(error_model='numpy', parallel=True, nogil=True)
@@ -266,9 +278,5 @@ def solve_parallel(table, node_parent, tip_parent, tip_constant, columns, bounds
     threads take that many targets at a time as they finish the previous ones.
     """
     for b in numba.prange(len(targets)):
-        reason, iterations, restarts = solve_into(
-            table, node_parent, tip_parent, tip_constant, columns, bounds, settings,
-            targets[b], seeds[b], states[b], limits[b], deadline, out_q[b], out_err[b])
-        out_stats[b, 0] = reason
-        out_stats[b, 1] = iterations
-        out_stats[b, 2] = restarts
+        _solve_target(table, node_parent, tip_parent, tip_constant, columns, bounds, settings,
+                      targets, seeds, states, limits, deadline, out_q, out_err, out_stats, b)
