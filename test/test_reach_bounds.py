@@ -13,8 +13,8 @@
 # limitations under the License.
 """The reach bound: the sum of the joint-to-joint distances, never tighter than the truth."""
 
-from conftest import bundled, joint_xml, link_xml, urdf
-from frame_kinematics.core import ConfigurationError, Robot
+from conftest import all_joint_types_model, bundled, joint_xml, link_xml, urdf
+from frame_kinematics.core import ConfigurationError, Robot, UnknownFrameError
 from frame_kinematics.core.reach import reach_bound
 import numpy as np
 import pytest
@@ -28,7 +28,7 @@ def _planar_arm():
     return Robot.from_urdf_string(urdf(body), backend='numpy')
 
 
-def test_bound_by_hand():
+def test_the_bound_is_the_sum_of_joint_distances_and_travel():
     model = _planar_arm()
     lower, upper = model.joint('j3').lower, model.joint('j3').upper
     bound = reach_bound(model, 'tip', ['j1', 'j2', 'j3'], model.neutral_configuration())
@@ -55,13 +55,72 @@ def test_no_configuration_leaves_the_bound():
     assert not bound.outside(tips, 0.0).any()
 
 
-@pytest.mark.parametrize('active, words', [
-    (None, 'got NoneType'),
-    ('j1', 'got str'),
-    ([1, 2], 'got list'),
-    (5, 'got int'),
-])
-def test_active_joints_that_are_not_names_are_refused(active, words):
+def _mimic_arm():
+    # j2 mimics m, a joint off the tip's path: -1.5 m + 0.2, m within [-2, 2]
+    body = (link_xml('base') + link_xml('l1') + link_xml('side') + link_xml('tip') +
+            joint_xml('j1', 'revolute', 'base', 'l1', xyz='0 0 0.5') +
+            joint_xml('m', 'prismatic', 'base', 'side', axis='1 0 0') +
+            joint_xml('j2', 'prismatic', 'l1', 'tip', xyz='0.3 0 0', axis='1 0 0',
+                      extra='<mimic joint="m" multiplier="-1.5" offset="0.2"/>'))
+    return Robot.from_urdf_string(urdf(body), backend='numpy')
+
+
+def test_a_mimic_joint_moves_with_its_master_and_travels_its_masters_range():
+    model = _mimic_arm()
+    q0 = model.neutral_configuration()
+    both = reach_bound(model, 'tip', ['j1', 'm'], q0)
+    assert np.allclose(both.center, [0, 0, 0.5]) and np.isclose(both.radius, 0.5 + 3.2)
+    master = reach_bound(model, 'tip', ['m'], q0)
+    assert np.allclose(master.center, [0, 0, 0.5]) and np.isclose(master.radius, 0.5 + 3.2)
+    alone = reach_bound(model, 'tip', ['j1'], q0)
+    assert np.allclose(alone.center, [0, 0, 0.5]) and np.isclose(alone.radius, 0.5)
+
+
+def test_a_floating_or_planar_joint_on_the_path_gives_no_bound():
+    model = all_joint_types_model(backend='numpy')
+    q0 = model.neutral_configuration()
+    state = model.forward_kinematics(q0)
+    floating = reach_bound(model, 'tip', ['j_free', 'j_rev'], q0)
+    assert floating.radius == np.inf
+    assert np.allclose(floating.center, state.transform('free')[:3, 3])
+    planar = reach_bound(model, 'plane', ['j_planar'], q0)
+    assert planar.radius == np.inf
+    assert np.allclose(planar.center, state.transform('plane')[:3, 3])
+
+
+@pytest.mark.parametrize('active', [[], ['j2', 'j3']])
+def test_no_moving_joint_gives_a_point_at_the_tip(active):
     model = _planar_arm()
-    with pytest.raises(ConfigurationError, match=f'active_joints must be joint names, {words}'):
-        reach_bound(model, 'tip', active, model.neutral_configuration())
+    bound = reach_bound(model, 'l1', active, model.neutral_configuration())
+    assert np.allclose(bound.center, [0, 0, 0.5]) and bound.radius == 0.0
+
+
+def test_active_joints_are_read_as_a_joint_selection_reads_them():
+    model = _planar_arm()
+    q0 = model.neutral_configuration()
+    every = reach_bound(model, 'tip', ['j1', 'j2', 'j3'], q0)
+    default = reach_bound(model, 'tip', None, q0)
+    assert np.array_equal(default.center, every.center) and default.radius == every.radius
+    one = reach_bound(model, 'tip', 'j2', q0)
+    listed = reach_bound(model, 'tip', ['j2'], q0)
+    assert np.array_equal(one.center, listed.center) and one.radius == listed.radius
+
+
+@pytest.mark.parametrize('active, error, words', [
+    (5, ConfigurationError, 'active_joints must be a joint name or a list of names, got int'),
+    (['shoulder_pan_joint', 'flange_fixed_joint'], ConfigurationError,
+     "joint 'flange_fixed_joint' is fixed: only actuated joints can be active"),
+    (['right_finger_joint'], ConfigurationError,
+     "joint 'right_finger_joint' is a mimic joint: only actuated joints can be active"),
+    (['no_such_joint'], UnknownFrameError, "unknown joint 'no_such_joint'"),
+])
+def test_active_joints_that_a_joint_selection_refuses_are_refused(active, error, words):
+    model = bundled('fk_arm', backend='numpy')
+    with pytest.raises(error, match=words):
+        reach_bound(model, 'tool0', active, model.neutral_configuration())
+
+
+def test_a_bound_is_of_one_tip():
+    model = _planar_arm()
+    with pytest.raises(ConfigurationError, match='the reach bound is of one tip, got 2'):
+        reach_bound(model, ['tip', 'l2'], None, model.neutral_configuration())

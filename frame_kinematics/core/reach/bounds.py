@@ -25,10 +25,12 @@ no reachable target. A chain with a floating or planar joint has no finite bound
 """
 
 from dataclasses import dataclass
+from typing import Optional, Sequence
 
 import numpy as np
 
 from ..errors import ConfigurationError
+from ..ik.selection import JointSelection
 from ..joints import JointType
 from ..robot import Robot
 
@@ -57,36 +59,31 @@ class ReachBound:
         return distance > self.radius + tolerance
 
 
-def reach_bound(model: Robot, tip: str, active_joints, q: np.ndarray) -> ReachBound:
+def reach_bound(model: Robot, tip: str, active_joints: Optional[Sequence[str]],
+                q: np.ndarray) -> ReachBound:
     """
     Return the reach bound of a tip with the held joints at ``q``.
 
+    The joints that move the tip are those of a
+    :class:`~frame_kinematics.core.ik.JointSelection` of the tip: the active joints on its
+    path and the mimic joints on it whose masters are active.
+
     :param model: the robot model.
     :param tip: the tip link.
-    :param active_joints: the names of the joints that move (mimic joints on the path move
-        with their masters).
+    :param active_joints: the joints that move, as the selection takes them: a list of
+        names, one name, or None for every joint that moves the tip.
     :param q: ``(nq,)`` the configuration of the held joints.
     :return: the bound (an infinite radius when a joint on the path has no bound).
-    :raises ConfigurationError: when ``active_joints`` is not a collection of names.
+    :raises UnknownFrameError: for an unknown link or joint.
+    :raises ConfigurationError: when ``tip`` is not one link name, or ``active_joints`` is
+        not a name or a list of names, or names a fixed or mimic joint.
     """
-    try:
-        active = None if isinstance(active_joints, (str, bytes)) else set(active_joints)
-    except TypeError:
-        active = None
-    if active is None or not all(isinstance(name, str) for name in active):
-        raise ConfigurationError(f'active_joints must be joint names, got '
-                                 f'{type(active_joints).__name__}')
-    path = []
-    link = model.link(tip)
-    while link.parent_joint is not None:
-        joint = model.joint(link.parent_joint)
-        path.append(joint)
-        link = model.link(joint.parent)
-    path.reverse()
-    moving = [j for j in path if j.type is not JointType.FIXED and
-              (j.name in active or (j.mimic is not None and j.mimic[0] in active))]
+    selection = JointSelection(model, tip, active_joints)
+    if len(selection.tips) != 1:
+        raise ConfigurationError(f'the reach bound is of one tip, got {len(selection.tips)}')
     state = model.forward_kinematics(q)
-    tip_p = state.transform(tip)[:3, 3]
+    tip_p = state.transform(selection.tips[0])[:3, 3]
+    moving = [node[0] for node in selection.nodes]
     if not moving:
         return ReachBound(tip_p.copy(), 0.0)
     if any(j.type not in (JointType.REVOLUTE, JointType.CONTINUOUS, JointType.PRISMATIC)
@@ -94,14 +91,10 @@ def reach_bound(model: Robot, tip: str, active_joints, q: np.ndarray) -> ReachBo
         return ReachBound(state.transform(moving[0].child)[:3, 3].copy(), float('inf'))
     origins = np.array([state.transform(j.child)[:3, 3] for j in moving] + [tip_p])
     radius = float(np.sum(np.linalg.norm(np.diff(origins, axis=0), axis=1)))
-    for j in moving:
-        if j.type is JointType.PRISMATIC:
-            travel = max(abs(j.lower), abs(j.upper))
-            if j.mimic is not None:
-                name, multiplier, offset = j.mimic
-                master = model.joint(name)
-                travel = abs(multiplier) * max(abs(master.lower), abs(master.upper)) + \
-                    abs(offset)
+    for joint, _, _, multiplier, offset in selection.nodes:
+        if joint.type is JointType.PRISMATIC:
+            source = joint if joint.mimic is None else model.joint(joint.mimic[0])
+            travel = abs(multiplier) * max(abs(source.lower), abs(source.upper)) + abs(offset)
             radius += float(travel)
     first = origins[0]
     if moving[0].type is JointType.PRISMATIC:
