@@ -32,7 +32,8 @@ from .core.model import RobotModel
 from .core.reach.base_search import BaseRanking
 from .core.reach.neighbours import point_spacing
 from .core.reach.result import ReachResult
-from .render import _check_output, _check_size, _figure, _Scene
+from .picture_canvas import check_output, check_size, new_figure
+from .render import _Scene
 
 #: Size of the heat map in pixels.
 MAP_SIZE = (1500, 1100)
@@ -51,8 +52,8 @@ _AXIS = 'xyz'
 
 def _canvas(path: str, size: Tuple[int, int]):
     """Check a PNG path and a size; return the path, a figure and the 3-D line collection."""
-    path = _check_output(path, ('.png',))
-    fig, line_collection = _figure(_check_size(size))
+    path = check_output(path, ('.png',))
+    fig, line_collection = new_figure(check_size(size))
     return path, fig, line_collection
 
 

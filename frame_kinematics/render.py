@@ -24,32 +24,32 @@ Pictures of a robot's frame tree (matplotlib, an optional dependency).
   as an animated GIF (needs pillow) or as a strip of frames (a PNG grid).
 
 matplotlib is imported when a picture is drawn, not when this module is imported; without it
-a :class:`MissingDependencyError` says what to install. Drawing uses the Agg canvas directly
-(no pyplot, no display, no global state).
+a :class:`~frame_kinematics.picture_canvas.MissingDependencyError` says what to install. The
+canvas, the checks of the output path and size, and
+:func:`~frame_kinematics.picture_canvas.picture_size` are in :mod:`.picture_canvas` (both
+names are importable from here too).
 """
 
 import math
-import os
 import textwrap
 from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .core.checks import as_path
 from .core.configuration import interpolate
-from .core.errors import ConfigurationError, FrameKinematicsError, name_list, quote
+from .core.errors import ConfigurationError, name_list
 from .core.joints import JointType
 from .core.kinematics import KinematicsState
 from .core.model import RobotModel
+from .picture_canvas import (check_output, check_size, DPI, MAX_PIXELS, MissingDependencyError,
+                             new_figure, picture_size)
 from .picture_text import place_labels, reserve_title
 
 #: Default picture size in pixels (width, height).
 DEFAULT_SIZE = (800, 600)
 #: Default view: elevation and azimuth in degrees (matplotlib's ``view_init``).
 DEFAULT_VIEW = (25.0, -60.0)
-_DPI = 100
 _AXIS_COLORS = ((0.85, 0.1, 0.1), (0.1, 0.65, 0.1), (0.1, 0.25, 0.9))
-_MAX_PIXELS = 8000
 _STRIP_HEADER = 40
 _TITLE_FONTSIZE = 8.5
 #: Which links get frame axes by default: the root and the chain ends, every link, or none.
@@ -62,53 +62,6 @@ _SAMPLES = 12
 _ZOOM_RANGE = (0.7, 1.4)
 #: Fraction of the picture the box and its tick labels fill.
 _FIT_MARGIN = 0.97
-
-
-class MissingDependencyError(FrameKinematicsError, ImportError):
-    """
-    An optional dependency (matplotlib, pillow, pyyaml) that a feature needs is missing.
-
-    :param package: the pip package to install.
-    :param feature: what needs it.
-    """
-
-    def __init__(self, package: str, feature: str) -> None:
-        self.package = package
-        self.feature = feature
-        super().__init__(f"{feature} needs the python package '{package}' "
-                         f'(pip install {package})')
-
-
-def _matplotlib():
-    try:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-        from mpl_toolkits.mplot3d.art3d import Line3DCollection
-    except ImportError:
-        raise MissingDependencyError('matplotlib', 'drawing a picture') from None
-    return Figure, FigureCanvasAgg, Line3DCollection
-
-
-def _check_size(size: Sequence[int]) -> Tuple[int, int]:
-    try:
-        width, height = (int(s) for s in size)
-    except (TypeError, ValueError, OverflowError):
-        raise ConfigurationError(f'size must be two integers (width, height), got '
-                                 f'{quote(size)}') from None
-    if not (16 <= width <= _MAX_PIXELS and 16 <= height <= _MAX_PIXELS):
-        raise ConfigurationError(f'picture size {width}x{height} is out of range '
-                                 f'(16 to {_MAX_PIXELS} pixels per side)')
-    return width, height
-
-
-def _check_output(path: str, suffixes: Sequence[str]) -> str:
-    path = os.fsdecode(as_path(path, 'output'))
-    if not path.lower().endswith(tuple(suffixes)):
-        raise ConfigurationError(f"output {quote(path)} must end with {' or '.join(suffixes)}")
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise ConfigurationError(f'output folder does not exist: {quote(folder)}')
-    return path
 
 
 def interpolate_configurations(model: RobotModel, q_start, q_end, count: int) -> np.ndarray:
@@ -309,13 +262,6 @@ def _nice_step(span: float) -> float:
     return max(m * power for m in (1.0, 2.0, 5.0) if m * power <= span)
 
 
-def _figure(size: Tuple[int, int]):
-    figure_class, canvas_class, line_collection = _matplotlib()
-    fig = figure_class(figsize=(size[0] / _DPI, size[1] / _DPI), dpi=_DPI)
-    canvas_class(fig)
-    return fig, line_collection
-
-
 def _title(model: RobotModel, q: np.ndarray, width: int) -> str:
     chars = max(30, int(width / 7.5))
     return '\n'.join(textwrap.wrap(f'{model.name}: {_changed_joints(model, q)}', chars,
@@ -347,8 +293,8 @@ def render_configuration(model: RobotModel, q, path: str,
     :raises ConfigurationError: for a bad configuration, size or option.
     :raises UnknownFrameError: for an unknown link in ``links``.
     """
-    path = _check_output(path, ('.png', '.gif'))
-    size = _check_size(size)
+    path = check_output(path, ('.png', '.gif'))
+    size = check_size(size)
     q = model.check_configuration(q)
     if q.ndim != 1:
         raise ConfigurationError(f'render_configuration draws one configuration (nq,), got '
@@ -357,12 +303,12 @@ def render_configuration(model: RobotModel, q, path: str,
     if path.lower().endswith('.gif'):
         _animate(scene, q[None, :], path, size, _view(view), 1.0, None)
         return path
-    fig, line_collection = _figure(size)
+    fig, line_collection = new_figure(size)
     reserve_title(fig, _title(model, q, size[0]), _TITLE_FONTSIZE)
     ax = fig.add_subplot(projection='3d')
     ax.view_init(*_view(view))
     scene.draw(ax, 0, line_collection, fontsize=7.5, zoom=None)
-    fig.savefig(path, dpi=_DPI, format='png')
+    fig.savefig(path, dpi=DPI, format='png')
     return path
 
 
@@ -410,8 +356,8 @@ def render_motion(model: RobotModel, q_start, q_end, path: str, frames: int = 8,
     :raises MissingDependencyError: without matplotlib (or without pillow for a GIF).
     :raises ConfigurationError: for bad configurations or options.
     """
-    path = _check_output(path, ('.gif', '.png'))
-    size = _check_size(size)
+    path = check_output(path, ('.gif', '.png'))
+    size = check_size(size)
     view = _view(view)
     path_q = interpolate_configurations(model, q_start, q_end, frames)
     scene = _Scene(model, path_q, links, axis_length, labels, axes)
@@ -423,12 +369,12 @@ def render_motion(model: RobotModel, q_start, q_end, path: str, frames: int = 8,
         raise ConfigurationError(f'columns must be a positive integer, got {columns}')
     columns = min(int(columns), count)
     rows = -(-count // columns)
-    if columns * size[0] > _MAX_PIXELS or rows * size[1] + _STRIP_HEADER > _MAX_PIXELS:
+    if columns * size[0] > MAX_PIXELS or rows * size[1] + _STRIP_HEADER > MAX_PIXELS:
         raise ConfigurationError(f'a strip of {rows}x{columns} pictures of {size[0]}x{size[1]} '
-                                 f'pixels is too large (at most {_MAX_PIXELS} per side)')
+                                 f'pixels is too large (at most {MAX_PIXELS} per side)')
     width, height = columns * size[0], rows * size[1] + _STRIP_HEADER
     fontsize = float(np.clip(6.5 * min(size[0] / 400, size[1] / 300), 4.0, 8.0))
-    fig, line_collection = _figure((width, height))
+    fig, line_collection = new_figure((width, height))
     for frame in range(count):
         row, column = divmod(frame, columns)
         ax = fig.add_axes((column * size[0] / width,
@@ -444,7 +390,7 @@ def render_motion(model: RobotModel, q_start, q_end, path: str, frames: int = 8,
         f'{_changed_joints(model, path_q[-1])}'
     fig.suptitle(textwrap.shorten(motion, max(20, width // 6), placeholder=' ...'),
                  fontsize=8, y=1.0 - 6.0 / height, va='top')
-    fig.savefig(path, dpi=_DPI, format='png')
+    fig.savefig(path, dpi=DPI, format='png')
     return path
 
 
@@ -455,7 +401,7 @@ def _animate(scene: _Scene, path_q: np.ndarray, path: str, size: Tuple[int, int]
         raise MissingDependencyError('pillow', 'writing a GIF animation')
     if not (np.isfinite(fps) and 0 < fps <= 100):
         raise ConfigurationError(f'fps must be in (0, 100], got {fps}')
-    fig, line_collection = _figure(size)
+    fig, line_collection = new_figure(size)
     count = len(path_q)
     titles = [_title(scene.model, q, size[0]) for q in path_q]
     if count > 1:
@@ -464,7 +410,7 @@ def _animate(scene: _Scene, path_q: np.ndarray, path: str, size: Tuple[int, int]
     title = reserve_title(fig, longest, _TITLE_FONTSIZE)
     ax = fig.add_subplot(projection='3d')
     writer = PillowWriter(fps=fps)
-    with writer.saving(fig, path, _DPI):
+    with writer.saving(fig, path, DPI):
         for frame in range(count):
             ax.cla()
             ax.view_init(*view)
@@ -473,27 +419,6 @@ def _animate(scene: _Scene, path_q: np.ndarray, path: str, size: Tuple[int, int]
             writer.grab_frame()
             if progress is not None:
                 progress(frame + 1, count)
-
-
-def picture_size(path: str) -> Tuple[int, int]:
-    """
-    Width and height in pixels of a PNG or GIF file, read from its header.
-
-    :param path: the picture file.
-    :return: ``(width, height)``.
-    :raises ConfigurationError: if the file cannot be read, or is neither a PNG nor a GIF.
-    """
-    name = os.fsdecode(as_path(path, 'a picture path'))
-    try:
-        with open(name, 'rb') as handle:
-            head = handle.read(32)
-    except OSError as exc:
-        raise ConfigurationError(f'cannot read {quote(name)}: {exc.strerror or exc}') from None
-    if head[:8] == b'\x89PNG\r\n\x1a\n':
-        return int.from_bytes(head[16:20], 'big'), int.from_bytes(head[20:24], 'big')
-    if head[:6] in (b'GIF87a', b'GIF89a'):
-        return int.from_bytes(head[6:8], 'little'), int.from_bytes(head[8:10], 'little')
-    raise ConfigurationError(f'{quote(name)} is neither a PNG nor a GIF file')
 
 
 __all__ = ['DEFAULT_SIZE', 'DEFAULT_VIEW', 'MissingDependencyError',

@@ -366,12 +366,3 @@ def test_labels_are_drawn_over_lines_and_dots_with_a_halo(tmp_path, monkeypatch)
     for text in labels:
         assert text.get_zorder() > top
         assert text.get_path_effects()
-
-
-def test_picture_size_refuses_what_is_not_a_png_or_gif(tmp_path):
-    text = tmp_path / 'notes.txt'
-    text.write_text('not a picture')
-    with pytest.raises(ConfigurationError, match='neither a PNG nor a GIF'):
-        render.picture_size(text)
-    with pytest.raises(ConfigurationError, match='cannot read'):
-        render.picture_size(tmp_path / 'missing.png')

@@ -1,0 +1,135 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""
+The canvas and the file of a picture (:mod:`.render`, :mod:`.reach_pictures`).
+
+The checks of a picture's output path and size in pixels, a matplotlib figure of that size on
+the Agg canvas (no pyplot, no display, no global state), and :func:`picture_size`, which reads
+the size of a written PNG or GIF file back from its header. matplotlib is imported when a
+figure is made; without it a :class:`MissingDependencyError` says what to install.
+"""
+
+import os
+from typing import Sequence, Tuple
+
+from .core.checks import as_path
+from .core.errors import ConfigurationError, FrameKinematicsError, quote
+
+#: Dots per inch of every figure: a figure's size in inches is its size in pixels / DPI.
+DPI = 100
+#: Longest side of a picture in pixels.
+MAX_PIXELS = 8000
+
+
+class MissingDependencyError(FrameKinematicsError, ImportError):
+    """
+    An optional dependency (matplotlib, pillow, pyyaml) that a feature needs is missing.
+
+    :param package: the pip package to install.
+    :param feature: what needs it.
+    """
+
+    def __init__(self, package: str, feature: str) -> None:
+        self.package = package
+        self.feature = feature
+        super().__init__(f"{feature} needs the python package '{package}' "
+                         f'(pip install {package})')
+
+
+def _matplotlib():
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+        from mpl_toolkits.mplot3d.art3d import Line3DCollection
+    except ImportError:
+        raise MissingDependencyError('matplotlib', 'drawing a picture') from None
+    return Figure, FigureCanvasAgg, Line3DCollection
+
+
+def check_size(size: Sequence[int]) -> Tuple[int, int]:
+    """
+    Check a picture size.
+
+    :param size: ``(width, height)`` in pixels.
+    :return: the two sides as integers.
+    :raises ConfigurationError: unless two integers from 16 to :data:`MAX_PIXELS`.
+    """
+    try:
+        width, height = (int(s) for s in size)
+    except (TypeError, ValueError, OverflowError):
+        raise ConfigurationError(f'size must be two integers (width, height), got '
+                                 f'{quote(size)}') from None
+    if not (16 <= width <= MAX_PIXELS and 16 <= height <= MAX_PIXELS):
+        raise ConfigurationError(f'picture size {width}x{height} is out of range '
+                                 f'(16 to {MAX_PIXELS} pixels per side)')
+    return width, height
+
+
+def check_output(path: str, suffixes: Sequence[str]) -> str:
+    """
+    Check the file a picture is written to, before it is drawn.
+
+    :param path: the file.
+    :param suffixes: the endings it may have, e.g. ``('.png', '.gif')``.
+    :return: the path as a str.
+    :raises ConfigurationError: for what is not a path, another ending, or a folder that does
+        not exist.
+    """
+    path = os.fsdecode(as_path(path, 'output'))
+    if not path.lower().endswith(tuple(suffixes)):
+        raise ConfigurationError(f"output {quote(path)} must end with {' or '.join(suffixes)}")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise ConfigurationError(f'output folder does not exist: {quote(folder)}')
+    return path
+
+
+def new_figure(size: Tuple[int, int]):
+    """
+    Make a matplotlib figure of ``size`` pixels on its own Agg canvas.
+
+    :param size: ``(width, height)`` from :func:`check_size`.
+    :return: ``(figure, Line3DCollection)``: the figure, and matplotlib's class of 3-D line
+        collections for drawing many segments at once.
+    :raises MissingDependencyError: without matplotlib.
+    """
+    figure_class, canvas_class, line_collection = _matplotlib()
+    fig = figure_class(figsize=(size[0] / DPI, size[1] / DPI), dpi=DPI)
+    canvas_class(fig)
+    return fig, line_collection
+
+
+def picture_size(path: str) -> Tuple[int, int]:
+    """
+    Width and height in pixels of a PNG or GIF file, read from its header.
+
+    :param path: the picture file.
+    :return: ``(width, height)``.
+    :raises ConfigurationError: if the file cannot be read, or is neither a PNG nor a GIF.
+    """
+    name = os.fsdecode(as_path(path, 'a picture path'))
+    try:
+        with open(name, 'rb') as handle:
+            head = handle.read(32)
+    except OSError as exc:
+        raise ConfigurationError(f'cannot read {quote(name)}: {exc.strerror or exc}') from None
+    if head[:8] == b'\x89PNG\r\n\x1a\n':
+        return int.from_bytes(head[16:20], 'big'), int.from_bytes(head[20:24], 'big')
+    if head[:6] in (b'GIF87a', b'GIF89a'):
+        return int.from_bytes(head[6:8], 'little'), int.from_bytes(head[8:10], 'little')
+    raise ConfigurationError(f'{quote(name)} is neither a PNG nor a GIF file')
+
+
+__all__ = ['check_output', 'check_size', 'DPI', 'MAX_PIXELS', 'MissingDependencyError',
+           'new_figure', 'picture_size']
