@@ -75,7 +75,7 @@ def test_a_goal_makes_the_targets_the_command_line_would(arm, tmp_path):
     (dict(BOX, active_joints=('no_such_joint',)), UnknownFrameError, 'no_such_joint'),
     (dict(BOX, output=''), ConfigurationError, 'output'),
     (dict(BOX, output='a\0b'), ConfigurationError, 'output'),
-    (dict(BOX, output='missing/s.npz'), ConfigurationError, 'no directory'),
+    (dict(BOX, output='missing/s.npz'), ConfigurationError, 'directory does not exist'),
     ({'points_file': 'missing.csv'}, TargetFileError, 'missing.csv'),
 ])
 def test_bad_goals_are_refused_with_the_librarys_errors(arm, tmp_path, fields, error, words):

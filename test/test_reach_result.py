@@ -178,7 +178,7 @@ def test_save_refuses_an_empty_name_and_a_missing_directory(study, tmp_path, mon
     for name in ('', 'folder/'):
         with pytest.raises(TargetFileError, match='is not a file name'):
             study.save(name)
-    with pytest.raises(TargetFileError, match='cannot be written: No such file or directory'):
+    with pytest.raises(TargetFileError, match='cannot be written: its directory does not exist'):
         study.save(tmp_path / 'missing' / 'x.npz')
     with pytest.raises(TargetFileError, match='must be str, bytes or os.PathLike'):
         study.save(5)
@@ -201,9 +201,25 @@ def test_bad_query_arguments_are_refused(study, call, words):
         call(study)
 
 
+def test_save_path_is_the_file_save_writes(study, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert result.save_path('s') == 's.npz'
+    assert result.save_path(tmp_path / 's.npz') == str(tmp_path / 's.npz')
+    assert result.save_path(b'./s') == './s.npz'
+    assert study.save('s') == 's.npz'
+    for name, words in (('', 'is not a file name'), ('folder/', 'is not a file name'),
+                        ('missing/s', 'cannot be written: its directory does not exist'),
+                        ('s\0.npz', 'holds a NUL byte'),
+                        (5, 'must be str, bytes or os.PathLike')):
+        with pytest.raises(TargetFileError, match=words):
+            result.save_path(name)
+    assert os.listdir(tmp_path) == ['s.npz']
+
+
 @pytest.mark.parametrize('output, words', [
-    ('missing/x.npz', '--output missing/x.npz: no directory missing'),
-    ('folder/', '--output folder/: not a file name'),
+    ('missing/x.npz', "--output: target file 'missing/x.npz' cannot be written: its "
+                      'directory does not exist'),
+    ('folder/', "--output: target file 'folder/' is not a file name"),
 ])
 def test_the_command_line_refuses_an_output_it_cannot_write_before_any_work(
         tmp_path, capsys, monkeypatch, output, words):

@@ -29,9 +29,10 @@ import os
 from typing import Any, Dict, Optional, Sequence, Tuple
 
 from ..core.checks import check_count
-from ..core.errors import ConfigurationError, quote, UnknownFrameError
+from ..core.errors import ConfigurationError, quote, TargetFileError, UnknownFrameError
 from ..core.model import RobotModel
 from ..core.reach.options import TargetOptions, targets_from_options
+from ..core.reach.result import save_path
 from ..core.reach.targets import TargetSet
 from ..core.robot import Robot
 
@@ -225,7 +226,7 @@ def study_request(goal: ReachGoal, model: Robot,
     :raises UnknownFrameError: for an unknown tip, frame or joint.
     :raises TargetFileError: for an unreadable points file.
     """
-    if not goal.output.strip() or '\0' in goal.output:
+    if not goal.output.strip():
         raise ConfigurationError(f'output must name the .npz file the study is saved to, got '
                                  f'{quote(goal.output)}')
     options = target_options(goal)
@@ -234,12 +235,10 @@ def study_request(goal: ReachGoal, model: Robot,
     joints = tuple(goal.active_joints) or None
     _check_names(model, targets, tip, joints)
     seed = check_count(goal.seed, 'seed', 0, 2 ** 63 - 1)
-    output = os.path.abspath(os.path.join(cwd, goal.output))
-    if not output.endswith('.npz'):
-        output += '.npz'
-    if not os.path.isdir(os.path.dirname(output)):
-        raise ConfigurationError(f'output: no directory {quote(os.path.dirname(output))} to '
-                                 'save the study in')
+    try:
+        output = save_path(os.path.abspath(os.path.join(cwd, goal.output)))
+    except TargetFileError as exc:  # the rule ReachResult.save applies
+        raise ConfigurationError(f'output: {exc}') from None
     return StudyRequest(tip, options, joints, seed, output, len(targets),
                         model.backend), targets
 

@@ -22,7 +22,6 @@ prints the summary.
 
 import argparse
 import contextlib
-import os
 import sys
 from typing import Callable, List, Optional
 
@@ -31,12 +30,12 @@ import numpy as np
 from .common import CommandLineError, emit, Progress, table, to_json
 from .inputs import default_link
 from .robot_input import model_of
-from ..core.errors import excerpt
+from ..core.errors import excerpt, TargetFileError
 from ..core.model import RobotModel
 from ..core.reach import floor_grid, rank_bases, run_study, TargetSet
 from ..core.reach.base_search import BaseRanking
 from ..core.reach.options import TARGET_SETTINGS, TargetOptions, targets_from_options
-from ..core.reach.result import ReachResult
+from ..core.reach.result import ReachResult, save_path
 
 #: Seconds the command line waits for a Dask scheduler to answer ``--scheduler``.
 SCHEDULER_TIMEOUT_SECONDS = 10
@@ -194,14 +193,16 @@ def check_output(path: str) -> None:
     """
     Refuse an output file that cannot be written, before the work of a study.
 
+    The rule is the one :meth:`ReachResult.save` applies:
+    :func:`~frame_kinematics.core.reach.result.save_path`.
+
     :param path: the value of ``--output``.
     :raises CommandLineError: for a name without a file (``dir/``) or a missing directory.
     """
-    folder, file = os.path.split(path)
-    if not file:
-        raise CommandLineError(f'--output {excerpt(path)}: not a file name')
-    if folder and not os.path.isdir(folder):
-        raise CommandLineError(f'--output {excerpt(path)}: no directory {excerpt(folder)}')
+    try:
+        save_path(path)
+    except TargetFileError as exc:
+        raise CommandLineError(f'--output: {exc}') from None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -61,6 +61,28 @@ def _statistics(values: np.ndarray) -> Dict[str, Optional[float]]:
             'median': float(np.median(values)), 'max': float(values.max())}
 
 
+def save_path(path: Union[str, os.PathLike]) -> str:
+    """
+    Return the file :meth:`ReachResult.save` writes for ``path``, checked before any work.
+
+    The command line checks ``--output`` with it before a study starts.
+
+    :param path: the file (``.npz`` is appended when missing).
+    :return: the file's name.
+    :raises TargetFileError: for what is not a path, a name without a file (``''``,
+        ``folder/``) or with a NUL byte, or a directory that does not exist.
+    """
+    name = file_name(path, 'a study path')
+    if '\0' in name:
+        raise TargetFileError('is not a file name: it holds a NUL byte', name)
+    folder, file = os.path.split(name)
+    if not file:
+        raise TargetFileError('is not a file name', name)
+    if folder and not os.path.isdir(folder):
+        raise TargetFileError('cannot be written: its directory does not exist', name)
+    return name if name.endswith('.npz') else f'{name}.npz'
+
+
 @dataclass(frozen=True)
 class ReachComparison:
     """
@@ -233,17 +255,13 @@ class ReachResult:
         """
         Save to one ``.npz`` (format :data:`FORMAT_VERSION`).
 
-        :param path: the file (``.npz`` is appended when missing).
+        :param path: the file (``.npz`` is appended when missing; see :func:`save_path`).
         :return: the path written.
-        :raises TargetFileError: for an empty file name, a file that cannot be written (a
-            missing directory, a FIFO nobody reads) or a study larger than
+        :raises TargetFileError: for a path :func:`save_path` refuses, a file that cannot be
+            written (a FIFO nobody reads) or a study larger than
             :data:`~.files.MAX_STUDY_BYTES`, which :meth:`load` would refuse.
         """
-        name = file_name(path, 'a study path')
-        if not os.path.basename(name):
-            raise TargetFileError('is not a file name', name)
-        if not name.endswith('.npz'):
-            name += '.npz'
+        name = save_path(path)
         meta = {'version': FORMAT_VERSION, 'robot': self.robot, 'tip': self.tip,
                 'active_joints': list(self.active_joints), 'settings': self.settings,
                 'stats': self.stats}
