@@ -13,6 +13,7 @@
 # limitations under the License.
 """Tools and world placement in the node's ROS-free layer: parameters, TF, services, swaps."""
 
+from bridge_testing import ARM, compose, SEC
 from conftest import ListLogger, random_configuration
 from frame_kinematics.bridge import (Bridge, BridgeSettings, JointStateInput, ParameterError,
                                      SettingError, settings_from_parameters, TOOL_DEFAULTS,
@@ -24,7 +25,7 @@ from frame_kinematics.core import Robot
 from frame_kinematics.core.spatial import transform_from_xyz_rpy
 import numpy as np
 import pytest
-from test_bridge import ARM, compose, SEC
+
 TOOL_XYZ, TOOL_RPY = (0.0, 0.02, 0.12), (0.0, 0.3, 0.0)
 WORLD_XYZ, WORLD_RPY = (1.0, 2.0, 0.5), (0.0, 0.0, 1.2)
 

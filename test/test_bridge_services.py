@@ -13,6 +13,7 @@
 # limitations under the License.
 """The service handlers of the ROS-free layer: IK, Jacobian, relative motion."""
 
+from bridge_testing import arm_state, logged_bridge as make
 from conftest import all_joint_types_model, random_configuration
 from frame_kinematics import robots
 from frame_kinematics.bridge import Bridge, BridgeSettings, JointStateInput, UserFrame
@@ -235,3 +236,62 @@ def test_ik_is_solved_in_slices_that_give_the_interpreter_up_and_keeps_its_itera
     assert not answer.success and 'max_iterations' in answer.message
     assert answer.iterations >= 1000  # the cap of one solve (not the 10 s timeout)
     assert len(pauses) >= 1000 // 20 - 1 and set(pauses) == {0}
+
+
+def test_ik_timeout_is_capped_and_counts_from_the_arrival():
+    bridge, _ = make()
+    bridge.on_joint_state(arm_state(0.1), SEC)
+    snapshot = bridge.snapshot()
+    answer = compute_ik(snapshot, IKRequest('tool0', timeout=86400.0))
+    assert not answer.success and 'timeout' in answer.message and '10' in answer.message
+    now = [100.0]
+    answer = compute_ik(snapshot, IKRequest('tool0', target_position=(0.3, 0.1, 0.4),
+                                            position_only=True, timeout=0.5),
+                        arrival=99.0, clock=lambda: now[0])
+    assert not answer.success and 'before solving' in answer.message
+
+
+def test_ik_timeout_counts_the_reading_of_a_huge_request():
+    bridge, _ = make()
+    bridge.on_joint_state(arm_state(0.1), SEC)
+    names = [f'joint_{i}' for i in range(120_000)]
+    answer = compute_ik(bridge.snapshot(), IKRequest('tool0', target_position=(0.3, 0.1, 0.4),
+                                                     position_only=True, timeout=0.02,
+                                                     active_joints=names))
+    assert not answer.success and '120000 joints' in answer.message
+    # 30 ms spent reading a request whose timeout is 20 ms: nothing is left for the solver
+    answer = compute_ik(bridge.snapshot(), IKRequest('tool0', target_position=(0.3, 0.1, 0.4),
+                                                     position_only=True, timeout=0.02),
+                        arrival=5.0, clock=lambda: 5.03)
+    assert not answer.success and 'before solving' in answer.message
+
+
+def test_jacobian_of_a_frame_below_the_com_frame_is_refused():
+    bridge, _ = make()
+    assert bridge.apply_parameters({'user_frames.names': ['below'],
+                                    'user_frames.below.parent': 'com'}, 0).accepted
+    bridge.on_joint_state(arm_state(0.1), SEC)
+    answer = get_jacobian(bridge.snapshot(), JacobianRequest('below'))
+    assert not answer.success and 'center of mass' in answer.message
+
+
+@pytest.mark.parametrize('request_', [
+    JacobianRequest('tool0', point=(1e308, 0.0, 0.0)),
+    JacobianRequest('tool0', joint_state=JointValues(['shoulder_pan_joint'], [1e308])),
+])
+def test_non_finite_jacobians_are_refused(request_):
+    bridge, _ = make()
+    bridge.on_joint_state(arm_state(0.1), SEC)
+    answer = get_jacobian(bridge.snapshot(), request_)
+    assert not answer.success or (np.all(np.isfinite(answer.jacobian.to_array()))
+                                  and np.isfinite(answer.manipulability))
+
+
+def test_manipulability_and_singularity_are_the_core_definitions():
+    from frame_kinematics.core.velocity import is_singular, manipulability
+    bridge, _ = make()
+    bridge.on_joint_state(arm_state(0.0), SEC)
+    answer = get_jacobian(bridge.snapshot(), JacobianRequest('tool0'))
+    jacobian = answer.jacobian.to_array()
+    assert answer.manipulability == manipulability(jacobian)
+    assert answer.singular == is_singular(jacobian, bridge.settings.singularity_threshold)

@@ -24,10 +24,10 @@ import os
 import subprocess
 import sys
 
+from cli_testing import assert_one_line_error, call
 from conftest import joint_xml, link_xml, urdf
 import frame_kinematics
 import pytest
-from test_cli import assert_one_line_error, call
 from test_urdf import MACRO_ARM
 
 #: Address space a subprocess may use (numpy and a model fit well within it).

@@ -17,15 +17,20 @@ Input files of the command line (configurations, targets, constraints) and xacro
 Each is read once and bounded, whatever it is (a file, a device, a FIFO), holds the shape and
 types its option takes, and is refused in one line when not; a xacro expansion is stopped
 after a while. Inputs that could exhaust memory or block run the program in a subprocess with a
-memory limit and a timeout (:func:`test_cli_bad_inputs.run`).
+memory limit and a timeout (:func:`test_cli_bad_inputs.run`). Configurations
+(:mod:`frame_kinematics.cli.inputs`): the forms of a ``--config`` file, defaults within the
+joint limits, the warning for values beyond them, a mimic joint given for its master.
 """
 
 import json
 import os
 
+from cli_testing import assert_one_line_error, call
+from conftest import bundled, erd_urdf, link_xml, random_configuration, urdf
 from frame_kinematics.cli import inputs, robot_input
+from frame_kinematics.core import Robot
+import numpy as np
 import pytest
-from test_cli import assert_one_line_error, call
 from test_cli_bad_inputs import assert_fifo_without_writer_refused, run
 
 HUGE = 10 ** 400
@@ -210,3 +215,148 @@ def test_a_huge_constraint_is_quoted_by_its_start(capsys, tmp_path):
     status, out, err = call(capsys, 'relative-motion', '--constraints', path)
     assert_one_line_error(status, out, err, 'a locked joint takes no mask', '... (')
     assert len(err) < 300
+
+
+# -- configurations and their files ------------------------------------------------------------
+@pytest.mark.parametrize('form', ['joint_state', 'list', 'positions'])
+def test_configuration_files(capsys, tmp_path, form):
+    yaml = pytest.importorskip('yaml')
+    model = bundled()
+    rng = np.random.default_rng(6)
+    q = random_configuration(model, rng)
+    v = rng.normal(size=model.nv)
+    names = list(model.joint_names)
+    if form == 'joint_state':
+        document = {'header': {'frame_id': ''}, 'name': names, 'position': q.tolist(),
+                    'velocity': v.tolist(), 'effort': []}
+        text = yaml.safe_dump(document) + '---\n'
+    elif form == 'list':
+        text = json.dumps(q.tolist())
+        v = None
+    else:
+        text = yaml.safe_dump({'positions': dict(zip(names, q.tolist())),
+                               'velocities': dict(zip(names, v.tolist()))})
+    path = tmp_path / ('q.json' if form == 'list' else 'q.yaml')
+    path.write_text(text)
+    status, out, err = call(capsys, 'com', '--config', path, '--format', 'json')
+    assert status == 0, err
+    result = json.loads(out)
+    state = model.forward_kinematics(q, v)
+    np.testing.assert_allclose(list(result['configuration'].values()), q, atol=1e-15)
+    np.testing.assert_allclose(result['center_of_mass'], state.center_of_mass(), atol=1e-12)
+    if v is None:
+        assert 'angular_momentum' not in result
+    else:
+        np.testing.assert_allclose(result['angular_momentum'], state.angular_momentum(),
+                                   atol=1e-12)
+
+
+@pytest.mark.parametrize('name, text, words', [
+    ('bad.json', '{"elbow_joint": ', ['bad.json', 'not valid JSON']),
+    ('bad.yaml', 'elbow_joint: [1,', ['bad.yaml', 'not valid YAML']),
+    ('word.yaml', 'elbow_joint: fast', ["'fast'", 'elbow_joint']),
+    ('scalar.yaml', '3', ['scalar.yaml', 'mapping']),
+    ('short.json', '[0.1, 0.2]', ['has 7 values', 'got 2']),
+    ('bad.urdf', '<robot name="r"><link name="a"/><link name="a"/></robot>',
+     ['bad.urdf', 'duplicate link name']),
+    ('cons.yaml', '- {lock: elbow_joint, mask: [1, 1, 1, 1, 1, 1]}', ['mask']),
+    ('cons2.yaml', '- {weld: tool0}', ['lock or transformation']),
+])
+def test_error_paths_in_files(capsys, tmp_path, name, text, words):
+    path = tmp_path / name
+    path.write_text(text)
+    if name.endswith('.urdf'):
+        args = ['--urdf', path, 'info']
+    elif name.startswith('cons'):
+        args = ['relative-motion', '--constraints', path]
+    else:
+        args = ['fk', '--config', path]
+    if name.endswith('.yaml'):
+        pytest.importorskip('yaml')
+    status, out, err = call(capsys, *args)
+    assert_one_line_error(status, out, err, *words)
+
+
+def panda_path():
+    return erd_urdf('panda_description/urdf/panda.urdf')
+
+
+def mimic_urdf(tmp_path, multiplier='2', offset='0.1'):
+    """Write a two-joint arm whose second joint mimics the first: ``b = m * a + o``."""
+    body = '\n'.join([
+        link_xml('base', 1.0), link_xml('l1', 0.5), link_xml('l2', 0.5),
+        '<joint name="a" type="revolute"><parent link="base"/><child link="l1"/>'
+        '<axis xyz="0 0 1"/><limit lower="-2" upper="2" effort="1" velocity="1"/></joint>',
+        '<joint name="b" type="revolute"><parent link="l1"/><child link="l2"/>'
+        '<origin xyz="0.5 0 0"/><axis xyz="0 0 1"/>'
+        '<limit lower="-5" upper="5" effort="1" velocity="1"/>'
+        f'<mimic joint="a" multiplier="{multiplier}" offset="{offset}"/></joint>'])
+    path = tmp_path / 'mimic.urdf'
+    path.write_text(urdf(body, 'mimic_arm'))
+    return path
+
+
+def test_default_seed_and_configuration_lie_within_the_limits(capsys):
+    path = panda_path()
+    model = Robot.from_urdf_file(path)
+    assert not model.lower[3] <= 0.0 <= model.upper[3]     # panda_joint4 excludes 0
+    status, out, err = call(capsys, 'ik', '--urdf', path, '--link', 'panda_hand',
+                            '--xyz', '0.4', '0.2', '0.5', '--rpy', '3.14159', '0', '0')
+    assert status == 0, err
+    assert err == ''
+    status, out, err = call(capsys, 'fk', '--urdf', path, '--format', 'json')
+    assert status == 0 and err == ''
+    configuration = json.loads(out)['configuration']
+    assert configuration['panda_joint4'] == model.upper[3]
+    assert configuration['panda_joint1'] == 0.0
+
+
+def test_values_beyond_the_limits_warn_once_in_every_command_and_q_silences(capsys, tmp_path):
+    path = panda_path()
+    targets = tmp_path / 't.csv'
+    targets.write_text('0.4 0.2 0.5 3.14159 0 0\n' * 10)
+    commands = [['fk', '--links', 'panda_hand'], ['jacobian', '--link', 'panda_hand'],
+                ['com'], ['ik', '--link', 'panda_hand', '--xyz', '0.4', '0.2', '0.5',
+                          '--position-only'],
+                ['ik', '--link', 'panda_hand', '--targets', targets, '--chunk', '1']]
+    for command in commands:
+        status, out, err = call(capsys, '--urdf', path, *command, 'panda_joint1=10')
+        assert status == 0, err
+        warnings = [line for line in err.splitlines() if 'WARNING' in line]
+        assert len(warnings) == 1, err
+        assert 'beyond the joint limits: panda_joint1=10 (limits -2.8973 to 2.8973)' in \
+            warnings[0]
+        status, out, err = call(capsys, '--urdf', path, *command, 'panda_joint1=10', '-q')
+        assert status == 0 and err == '', err
+
+
+def test_config_file_with_many_configurations_says_it_takes_one(capsys, tmp_path):
+    path = tmp_path / 'batch.json'
+    path.write_text(json.dumps([[0.0] * 7, [0.1] * 7]))
+    status, out, err = call(capsys, 'fk', '--config', path)
+    assert_one_line_error(status, out, err, 'one configuration', 'ik --targets')
+    assert '(B, 7)' not in err
+    status, out, err = call(capsys, 'fk', '--help')
+    assert '(B, 7)' not in out
+
+
+def test_mimic_joints_set_their_master(capsys, tmp_path):
+    path = mimic_urdf(tmp_path)
+    model = Robot.from_urdf_file(path)
+    assert model.configuration_names == ('a',)
+    status, out, err = call(capsys, 'fk', '--urdf', path, 'b=1.1', '--format', 'json')
+    assert status == 0, err
+    assert json.loads(out)['configuration'] == {'a': pytest.approx(0.5)}
+    status, out, err = call(capsys, 'fk', '--urdf', path, 'a=0.5', 'b=1.1')
+    assert status == 0, err
+    config = tmp_path / 'js.yaml'
+    config.write_text('name: [a, b]\nposition: [0.5, 1.1]\nvelocity: [1.0, 2.0]\n')
+    status, out, err = call(capsys, 'com', '--urdf', path, '--config', config,
+                            '--format', 'json')
+    assert status == 0, err
+    assert json.loads(out)['velocity'] == {'a': pytest.approx(1.0)}
+    status, out, err = call(capsys, 'fk', '--urdf', path, 'a=0.4', 'b=1.1')
+    assert_one_line_error(status, out, err, "'b'", "mimic of 'a'", 'a=0.4', 'a=0.5')
+    path = mimic_urdf(tmp_path, multiplier='0')
+    status, out, err = call(capsys, 'fk', '--urdf', path, 'b=1')
+    assert_one_line_error(status, out, err, "'b'", 'multiplier 0', 'give a')

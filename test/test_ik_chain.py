@@ -11,12 +11,32 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""The public methods of the reduced chain evaluator check their inputs."""
+"""Tests of frame_kinematics.core.ik.chain: the reduced chain evaluator and its checks."""
 
-from conftest import bundled, random_configuration
-from frame_kinematics.core import ConfigurationError, IKSolver
+from conftest import all_joint_types_model, bundled, random_configuration, real_robot_path, \
+    REAL_ROBOTS
+from frame_kinematics.core import ConfigurationError, IKSolver, Robot
+from frame_kinematics.core import ik
+from frame_kinematics.core.velocity import stacked_jacobian
+from ik_testing import arm_fixture, arm_joints_fixture
 import numpy as np
 import pytest
+
+arm = arm_fixture()
+arm_joints = arm_joints_fixture()
+
+
+def _model(name):
+    """Build the cross-checks' model of this test id (in the test: none at import)."""
+    if name == 'all joint types':
+        return all_joint_types_model()
+    if name == 'fk_quadruped floating':
+        return bundled('fk_quadruped', floating_base=True)
+    if name == 'iiwa':
+        return Robot.from_urdf_file(real_robot_path('iiwa'))
+    if name in REAL_ROBOTS:
+        return Robot.from_urdf_file(real_robot_path(name), floating_base=REAL_ROBOTS[name][1])
+    return bundled(name)
 
 
 @pytest.fixture
@@ -71,3 +91,64 @@ def test_checked_methods_agree_with_the_model_and_keep_their_inputs(evaluator):
     jac = evaluator.jacobian(poses)
     assert jac.shape == (5, 6, evaluator.nv)
     np.testing.assert_array_equal(evaluator.jacobian(poses.tolist()), jac)
+
+
+@pytest.mark.parametrize('name, tips', [
+    ('fk_arm', ['tool0']), ('fk_arm', ['tool0', 'left_finger_link', 'right_finger_link']),
+    ('all joint types', ['tip', 'plane', 'b'])], ids=lambda value: (
+        value if isinstance(value, str) else '+'.join(value)))
+def test_chain_evaluator_matches_the_kinematics_state(name, tips, arm):
+    model = arm if name == 'fk_arm' else _model(name)
+    rng = np.random.default_rng(0)
+    q = random_configuration(model, rng, 7)
+    evaluator = ik.ChainEvaluator(model, tips)
+    poses = evaluator.forward(evaluator.reduce(q))
+    state = model.forward_kinematics(q)
+    for t, tip in enumerate(tips):
+        assert np.allclose(poses[evaluator.n_nodes + t], state.transform(tip), atol=1e-12)
+    expected = stacked_jacobian(state, tips)[..., evaluator.v_index]
+    assert np.allclose(evaluator.jacobian(poses), expected, atol=1e-12)
+    assert np.allclose(evaluator.tip_transforms(q[0]), [state.transform(t)[0] for t in tips],
+                       atol=1e-12)
+
+
+def test_chain_evaluator_folds_inactive_joints_at_their_value(arm, arm_joints):
+    rng = np.random.default_rng(1)
+    q = random_configuration(arm, rng, 4)
+    held = ['shoulder_pan_joint', 'wrist_2_joint']
+    active = [n for n in arm_joints if n not in held]
+    evaluator = ik.ChainEvaluator(arm, 'tool0', active, q_fixed=q[0])
+    assert evaluator.active_joints == tuple(active)
+    mixed = q.copy()
+    for name in held:
+        mixed[:, arm.joint(name).idx_q] = q[0, arm.joint(name).idx_q]
+    poses = evaluator.forward(evaluator.reduce(q))
+    state = arm.forward_kinematics(mixed)
+    assert np.allclose(poses[-1], state.transform('tool0'), atol=1e-12)
+    columns = [arm.joint(n).idx_v for n in active]
+    assert np.allclose(evaluator.jacobian(poses), state.jacobian('tool0')[..., columns],
+                       atol=1e-12)
+    full = evaluator.expand(evaluator.reduce(q))
+    assert np.array_equal(full[:, evaluator.q_index], q[:, evaluator.q_index])
+    assert np.array_equal(full[1, [0, 4]], q[0, [0, 4]])
+
+
+# -- the kernel's consumers agree: IK's evaluator against the forward kinematics ------------------
+@pytest.mark.parametrize('name', ['fk_arm', 'fk_quadruped', 'fk_quadruped floating',
+                                  'all joint types', 'iiwa'] + sorted(REAL_ROBOTS))
+def test_evaluator_poses_and_jacobians_equal_the_forward_kinematics(name):
+    model = _model(name)
+    leaves = sorted(set(model.link_names) - {model.link(j.child).parent for j in model.joints})
+    rng = np.random.default_rng(30)
+    q = random_configuration(model, rng, 5)
+    state = model.forward_kinematics(q)
+    for tips in [leaves] + [[leaf] for leaf in leaves]:
+        evaluator = ik.ChainEvaluator(model, tips)
+        poses = evaluator.forward(evaluator.reduce(q))
+        for t, tip in enumerate(tips):
+            assert np.allclose(poses[evaluator.n_nodes + t], state.transform(tip), rtol=0,
+                               atol=1e-12), (name, tip)
+        # Every joint that moves a tip is active: the reduced Jacobian is the whole one.
+        full = np.zeros((5, 6 * len(tips), model.nv))
+        full[..., evaluator.v_index] = evaluator.jacobian(poses)
+        assert np.allclose(full, stacked_jacobian(state, tips), rtol=0, atol=1e-12), (name, tips)

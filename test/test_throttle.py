@@ -13,11 +13,13 @@
 # limitations under the License.
 """The /tf path's throttle: robot_state_publisher's per-joint rule, however it is computed."""
 
+from bridge_testing import ARM_JOINTS, arm_state, js, logged_bridge, make, MS, SEC
 from conftest import ListLogger
 from frame_kinematics.bridge.throttle import (JOINT_STATES_DEPTH, MAX_PAUSE_NS,
                                               MAX_STREAM_PAUSE_NS, PAUSE_SHARE,
                                               publish_interval_ns, Throttle)
 import numpy as np
+import pytest
 
 
 def rule(history, stamp_ns, joints, now_ns, interval_ns):
@@ -118,3 +120,86 @@ def test_a_wait_is_bounded_and_the_queue_holds_what_a_1khz_stream_sends_meanwhil
     assert throttle.pause_ns(0, slow, False) == MAX_PAUSE_NS  # the clock went back
     assert JOINT_STATES_DEPTH >= 2 * MAX_PAUSE_NS // 1_000_000
     assert 0 < PAUSE_SHARE < 1
+
+
+def test_publish_frequency_throttles_per_joint_by_stamp():
+    bridge, _, _ = make(publish_frequency=20.0)  # 50 ms
+    assert bridge.on_joint_state(js(['elbow_joint'], [0.1], stamp=SEC), SEC).tf
+    assert not bridge.on_joint_state(js(['elbow_joint'], [0.2], stamp=SEC + 30 * MS),
+                                     SEC).tf
+    # values are stored even when the transforms are throttled
+    assert bridge.configuration[bridge.model.joint('elbow_joint').idx_q] == 0.2
+    out = bridge.on_joint_state(js(['elbow_joint'], [0.3], stamp=SEC + 50 * MS), SEC)
+    assert out.tf and out.tf[0].stamp_ns == SEC + 50 * MS
+    # a joint never published before makes the message due at once
+    out = bridge.on_joint_state(js(['elbow_joint', 'wrist_1_joint'], [0.3, 0.1],
+                                   stamp=SEC + 60 * MS), SEC)
+    assert {t.child for t in out.tf} == {'forearm_link', 'wrist_1_link'}
+
+
+def test_publish_frequency_uses_whole_milliseconds_as_robot_state_publisher():
+    bridge, _, _ = make(publish_frequency=30.0)  # int(1000 / 30) = 33 ms
+    bridge.on_joint_state(js(['elbow_joint'], [0.1], stamp=SEC), SEC)
+    assert bridge.on_joint_state(js(['elbow_joint'], [0.1], stamp=SEC + 33 * MS), SEC).tf
+
+
+def test_publish_frequency_zero_publishes_every_message():
+    bridge, _, _ = make(publish_frequency=0.0)
+    for k in range(3):
+        out = bridge.on_joint_state(js(['elbow_joint'], [0.1 * k], stamp=SEC), SEC)
+        assert out.tf and out.tf[0].stamp_ns == SEC
+
+
+def test_ignore_timestamp_publishes_old_stamps_with_their_stamp():
+    bridge, _, _ = make(ignore_timestamp=True)
+    bridge.on_joint_state(js(['elbow_joint'], [0.1], stamp=5 * SEC), 5 * SEC)
+    out = bridge.on_joint_state(js(['elbow_joint'], [0.2], stamp=SEC), 5 * SEC)
+    assert out.tf and out.tf[0].stamp_ns == SEC
+
+
+def test_zero_stamp_is_throttled_as_robot_state_publisher():
+    bridge, _, _ = make()
+    assert not bridge.on_joint_state(js(['elbow_joint'], [0.1], stamp=0), 0).tf
+
+
+def test_clock_going_backwards_clears_the_publish_history():
+    bridge, logger, _ = make()
+    bridge.on_joint_state(js(['elbow_joint'], [0.1], stamp=10 * SEC), 10 * SEC)
+    assert not bridge.on_joint_state(js(['elbow_joint'], [0.1], stamp=2 * SEC), 10 * SEC).tf
+    out = bridge.on_joint_state(js(['elbow_joint'], [0.1], stamp=2 * SEC), 3 * SEC)
+    assert out.tf and any('backwards in time' in w for w in logger.texts())
+
+
+#: The stamps a builtin_interfaces/Time holds at its ends (sec is an int32), and negative ones.
+EXTREME_STAMPS = [-2 ** 31 * SEC, -2 ** 31 * SEC + 999_999_999, -SEC - 1, -1, 0,
+                  (2 ** 31 - 1) * SEC + 999_999_999]
+
+
+@pytest.mark.parametrize('stamp', EXTREME_STAMPS)
+def test_any_stamp_of_a_time_message_reaches_tf_exactly(stamp):
+    bridge, _ = logged_bridge(publish_frequency=0.0)
+    out = bridge.on_joint_state(arm_state(0.2, stamp), SEC)
+    assert out.tf and {t.stamp_ns for t in out.tf} == {stamp}
+    assert out.center_of_mass.stamp_ns == stamp
+
+
+def test_the_com_stamp_never_passes_the_last_time_a_message_holds():
+    last = (2 ** 31 - 1) * SEC + 999_999_999
+    bridge, _ = logged_bridge(publish_frequency=0.0)
+    bridge.on_joint_state(arm_state(0.2, last), SEC)
+    out = bridge.on_joint_state(arm_state(0.3, last), SEC)  # the same stamp again
+    assert out.tf and all(t.stamp_ns == last for t in out.tf)
+    assert out.center_of_mass is None  # one nanosecond later would not fit in a Time
+
+
+def test_two_sources_with_one_stamp_give_increasing_com_stamps():
+    bridge, _ = logged_bridge(publish_frequency=0.0)
+    stamps = []
+    for tick in range(1, 4):
+        for names in (ARM_JOINTS[:6], ARM_JOINTS[6:]):
+            out = bridge.on_joint_state(js(names, [0.01] * len(names), stamp=tick * SEC),
+                                        tick * SEC)
+            stamps += [t.stamp_ns for t in out.tf if t.child == 'com']
+    assert len(stamps) == 5  # the first arm message comes before any gripper value
+    assert all(b > a for a, b in zip(stamps, stamps[1:]))
+    assert all(abs(s - round(s / SEC) * SEC) < MS for s in stamps)

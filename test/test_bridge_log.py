@@ -1,0 +1,41 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Short and throttled log lines of the bridge (frame_kinematics.bridge.log)."""
+
+from bridge_testing import FakeClock, js, logged_bridge as make, SEC
+from conftest import ListLogger
+from frame_kinematics.bridge import ThrottledLog
+
+
+def test_throttled_log_counts_suppressed_messages():
+    logger, clock = ListLogger(), FakeClock()
+    log = ThrottledLog(logger, 1.0, clock)
+    log.warning('a', 'first')
+    log.warning('a', 'second')
+    log.warning('b', 'other key')
+    clock.t += 1.5
+    log.warning('a', 'third')
+    assert logger.texts() == ['first', 'other key', 'third (1 similar message(s) suppressed)']
+
+
+def test_a_huge_refused_value_is_not_quoted_whole():
+    bridge, logger = make()
+    huge = 'x' * 20_000_000
+    out = bridge.apply_parameters({'com.frame': huge, 'com.orientation': 'sideways'}, 0)
+    assert not out.accepted and len(out.reason) < 500
+    out = bridge.apply_parameters({'robot_description': '<robot name="' + huge}, 0)
+    assert not out.accepted and len(out.reason) < 500
+    out = bridge.on_joint_state(js([huge], [float('nan')]), SEC)
+    assert not out.accepted and len(out.reason) < 500
+    assert all(len(text) < 600 for text in logger.texts(None))

@@ -1,0 +1,172 @@
+# Copyright 2026 The frame_kinematics Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""Tests of frame_kinematics.core.kinematics.state: KinematicsState and its checks."""
+
+import logging
+
+from conftest import bundled, random_configuration, real_robot_path, REAL_ROBOTS
+from frame_kinematics.core import ConfigurationError, ExpressedIn, Robot, UnknownFrameError
+from frame_kinematics.core.joints import JointType
+from kinematics_testing import integrate, model_fixture, MODEL_NAMES, \
+    to_pinocchio, TOL
+import numpy as np
+import pytest
+
+PIN_REFS = ('WORLD', 'LOCAL', 'LOCAL_WORLD_ALIGNED')
+
+
+def _pinocchio_setup(name):
+    pin = pytest.importorskip('pinocchio')
+    path = real_robot_path(name)
+    floating = REAL_ROBOTS.get(name, ('', False))[1]
+    logging.disable(logging.WARNING)
+    try:
+        model = Robot.from_urdf_file(path, floating_base=floating)
+    finally:
+        logging.disable(logging.NOTSET)
+    pmodel = pin.buildModelFromUrdf(path, pin.JointModelFreeFlyer()) if floating \
+        else pin.buildModelFromUrdf(path)
+    return pin, model, pmodel
+
+
+model = model_fixture()
+
+
+@pytest.mark.parametrize('name', ['ur5', 'panda', 'iiwa', 'talos', 'solo12'])
+def test_matches_pinocchio_on_real_robots(name):
+    pin, model, pmodel = _pinocchio_setup(name)
+    pdata = pmodel.createData()
+    rng = np.random.default_rng(7)
+    skip_root = model.joints[0].type is JointType.FLOATING
+    for _ in range(3):
+        q = random_configuration(model, rng)
+        v, a = rng.normal(size=model.nv), rng.normal(size=model.nv)
+        qp, vp, ap, expand = to_pinocchio(model, pmodel, q, v, a)
+        pin.forwardKinematics(pmodel, pdata, qp, vp, ap)
+        pin.updateFramePlacements(pmodel, pdata)
+        pin.computeJointJacobians(pmodel, pdata, qp)
+        state = model.forward_kinematics(q, v, a)
+        point = rng.normal(size=3) * 0.1
+        for link in model.links[1:] if skip_root else model.links:
+            fid = pmodel.getFrameId(link.name, pin.BODY)
+            np.testing.assert_allclose(state.transform(link.name),
+                                       pdata.oMf[fid].homogeneous, atol=TOL)
+            for ref in PIN_REFS:
+                pref = getattr(pin, ref)
+                ours = ExpressedIn[ref]
+                np.testing.assert_allclose(state.jacobian(link.name, expressed_in=ours),
+                                           pin.getFrameJacobian(pmodel, pdata, fid, pref)
+                                           @ expand, atol=TOL)
+                np.testing.assert_allclose(state.velocity(link.name, expressed_in=ours),
+                                           pin.getFrameVelocity(pmodel, pdata, fid,
+                                                                pref).vector, atol=TOL)
+                np.testing.assert_allclose(state.acceleration(link.name, expressed_in=ours),
+                                           pin.getFrameAcceleration(pmodel, pdata, fid,
+                                                                    pref).vector, atol=1e-9)
+                if ref != 'WORLD':
+                    np.testing.assert_allclose(
+                        state.acceleration(link.name, expressed_in=ours, classical=True),
+                        pin.getFrameClassicalAcceleration(pmodel, pdata, fid, pref).vector,
+                        atol=1e-9)
+        # A point fixed in a link: Pinocchio frame with that placement.
+        link = model.links[-1].name
+        parent = pmodel.frames[pmodel.getFrameId(link, pin.BODY)]
+        fid = pmodel.addFrame(pin.Frame(f'probe{_}', parent.parentJoint, parent.parentFrame,
+                                        parent.placement * pin.SE3(np.eye(3), point),
+                                        pin.OP_FRAME))
+        pdata = pmodel.createData()
+        pin.computeJointJacobians(pmodel, pdata, qp)
+        pin.updateFramePlacements(pmodel, pdata)
+        for ref in PIN_REFS:
+            np.testing.assert_allclose(
+                state.jacobian(link, point, ExpressedIn[ref]),
+                pin.getFrameJacobian(pmodel, pdata, fid, getattr(pin, ref)) @ expand, atol=TOL)
+
+
+@pytest.mark.parametrize('model', MODEL_NAMES, indirect=True)
+def test_velocity_acceleration_and_com_match_finite_differences(model):
+    rng = np.random.default_rng(5)
+    dt = 1e-6
+    q = random_configuration(model, rng)
+    v, a = rng.normal(size=model.nv), rng.normal(size=model.nv)
+    state = model.forward_kinematics(q, v, a)
+    plus = model.forward_kinematics(integrate(model, q, v, dt), v + a * dt)
+    minus = model.forward_kinematics(integrate(model, q, v, -dt), v - a * dt)
+    np.testing.assert_allclose(state.center_of_mass_velocity(),
+                               (plus.center_of_mass() - minus.center_of_mass()) / (2 * dt),
+                               atol=1e-7)
+    np.testing.assert_allclose(state.center_of_mass_jacobian() @ v,
+                               state.center_of_mass_velocity(), atol=1e-12)
+    for link in model.links:
+        np.testing.assert_allclose(
+            state.acceleration(link.name, expressed_in=ExpressedIn.WORLD),
+            (plus.velocity(link.name, expressed_in=ExpressedIn.WORLD)
+             - minus.velocity(link.name, expressed_in=ExpressedIn.WORLD)) / (2 * dt),
+            atol=1e-6)
+        classical = state.acceleration(link.name, classical=True)
+        np.testing.assert_allclose(classical[:3], (plus.velocity(link.name)[:3]
+                                                   - minus.velocity(link.name)[:3]) / (2 * dt),
+                                   atol=1e-6)
+    momentum = state.centroidal_momentum()
+    np.testing.assert_allclose(momentum[:3], model.total_mass * state.center_of_mass_velocity(),
+                               atol=1e-12)
+
+
+@pytest.mark.parametrize('bad, message', [
+    (np.zeros(3), 'shape'),
+    (np.full(7, np.nan), 'NaN or inf'),
+    ([0, 0, np.inf, 0, 0, 0, 0], 'elbow_joint'),
+    (np.zeros((2, 3, 7)), 'shape'),
+    ('abc', 'numbers'),
+])
+def test_bad_configurations_are_refused(bad, message):
+    model = bundled('fk_arm')
+    with pytest.raises(ConfigurationError, match=message):
+        model.forward_kinematics(bad)
+
+
+def test_bad_velocities_and_points_are_refused():
+    model = bundled('fk_arm')
+    with pytest.raises(ConfigurationError, match="v for robot 'fk_arm' must have shape"):
+        model.forward_kinematics(np.zeros(7), np.zeros(3))
+    with pytest.raises(ConfigurationError, match='needs a velocity'):
+        model.forward_kinematics(np.zeros(7), None, np.zeros(7))
+    state = model.forward_kinematics(np.zeros(7))
+    with pytest.raises(ConfigurationError, match='no velocity'):
+        state.velocity('tool0')
+    with pytest.raises(ConfigurationError, match='point'):
+        state.jacobian('tool0', [0, np.nan, 0])
+    with pytest.raises(UnknownFrameError, match="unknown link 'tool1'"):
+        state.jacobian('tool1')
+    with pytest.raises(ConfigurationError, match='expressed in'):
+        state.jacobian('tool0', expressed_in='sideways')
+
+
+def test_floating_quaternion_is_checked_and_normalised():
+    model = bundled('fk_quadruped', floating_base=True)
+    q = model.neutral_configuration()
+    q[3:7] = [0, 0, 0, 2.0]
+    with pytest.raises(ConfigurationError, match="floating joint 'root_joint'"):
+        model.forward_kinematics(q)
+    q[6] = 1.00001
+    state = model.forward_kinematics(q)
+    np.testing.assert_allclose(state.q[3:7], [0, 0, 0, 1.0], atol=1e-15)
+
+
+def test_state_arrays_are_read_only():
+    state = bundled('fk_arm').forward_kinematics(np.zeros(7))
+    with pytest.raises(ValueError):
+        state.transform('tool0')[0, 3] = 1.0
+    with pytest.raises(ValueError):
+        state.q[0] = 1.0
