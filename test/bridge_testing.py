@@ -11,13 +11,23 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Shared helpers of the bridge tests: the bundled arm, bridges, joint_states, TF by hand."""
+"""
+Shared helpers of the bridge tests: the bundled arm, bridges, joint_states, TF by hand.
 
-from conftest import joint_xml, link_xml, ListLogger, urdf
+The fixtures are made per test file, as ``ik_testing.arm_fixture`` is: a file writes
+``arm = numpy_arm_fixture()`` or ``panda = panda_fixture()`` (no model is built at import).
+"""
+
+from typing import Callable
+
+from conftest import joint_xml, link_xml, ListLogger, moveit_resource, urdf
 from frame_kinematics import robots
 from frame_kinematics.bridge import Bridge, BridgeSettings, JointStateInput
+from frame_kinematics.bridge.moveit import MoveItKinematics
+from frame_kinematics.core import Robot
 from frame_kinematics.core.spatial import transform_from_xyz_quaternion
 import numpy as np
+import pytest
 
 ARM = open(robots.path('fk_arm')).read()
 ARM_JOINTS = ('shoulder_pan_joint', 'shoulder_lift_joint', 'elbow_joint', 'wrist_1_joint',
@@ -89,3 +99,45 @@ def compose(transforms, root):
     for frame in edges:
         pose(frame)
     return poses
+
+
+# -- reach studies ---------------------------------------------------------------------------
+#: A small study: 5 x 7 x 6 points x 2 orientations.
+BOX = {'box': (0.2, -0.3, 0.1, 0.6, 0.3, 0.6), 'step': 0.1, 'so3_count': 2}
+
+
+def numpy_arm_fixture() -> Callable:
+    """Make the module-scoped fixture ``arm`` (the bundled arm on numpy) of a test file."""
+    @pytest.fixture(scope='module', name='arm')
+    def arm():
+        return Robot.from_urdf_file(robots.path('fk_arm'), backend='numpy')
+
+    return arm
+
+
+# -- MoveIt ----------------------------------------------------------------------------------
+#: The Panda's seven arm joints and its 'ready' pose.
+ARM7 = [f'panda_joint{i}' for i in range(1, 8)]
+READY = [0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785]
+
+
+def moveit_text(relative):
+    """Return the text of a file of moveit_resources (skip the test without it)."""
+    with open(moveit_resource(relative)) as handle:
+        return handle.read()
+
+
+def panda_fixture() -> Callable:
+    """Make the fixture ``panda`` of a test file: ``(bridge, services, log)`` on the Panda."""
+    @pytest.fixture(name='panda')
+    def panda():
+        """Return a bridge on the Panda at 'ready', and the services with its SRDF."""
+        bridge = Bridge(moveit_text('panda_description/urdf/panda.urdf'), BridgeSettings())
+        names = ARM7 + ['panda_finger_joint1']
+        bridge.on_joint_state(JointStateInput(names, READY + [0.01], (), SEC), SEC)
+        log = ListLogger()
+        services = MoveItKinematics(log)
+        services.set_semantic(moveit_text('panda_moveit_config/config/panda.srdf'))
+        return bridge, services, log
+
+    return panda

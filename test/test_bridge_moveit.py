@@ -13,10 +13,10 @@
 # limitations under the License.
 """MoveIt's GetPositionIK and GetPositionFK answered on plain data, as move_group answers them."""
 
-from conftest import ListLogger, moveit_resource
-from frame_kinematics.bridge import Bridge, BridgeSettings, JointStateInput
+from bridge_testing import ARM7, moveit_text, panda_fixture, READY
+from conftest import ListLogger
+from frame_kinematics.bridge import Bridge, BridgeSettings
 from frame_kinematics.bridge.moveit import DEFAULT_IK_TIMEOUT, MoveItKinematics
-from frame_kinematics.bridge.moveit_groups import model_frame, resolve_group
 from frame_kinematics.bridge.moveit_types import (FRAME_TRANSFORM_FAILURE, INVALID_GROUP_NAME,
                                                   INVALID_LINK_NAME, INVALID_ROBOT_STATE,
                                                   NO_IK_SOLUTION, PoseIn, PositionFKRequestIn,
@@ -24,30 +24,11 @@ from frame_kinematics.bridge.moveit_types import (FRAME_TRANSFORM_FAILURE, INVAL
 from frame_kinematics.core.errors import SRDFError
 from frame_kinematics.core.spatial import (quaternion_from_rotation,
                                            transform_from_xyz_quaternion, transform_from_xyz_rpy)
-from frame_kinematics.core.srdf import load_srdf, read_srdf_file
 import numpy as np
 import pytest
 
-SEC = 1_000_000_000
-ARM7 = [f'panda_joint{i}' for i in range(1, 8)]
-READY = [0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785]
 
-
-def _read(relative):
-    with open(moveit_resource(relative)) as handle:
-        return handle.read()
-
-
-@pytest.fixture
-def panda():
-    """Return a bridge on moveit_resources' Panda at 'ready', and the services with its SRDF."""
-    bridge = Bridge(_read('panda_description/urdf/panda.urdf'), BridgeSettings())
-    names = ARM7 + ['panda_finger_joint1']
-    bridge.on_joint_state(JointStateInput(names, READY + [0.01], (), SEC), SEC)
-    log = ListLogger()
-    services = MoveItKinematics(log)
-    services.set_semantic(_read('panda_moveit_config/config/panda.srdf'))
-    return bridge, services, log
+panda = panda_fixture()
 
 
 def _pose(matrix, frame='world'):
@@ -68,48 +49,6 @@ def _solution_q(bridge, answer):
         if joint.is_actuated:
             q[joint.idx_q] = value
     return q
-
-
-# -- groups ----------------------------------------------------------------------------------
-def test_groups_of_the_moveit_configurations_resolve_to_their_joints_and_tips():
-    from frame_kinematics.core import Robot
-    panda = Robot.from_urdf_file(moveit_resource('panda_description/urdf/panda.urdf'))
-    srdf = read_srdf_file(moveit_resource('panda_moveit_config/config/panda.srdf'))
-    arm = resolve_group(srdf, panda, 'panda_arm')
-    assert arm.active_joints == tuple(ARM7)
-    assert 'panda_joint8' in arm.joints and arm.links[0] == 'panda_link0'
-    assert arm.tips == ('panda_link8',)  # the hand's end effector is attached there
-    assert resolve_group(srdf, panda, 'hand').active_joints == ('panda_finger_joint1',)
-    assert model_frame(srdf, panda) == 'world'
-
-    pr2 = Robot.from_urdf_file(moveit_resource('pr2_description/urdf/robot.xml'))
-    srdf = read_srdf_file(moveit_resource('pr2_description/srdf/robot.xml'))
-    arms = resolve_group(srdf, pr2, 'arms')  # two subgroups: both tips, in SRDF order
-    assert arms.tips == ('r_wrist_roll_link', 'l_wrist_roll_link')
-    assert len(arms.active_joints) == 14
-    torso = resolve_group(srdf, pr2, 'arms_and_torso')
-    assert set(torso.active_joints) == set(arms.active_joints) | {'torso_lift_joint'}
-    assert resolve_group(srdf, pr2, 'base').active_joints == ()  # only the virtual joint
-    assert model_frame(srdf, pr2) == 'odom_combined'
-
-    fanuc = Robot.from_urdf_file(moveit_resource('fanuc_description/urdf/fanuc.urdf'))
-    srdf = read_srdf_file(moveit_resource('fanuc_moveit_config/config/fanuc.srdf'))
-    manipulator = resolve_group(srdf, fanuc, 'manipulator')
-    assert manipulator.active_joints == tuple(f'joint_{i}' for i in range(1, 7))
-    assert manipulator.tips == ('tool0',)
-
-
-def test_a_group_naming_what_the_model_lacks_is_refused(panda):
-    bridge, _, _ = panda
-    srdf = load_srdf('<robot name="p"><group name="g"><chain base_link="panda_link0" '
-                     'tip_link="nowhere"/></group><group name="j"><joint name="nope"/></group>'
-                     '</robot>')
-    with pytest.raises(SRDFError, match="group 'g': unknown link 'nowhere'"):
-        resolve_group(srdf, bridge.model, 'g')
-    with pytest.raises(SRDFError, match="group 'j': unknown joint 'nope'"):
-        resolve_group(srdf, bridge.model, 'j')
-    with pytest.raises(SRDFError, match="unknown group 'arm'"):
-        resolve_group(srdf, bridge.model, 'arm')
 
 
 # -- GetPositionFK ---------------------------------------------------------------------------
@@ -286,5 +225,5 @@ def test_an_srdf_is_checked_against_the_model_before_it_is_used(panda):
                        ('pr2_description/urdf/robot.xml', 'pr2_description/srdf/robot.xml'),
                        ('fanuc_description/urdf/fanuc.urdf',
                         'fanuc_moveit_config/config/fanuc.srdf')):
-        other = Bridge(_read(urdf), BridgeSettings()).model
-        assert MoveItKinematics.read_semantic(_read(srdf), other).groups
+        other = Bridge(moveit_text(urdf), BridgeSettings()).model
+        assert MoveItKinematics.read_semantic(moveit_text(srdf), other).groups

@@ -11,17 +11,22 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""URDF parsing: every joint type, and a clear URDFError for every kind of bad document."""
+"""
+URDF parsing: every joint type, and a clear URDFError for every kind of bad document.
 
+Long attributes and names are refused with short error messages.
+"""
+
+import tracemalloc
 
 from conftest import joint_xml, link_xml, random_configuration, urdf
 from frame_kinematics.core import Robot, URDFError
 from frame_kinematics.core.checks import MAX_MAGNITUDE
+from frame_kinematics.core.errors import EXCERPT_LENGTH
 from frame_kinematics.core.urdf_source import uses_xacro
 import numpy as np
 import pytest
-
-TWO_LINKS = link_xml('a') + link_xml('b')
+from urdf_testing import TWO_LINKS
 
 
 def limited(name, jtype, lower='-1', upper='1', velocity='1', effort='1', extra=''):
@@ -72,26 +77,6 @@ def test_origin_axis_limits_inertial_and_mimic_are_read():
     # The inertia is rotated from the inertial frame (rpy 0.1 0.2 0.3) into link axes.
     assert np.trace(link.inertia) == pytest.approx(0.6)
     assert not np.allclose(link.inertia, np.diag(np.diag(link.inertia)))
-
-
-def test_mimic_chains_are_resolved_to_the_actuated_master():
-    body = ''.join(link_xml(n) for n in 'abcd') + joint_xml('j1', 'revolute', 'a', 'b') + \
-        joint_xml('j2', 'revolute', 'b', 'c',
-                  extra='<mimic joint="j1" multiplier="2" offset="1"/>') + \
-        joint_xml('j3', 'revolute', 'c', 'd',
-                  extra='<mimic joint="j2" multiplier="3" offset="0.5"/>')
-    model = Robot.from_urdf_string(urdf(body))
-    # j3 = 3 * (2 * j1 + 1) + 0.5
-    assert model.joint('j3').mimic == ('j1', 6.0, 3.5)
-
-
-def test_fixed_joint_with_mimic_is_kept_fixed_and_logged(core_log):
-    log = core_log('frame_kinematics.core.assembly')
-    body = ''.join(link_xml(n) for n in 'abc') + joint_xml('j1', 'revolute', 'a', 'b') + \
-        joint_xml('f', 'fixed', 'b', 'c', extra='<mimic joint="j1"/>')
-    model = Robot.from_urdf_string(urdf(body))
-    assert model.joint('f').mimic is None
-    assert "joint 'f' is fixed" in log.text
 
 
 @pytest.mark.parametrize('body, message', [
@@ -229,22 +214,6 @@ def test_external_entities_are_refused(tmp_path):
         Robot.from_urdf_string(network)
 
 
-def test_unreadable_file(tmp_path):
-    with pytest.raises(URDFError, match='cannot read'):
-        Robot.from_urdf_file(tmp_path / 'missing.urdf')
-
-
-def test_floating_base_option():
-    body = TWO_LINKS + joint_xml('j', 'revolute', 'a', 'b')
-    model = Robot.from_urdf_string(urdf(body), floating_base=True)
-    assert model.root_link == 'world'
-    assert model.joint_names == ('root_joint', 'j')
-    assert model.configuration_names[:7] == tuple(
-        f'root_joint/{c}' for c in ('x', 'y', 'z', 'qx', 'qy', 'qz', 'qw'))
-    with pytest.raises(URDFError, match="already named 'a'"):
-        Robot.from_urdf_string(urdf(body), floating_base=True, world_frame='a')
-
-
 def test_ignored_elements_do_not_disturb():
     body = (TWO_LINKS + joint_xml('j', 'revolute', 'a', 'b')
             + '<transmission name="t"><joint name="j"/></transmission>'
@@ -252,18 +221,6 @@ def test_ignored_elements_do_not_disturb():
             '<ros2_control name="c"><joint name="j"><command_interface name="p"/></joint>'
             '</ros2_control><!-- a comment: with a colon -->')
     assert Robot.from_urdf_string(urdf(body)).joint_names == ('j',)
-
-
-def test_mimic_chain_gain_beyond_the_bound_is_refused():
-    """Each multiplier is within the bound, their product along the chain is not."""
-    n = 4
-    body = ''.join(link_xml(f'l{i}') for i in range(n + 1))
-    body += joint_xml('j0', 'prismatic', 'l0', 'l1')
-    for i in range(1, n):
-        body += joint_xml(f'j{i}', 'prismatic', f'l{i}', f'l{i + 1}',
-                          extra=f'<mimic joint="j{i - 1}" multiplier="1e15"/>')
-    with pytest.raises(URDFError, match=r"joint 'j2'.*mimic chain to 'j0'.*1e\+30"):
-        Robot.from_urdf_string(urdf(body))
 
 
 #: An arm made by a xacro macro, and the macro used once.
@@ -302,3 +259,56 @@ def test_the_core_refuses_a_xacro_document():
     assert uses_xacro(MACRO_ARM.encode())
     assert not uses_xacro(b'<robot><!-- <xacro:arm/> --><link name="a"/></robot>')
     assert not uses_xacro(b'<!--' * 100_000 + b'<xacro:arm/>')
+
+
+def test_long_attribute_is_refused_before_it_is_split():
+    numbers = '1.5 ' * 1_000_000
+    text = urdf(link_xml('a') + link_xml('b') + joint_xml('j', 'fixed', 'a', 'b', xyz=numbers))
+    tracemalloc.start()
+    try:
+        with pytest.raises(URDFError) as error:
+            Robot.from_urdf_string(text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    message = str(error.value)
+    assert message == ("joint 'j': attribute 'origin xyz' needs 3 numbers, got "
+                       f"'{_cut(numbers)}'")
+    # The document, its UTF-8 copy and expat's buffers; splitting it would take ~18 times it.
+    assert peak < 8 * len(text)
+
+
+def _cut(text):
+    """Quote ``text`` as every message of the package does (one rule)."""
+    return f'{text[:EXCERPT_LENGTH]}... ({len(text)} characters)'
+
+
+@pytest.mark.parametrize('body, message', [
+    (link_xml('x' * 1_000_000),
+     f"<link> name '{_cut('x' * 1_000_000)}' is longer than 256 characters"),
+    (link_xml('a') + link_xml('b') + joint_xml('j' * 300, 'fixed', 'a', 'b'),
+     f"<joint> name '{_cut('j' * 300)}' is longer than 256"),
+    (link_xml('a') + joint_xml('j', 'fixed', 'a', 'b' * 300),
+     f"joint 'j': child link '{_cut('b' * 300)}' is longer"),
+    (link_xml('a') + link_xml('b') + joint_xml('j', 'revolute', 'a', 'b',
+                                               extra=f'<mimic joint="{"m" * 300}"/>'),
+     f"joint 'j': mimic joint '{_cut('m' * 300)}' is longer"),
+    (link_xml('a') + link_xml('b') + joint_xml('j', 'hinge' * 100, 'a', 'b'),
+     f"joint 'j': unknown joint type '{_cut('hinge' * 100)}'"),
+    (link_xml('a') + link_xml('b') + joint_xml('j', 'revolute', 'a', 'b', rpy='0 0 ' + '9' * 500),
+     f"attribute 'origin rpy' must be finite, got '{_cut('0 0 ' + '9' * 500)}'"),
+    (link_xml('a', '1' * 500 + 'x'),
+     f"attribute 'value' is not a number: '{_cut('1' * 500 + 'x')}'"),
+])
+def test_messages_quote_a_short_excerpt(body, message):
+    with pytest.raises(URDFError) as error:
+        Robot.from_urdf_string(urdf(body))
+    assert message in str(error.value)
+    assert len(str(error.value)) < 200
+
+
+def test_long_robot_name_is_refused():
+    with pytest.raises(URDFError, match=r"<robot> name 'rrrr.*\.\.\. \(257 characters\)' is "
+                       'longer than 256'):
+        Robot.from_urdf_string(urdf(link_xml('a'), name='r' * 257))
+    assert Robot.from_urdf_string(urdf(link_xml('a'), name='r' * 256)).name == 'r' * 256

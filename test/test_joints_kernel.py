@@ -11,19 +11,12 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""
-The joint kernel: every evaluation of a joint agrees with the per-type definition.
-
-``JointType.transform`` is the reference; the kernel's vectorised local transforms, its
-batch-last in-place motion and its TF translations/quaternions must equal it for every joint
-type, mimic terms included, and the motion subspace must be the derivative of the transform.
-"""
+"""Tests of frame_kinematics.core.joints.kernel: JointKernel's evaluations and tables."""
 
 from conftest import all_joint_types_model, bundled, random_configuration, real_robot_path
 from frame_kinematics.core import Robot
-from frame_kinematics.core.joints import ConfigurationLayout, JointKernel, JointType
-from frame_kinematics.core.spatial import quaternion_from_rotation, QUATERNION_NORM_TOLERANCE, \
-    rotation_from_quaternion
+from frame_kinematics.core.joints import JointKernel, JointType
+from frame_kinematics.core.spatial import quaternion_from_rotation, rotation_from_quaternion
 import numpy as np
 import pytest
 
@@ -103,36 +96,6 @@ def test_one_configuration_is_a_batch_of_one_and_tf_is_its_transforms_as_quatern
     xyz, quat = kernel.local_tf(q, rows)
     assert np.array_equal(xyz, local[rows, :3, 3])
     assert np.array_equal(quat, quaternion_from_rotation(local[rows, :3, :3]))
-
-
-@pytest.mark.parametrize('jtype', [t for t in JointType if t.moves])
-def test_motion_subspace_is_the_derivative_of_the_transform(jtype):
-    rng = np.random.default_rng(RNG_SEED)
-    axis = rng.normal(size=3)
-    axis /= np.linalg.norm(axis)
-    layout = ConfigurationLayout([('j', jtype, -3.0, 3.0)])
-    q = layout.sample_uniform(rng, None, 1.0)
-    subspace = jtype.motion_subspace(axis)
-    eps = 1e-7
-    joint_T_child = jtype.transform(axis, q)
-    for k in range(jtype.nv):
-        dv = np.zeros(jtype.nv)
-        dv[k] = eps
-        moved = jtype.transform(axis, layout.integrate(q, dv))
-        delta = np.linalg.inv(joint_T_child) @ moved  # child_T_child' for a small motion
-        twist = np.concatenate([delta[:3, 3], [delta[2, 1], delta[0, 2], delta[1, 0]]]) / eps
-        np.testing.assert_allclose(twist, subspace[:, k], atol=1e-6)
-
-
-def test_type_tables():
-    assert [t.nq for t in JointType] == [0, 1, 1, 1, 3, 7]
-    assert [t.nv for t in JointType] == [0, 1, 1, 1, 3, 6]
-    lower, upper = JointType.FLOATING.limits(-1.0, 1.0)
-    assert np.all(np.isinf(lower[:3])) and np.all(lower[3:] == -1.0) and np.all(upper[3:] == 1)
-    assert JointType.REVOLUTE.limits(-2.0, 3.0) == (np.array([-2.0]), np.array([3.0]))
-    assert np.array_equal(JointType.FLOATING.neutral(), [0, 0, 0, 0, 0, 0, 1])
-    assert JointType.from_urdf('planar') is JointType.PLANAR
-    assert 0 < QUATERNION_NORM_TOLERANCE < 1e-3
 
 
 def test_kernel_tables_cannot_be_written():
