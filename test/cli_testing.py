@@ -44,3 +44,7 @@ def assert_one_line_error(status, out, err, *words, code=1):
     assert 'Traceback' not in err
     for word in words:
         assert word in lines[0]
+
+
+#: A xacro document: ``XACRO.format(body)`` puts ``body`` in its <robot>.
+XACRO = '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">{}</robot>'

@@ -37,6 +37,10 @@ LOOPBACK_CYCLONE = ('<CycloneDDS><Domain Id="any"><General>' + LOOPBACK_INTERFAC
                     '<MaxAutoParticipantIndex>64</MaxAutoParticipantIndex>'
                     '</Discovery></Domain></CycloneDDS>')
 
+#: ``builtin_interfaces/Time`` stamps ``(sec, nanosec)`` at and near the int32 limits.
+INT32_STAMPS = [(-2 ** 31, 0), (-2 ** 31, 999_999_999), (-1, 999_999_999), (-2, 5), (0, 0),
+                (2 ** 31 - 1, 999_999_999), (2 ** 31 - 1, 0)]
+
 
 @contextlib.contextmanager
 def stay_on_loopback(domain_id: int) -> Iterator[None]:

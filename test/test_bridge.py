@@ -19,7 +19,9 @@ import threading
 from bridge_testing import (ARM_JOINTS, arm_state, as_matrix, full_state, js, logged_bridge,
                             make, MS, SEC)
 from conftest import all_joint_types_model, ListLogger, random_configuration
-from frame_kinematics.bridge import Bridge, BridgeSettings, UserFrame
+from frame_kinematics import robots
+from frame_kinematics.bridge import Bridge, BridgeSettings, JointStateInput, UserFrame
+from frame_kinematics.bridge.markers import com_markers
 from frame_kinematics.bridge.services import get_jacobian, JacobianRequest
 from frame_kinematics.core.spatial import inverse
 import numpy as np
@@ -242,3 +244,52 @@ def test_static_set_is_resent_only_when_it_changed():
     assert bridge.apply_parameters({'ignore_timestamp': False}, 0).tf_static is None
     assert bridge.apply_parameters({'frame_prefix': 'r/'}, 0).tf_static is not None
     assert bridge.apply_parameters({'frame_prefix': 'r/'}, 0).tf_static is None
+
+
+# -- the bridge: when markers go out ----------------------------------------------------------
+def _arm_bridge(**settings):
+    bridge = Bridge(open(robots.path('fk_arm')).read(),
+                    BridgeSettings(publish_frequency=0.0, **settings), logger=ListLogger())
+    bridge.initial_output(0)
+    return bridge
+
+
+def _message(bridge, stamp_ns, value=0.1):
+    names = list(bridge.model.joint_names)
+    return JointStateInput(names, [value] * len(names), (), stamp_ns)
+
+
+def test_the_bridge_sends_markers_with_the_com_ten_times_a_second_at_most():
+    bridge = _arm_bridge()
+    sent = []
+    for k in range(25):  # 25 messages 10 ms apart: 250 ms of stamps
+        stamp = 10**9 + k * 10_000_000
+        out = bridge.on_joint_state(_message(bridge, stamp), stamp)
+        assert out.tf and out.center_of_mass is not None
+        if out.markers is not None:
+            sent.append((stamp, out.markers))
+    assert [stamp for stamp, _ in sent] == [10**9, 10**9 + 100_000_000, 10**9 + 200_000_000]
+    state = bridge.model.forward_kinematics(np.full(bridge.model.nq, 0.1))
+    expected = com_markers(bridge.model, state, sent[-1][0])
+    assert sent[-1][1] == expected
+
+
+def test_the_bridge_clears_markers_on_a_model_swap_and_when_switched_off():
+    bridge = _arm_bridge()
+    assert bridge.on_joint_state(_message(bridge, 10**9), 10**9).markers
+    off = bridge.apply_parameters({'publish.com_markers': False}, 2 * 10**9)
+    assert off.accepted and off.clear_markers
+    out = bridge.on_joint_state(_message(bridge, 3 * 10**9), 3 * 10**9)
+    assert out.tf and out.markers is None
+    back = bridge.apply_parameters({'publish.com_markers': True}, 4 * 10**9)
+    assert back.accepted and not back.clear_markers
+    swap = bridge.apply_parameters(
+        {'robot_description': open(robots.path('fk_quadruped')).read()}, 5 * 10**9)
+    assert swap.accepted and swap.clear_markers
+
+
+@pytest.mark.parametrize('value', [1, 'true', None, [True]])
+def test_the_markers_switch_is_a_bool(value):
+    bridge = _arm_bridge()
+    out = bridge.apply_parameters({'publish.com_markers': value}, 10**9)
+    assert not out.accepted and 'publish.com_markers' in out.reason

@@ -128,27 +128,6 @@ def test_xacro_files_are_expanded(capsys, tmp_path):
     assert proc.stdout.startswith('robot macro_arm: 3 links')
 
 
-def test_xacro_that_cannot_be_expanded_is_one_line(capsys, tmp_path, monkeypatch):
-    pytest.importorskip('xacro')
-    path = tmp_path / 'robot.urdf.xacro'
-    path.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
-                    '<xacro:include filename="missing_arm.xacro"/><link name="a"/></robot>')
-    status, out, err = call(capsys, 'info', '--urdf', path)
-    assert_one_line_error(status, out, err, str(path), 'xacro cannot expand it',
-                          'missing_arm.xacro')
-    path.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">'
-                    '<xacro:include filename="$(find my_arm_description)/urdf/arm.xacro"/>'
-                    '<link name="a"/></robot>')
-    # xacro runs in a child process: an ament_index_python without packages stands for none
-    (tmp_path / 'no_ament' / 'ament_index_python').mkdir(parents=True)
-    (tmp_path / 'no_ament' / 'ament_index_python' / '__init__.py').write_text('')
-    monkeypatch.setenv('PYTHONPATH', os.pathsep.join(
-        [str(tmp_path / 'no_ament')] + [p for p in [os.environ.get('PYTHONPATH')] if p]))
-    status, out, err = call(capsys, 'info', '--urdf', path)
-    assert_one_line_error(status, out, err, 'cannot resolve $(find my_arm_description)',
-                          'ament index is not available')
-
-
 def test_xacro_without_the_xacro_package_says_what_to_install(capsys, tmp_path, monkeypatch):
     path = tmp_path / 'robot.urdf.xacro'
     path.write_text(MACRO_ARM)

@@ -25,9 +25,9 @@ joint limits, the warning for values beyond them, a mimic joint given for its ma
 import json
 import os
 
-from cli_testing import assert_one_line_error, call
+from cli_testing import assert_one_line_error, call, XACRO
 from conftest import bundled, erd_urdf, link_xml, random_configuration, urdf
-from frame_kinematics.cli import inputs, robot_input
+from frame_kinematics.cli import inputs
 from frame_kinematics.core import Robot
 import numpy as np
 import pytest
@@ -168,9 +168,6 @@ def test_a_yaml_value_yaml_cannot_build_is_one_line(capsys, tmp_path):
 
 
 # -- xacro -------------------------------------------------------------------------------------
-XACRO = '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">{}</robot>'
-
-
 @pytest.mark.parametrize('body', [
     '<link name="${9**9**9}"/>',
     '<xacro:include filename="fifo.xacro"/><link name="a"/>',
@@ -190,23 +187,6 @@ def test_a_xacro_expansion_that_does_not_end_is_stopped(tmp_path, body):
     proc = run(code=code, timeout=60)
     assert_one_line_error(proc.returncode, proc.stdout, proc.stderr,
                           f'{path}: xacro did not expand it within 1 s')
-
-
-def test_a_xacro_expansion_over_the_size_limit_is_refused(capsys, tmp_path, monkeypatch):
-    pytest.importorskip('xacro')
-    monkeypatch.setattr(robot_input, 'MAX_DOCUMENT_BYTES', 1000)
-    path = tmp_path / 'robot.urdf.xacro'
-    four = '<xacro:{0} n="${{n}}a"/><xacro:{0} n="${{n}}b"/><xacro:{0} n="${{n}}c"/>' \
-        '<xacro:{0} n="${{n}}d"/>'
-    path.write_text(XACRO.format(
-        '<xacro:macro name="l" params="n"><link name="link_${n}"/></xacro:macro>'
-        f'<xacro:macro name="m" params="n">{four.format("l")}</xacro:macro>'
-        f'<xacro:macro name="h" params="n">{four.format("m")}</xacro:macro>'
-        '<xacro:h n="x"/><xacro:h n="y"/><xacro:h n="z"/>'))
-    assert path.stat().st_size < 1000
-    status, out, err = call(capsys, '--urdf', path, 'info')
-    assert_one_line_error(status, out, err, f'{path}: xacro expands it to more than the limit '
-                          'of 1000 bytes')
 
 
 def test_a_huge_constraint_is_quoted_by_its_start(capsys, tmp_path):

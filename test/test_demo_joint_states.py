@@ -11,7 +11,7 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""The demo joint-state sweep (ROS-free math of demo_joint_states)."""
+"""Tests of frame_kinematics.demo_joint_states: the demo joint-state sweep (its ROS-free math)."""
 
 from conftest import all_joint_types_model, bundled
 from frame_kinematics.bridge import Bridge, JointStateInput
