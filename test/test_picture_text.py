@@ -13,15 +13,17 @@
 # limitations under the License.
 """Tests of frame_kinematics.picture_text: link labels that never overlap, and the title."""
 
-from conftest import random_configuration
+from conftest import bundled, random_configuration
 from frame_kinematics import render, robots
 from frame_kinematics.core import Robot
-from ik_testing import arm_fixture
 import numpy as np
 from picture_testing import REAL, saved_figures
 import pytest
 
-arm = arm_fixture()
+
+@pytest.fixture(scope='module')
+def arm():
+    return bundled()
 
 
 def text_boxes(fig):
