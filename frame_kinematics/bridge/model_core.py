@@ -38,9 +38,15 @@ def parse_description(urdf: str) -> Robot:
     """
     Load a robot description on the numpy backend (the bridge moves to a compiled one later).
 
-    :raises FrameKinematicsError: for an empty or unusable URDF.
+    :param urdf: the URDF XML (the ``robot_description`` parameter or topic).
+    :return: the model.
+    :raises ConfigurationError: for what is not a string, or an empty one.
+    :raises FrameKinematicsError: for an unusable URDF.
     """
-    if not isinstance(urdf, str) or not urdf.strip():
+    if not isinstance(urdf, str):
+        raise ConfigurationError(f'robot_description must be a string of URDF XML, got '
+                                 f'{type(urdf).__name__}')
+    if not urdf.strip():
         raise ConfigurationError('robot_description is empty')
     return Robot.from_urdf_string(urdf, backend='numpy')
 
