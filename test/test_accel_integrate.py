@@ -40,3 +40,15 @@ def test_compiled_integration_equals_the_layouts():
             integrate.integrate(q[b], v[b], steps, out)
             out[layout.wrap_q] = wrap_angle(out[layout.wrap_q])   # the solver wraps them
             np.testing.assert_allclose(out, expected[b], rtol=0.0, atol=1e-12)
+
+
+def test_compiled_wrap_equals_wrap_angle_at_the_edges():
+    pytest.importorskip('numba')
+    from frame_kinematics.core.accel import integrate
+    edges = [np.nextafter(-np.pi, -4.0), -np.pi, np.nextafter(-np.pi, 0.0), 0.0, -0.0,
+             np.nextafter(np.pi, 0.0), np.pi, np.nextafter(np.pi, 4.0), 3 * np.pi, -3 * np.pi,
+             1e16, -1e16]
+    angles = np.concatenate([edges, np.random.default_rng(50).uniform(-40.0, 40.0, 200)])
+    wrapped = np.array([integrate.wrap(a) for a in angles])
+    np.testing.assert_array_equal(wrapped, wrap_angle(angles))
+    assert np.all((-np.pi <= wrapped) & (wrapped < np.pi))

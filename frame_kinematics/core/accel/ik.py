@@ -35,7 +35,7 @@ only; the numpy engine solves the others.
 import numba
 import numpy as np
 
-from .integrate import integrate, normalize
+from .integrate import integrate, normalize, wrap
 from .lm import damped_step, residual, tip_jacobian
 from .poses import poses_into
 from .runtime import monotonic, uniform
@@ -182,7 +182,7 @@ def solve_into(table, node_parent, tip_parent, tip_constant, columns, bounds, se
                 for j in range(n):
                     d = rest[j] - q[cur, j]
                     if continuous[j]:
-                        d = np.mod(d + np.pi, 2.0 * np.pi) - np.pi
+                        d = wrap(d)
                     bias[j] = rest_gain * d
             damped = lam + ERROR_DAMPING * cost
             damped_step(jac, e[cur], damped, gram, rhs, dq, bias, with_rest)
@@ -211,7 +211,7 @@ def solve_into(table, node_parent, tip_parent, tip_constant, columns, bounds, se
             # every iterate is the configuration returned: continuous angles in [-pi, pi)
             for j in range(nq):
                 if continuous[j]:
-                    q[nxt, j] = np.mod(q[nxt, j] + np.pi, 2.0 * np.pi) - np.pi
+                    q[nxt, j] = wrap(q[nxt, j])
         _chain(table, tip_parent, tip_constant, q[nxt], world[nxt], tips[nxt])
         cost_c = residual(tips[nxt], target, weight, e[nxt], err[nxt, 0], err[nxt, 1])
         accept = restart or cost_c < cost

@@ -18,7 +18,7 @@ The formulas of :meth:`ConfigurationLayout.integrate
 <frame_kinematics.core.joints.ConfigurationLayout.integrate>`: one-dof coordinates add, a
 floating joint follows its local twist on SE(3) (``start @ exp_se3(v)``, the quaternion
 renormalised, ``w >= 0``), a planar joint its local twist on SE(2); continuous angles are not
-wrapped here (the solve wraps every iterate). The layout is given as
+wrapped here (the solve wraps every iterate with :func:`wrap`). The layout is given as
 ``steps = (one_q, one_v, floating_q, floating_v, planar_q, planar_v)``, the ``q`` and ``v``
 indices of each kind of joint.
 """
@@ -28,6 +28,17 @@ import numpy as np
 
 #: Below this rotation angle the series of the SE(3) and SE(2) exponentials are used.
 _SERIES = 1e-3
+
+
+@numba.njit(error_model='numpy', inline='always')
+def wrap(angle):
+    """
+    One angle into ``[-pi, pi)``: :func:`~frame_kinematics.core.joints.wrap_angle`.
+
+    Just below ``-pi``, ``angle + pi`` rounds the remainder up to ``2 pi``: that is ``-pi``.
+    """
+    wrapped = np.mod(angle + np.pi, 2.0 * np.pi) - np.pi
+    return wrapped - 2.0 * np.pi if wrapped >= np.pi else wrapped
 
 
 @numba.njit(error_model='numpy')

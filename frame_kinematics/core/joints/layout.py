@@ -37,10 +37,13 @@ def wrap_angle(angle: np.ndarray) -> np.ndarray:
     """
     Wrap angles into ``[-pi, pi)``.
 
+    Just below ``-pi``, ``angle + pi`` rounds the remainder up to ``2 pi``: that is ``-pi``.
+
     :param angle: angles in radians, any shape.
     :return: the wrapped angles.
     """
-    return np.mod(np.asarray(angle, dtype=float) + np.pi, _TWO_PI) - np.pi
+    wrapped = np.mod(np.asarray(angle, dtype=float) + np.pi, _TWO_PI) - np.pi
+    return wrapped - _TWO_PI * (wrapped >= np.pi)
 
 
 def _planar_coefficients(w: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
