@@ -87,10 +87,10 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]], precision: i
 
 def finite(x: float) -> Optional[float]:
     """
-    Return a float for JSON, ``None`` for an infinite value.
+    Return a float for strict JSON, ``None`` for an infinite value or NaN.
 
     :param x: the number.
-    :return: ``x`` or ``None``.
+    :return: ``x`` as a float, or ``None``.
     """
     return float(x) if math.isfinite(x) else None
 
@@ -118,15 +118,15 @@ def configuration_dict(model: RobotModel, q: np.ndarray) -> Dict[str, float]:
 
 def config_line(model: RobotModel, q: np.ndarray) -> str:
     """
-    Describe a configuration by its entries away from zero.
+    Describe a configuration by its entries that differ from the neutral configuration.
 
     :param model: the robot model.
     :param q: ``(nq,)``.
     :return: ``name=value, ...`` or ``neutral configuration``.
     """
     neutral = model.neutral_configuration()
-    changed = [f'{name}={float(value):g}' for name, value, zero in
-               zip(model.configuration_names, q, neutral) if value != zero]
+    changed = [f'{name}={float(value):g}' for name, value, rest in
+               zip(model.configuration_names, q, neutral) if value != rest]
     return ', '.join(changed) if changed else 'neutral configuration'
 
 
