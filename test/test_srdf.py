@@ -20,6 +20,7 @@ from frame_kinematics.core.srdf import (DisabledCollision, EndEffector, Group, l
                                         read_srdf_file, VirtualJoint)
 from frame_kinematics.core.urdf_source import MAX_DOCUMENT_BYTES
 import pytest
+from urdf_testing import OncePath
 
 SMALL = """<?xml version="1.0"?>
 <robot name="two">
@@ -120,6 +121,13 @@ def test_bad_files_are_named(tmp_path):
         read_srdf_file(bad)
     with pytest.raises(SRDFError, match='must be str, bytes or os.PathLike'):
         read_srdf_file(3.5)
+
+
+def test_a_path_is_converted_once_even_when_the_document_fails(tmp_path):
+    bad = tmp_path / 'bad.srdf'
+    bad.write_text('<robot><group/></robot>')
+    with pytest.raises(SRDFError, match=f"file '{bad}': <group> without"):
+        read_srdf_file(OncePath(bad))
 
 
 def test_moveit_panda_srdf_fits_its_urdf():

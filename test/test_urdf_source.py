@@ -24,6 +24,7 @@ from frame_kinematics.core import Robot, URDFError
 from frame_kinematics.core.urdf import parse_urdf
 from frame_kinematics.core.urdf_source import MAX_DOCUMENT_BYTES
 import pytest
+from urdf_testing import OncePath
 
 #: A document whose names are not ASCII, and its declaration for a given encoding.
 NAMES = ('épaule', 'coude')
@@ -126,6 +127,13 @@ def test_undecodable_file_names_the_file_and_offset(tmp_path):
     with pytest.raises(URDFError, match=f"file '{path}': the document is not valid UTF-8 .*"
                        'offset 13'):
         Robot.from_urdf_file(path)
+
+
+def test_a_path_is_converted_once_even_when_the_document_fails(tmp_path):
+    path = tmp_path / 'bad.urdf'
+    path.write_bytes(b'<robot name="\xff"/>')
+    with pytest.raises(URDFError, match=f"file '{path}': the document is not valid UTF-8"):
+        urdf_module.read_urdf_file(OncePath(path))
 
 
 @pytest.mark.skipif(not os.path.exists('/dev/zero'), reason='needs /dev/zero')

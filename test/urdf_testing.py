@@ -11,9 +11,24 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""Helpers of the tests of the URDF reading (urdf, assembly): shared document fragments."""
+"""Helpers of the tests of the URDF and SRDF reading: document fragments, a path read once."""
+
+import os
 
 from conftest import link_xml
 
 #: Two links 'a' and 'b', no joint: the start of a document's body.
 TWO_LINKS = link_xml('a') + link_xml('b')
+
+
+class OncePath:
+    """A path whose ``__fspath__`` answers once, then fails."""
+
+    def __init__(self, path):
+        self.path, self.calls = os.fspath(path), 0
+
+    def __fspath__(self):
+        self.calls += 1
+        if self.calls > 1:
+            raise RuntimeError('__fspath__ called twice')
+        return self.path

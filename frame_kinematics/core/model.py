@@ -33,8 +33,8 @@ from typing import Any, Dict, Mapping, Optional, Tuple, Union
 import numpy as np
 
 from .assembly import add_floating_root, assemble, Joint, Link
-from .checks import as_path, check_flag, check_number, check_vector, MAX_MAGNITUDE
-from .errors import ConfigurationError, UnknownFrameError, URDFError
+from .checks import check_flag, check_number, check_vector, MAX_MAGNITUDE
+from .errors import ConfigurationError, UnknownFrameError
 from .joints import ConfigurationLayout, entry_names, frozen, JointKernel, JointType
 from .topology import Topology
 from .urdf import check_name, load_urdf, RobotDescription
@@ -188,7 +188,6 @@ class RobotModel:
             robot description, or ``world_frame`` is not a link name.
         :raises ConfigurationError: if ``floating_base`` is not a bool.
         """
-        path = as_path(path, 'a URDF path', URDFError)
         return cls(*cls.parse(read_urdf_file(path), floating_base, world_frame))
 
     # -- lookup -------------------------------------------------------------------------------

@@ -29,8 +29,8 @@ import numpy as np
 
 from .backend import executor, resolve
 from .bounded import BoundedCache
-from .checks import as_path, check_point
-from .errors import ConfigurationError, URDFError
+from .checks import check_point
+from .errors import ConfigurationError
 from .ik.calls import one_call
 from .kinematics import ExpressedIn, KinematicsState, KinematicsWorkspace
 from .model import RobotModel
@@ -132,7 +132,6 @@ class Robot(RobotModel):
         :raises ConfigurationError: if ``floating_base`` is not a bool.
         :raises BackendError: for an unknown backend or numba asked for and missing.
         """
-        path = as_path(path, 'a URDF path', URDFError)
         return cls.from_urdf_string(read_urdf_file(path), floating_base, world_frame, backend)
 
     # -- kinematics shortcuts -------------------------------------------------------------

@@ -29,7 +29,7 @@ import os
 from types import MappingProxyType
 from typing import Dict, Iterable, Optional, Tuple, Type, Union
 
-from .checks import first_repeated, MAX_MAGNITUDE
+from .checks import as_path, first_repeated, MAX_MAGNITUDE
 from .errors import excerpt, SRDFError, URDFError
 from .urdf import MAX_NAME_LENGTH
 from .urdf_source import decode_document, read_urdf_file
@@ -324,11 +324,12 @@ def read_srdf_file(path: Union[str, os.PathLike]) -> SemanticDescription:
     :return: the description.
     :raises SRDFError: naming the path, if it cannot be read or is not a valid SRDF.
     """
+    name = as_path(path, 'an SRDF path', SRDFError)  # once: a user's __fspath__ is called once
     try:
-        text = read_urdf_file(path)
+        text = read_urdf_file(name)
     except URDFError as exc:
         raise SRDFError(str(exc).replace('a URDF', 'an SRDF')) from None
     try:
         return load_srdf(text)
     except SRDFError as exc:
-        raise SRDFError(str(exc), f"file '{os.fsdecode(os.fspath(path))}'") from None
+        raise SRDFError(str(exc), f"file '{os.fsdecode(name)}'") from None

@@ -25,6 +25,7 @@ import os
 import re
 from typing import Optional, Tuple, Union
 
+from .checks import as_path
 from .errors import excerpt, URDFError
 from .file_input import read_bounded
 
@@ -149,11 +150,12 @@ def read_urdf_file(path: Union[str, os.PathLike], wait: Optional[float] = None) 
     :raises URDFError: naming the path, if it is not a path, cannot be read, is larger than
         the limit, is a FIFO nobody writes to, or does not decode.
     """
-    data = read_urdf_bytes(path, wait)
+    name = as_path(path, 'a URDF path', URDFError)  # once: a user's __fspath__ is called once
+    data = read_urdf_bytes(name, wait)
     try:
         return decode_document(data)[0]
     except URDFError as exc:
-        raise URDFError(str(exc), f"file '{os.fsdecode(os.fspath(path))}'") from None
+        raise URDFError(str(exc), f"file '{os.fsdecode(name)}'") from None
 
 
 def uses_xacro(data: bytes) -> bool:
