@@ -40,14 +40,14 @@ STATUS_BEYOND = -1
 STATUS_UNSOLVED = 0
 STATUS_SOLVED = 1
 STATUS_NEIGHBOUR = 2
-_ARRAYS = ('points', 'normals', 'regions', 'quaternions', 'q', 'status', 'manipulability',
-           'joint_limit_margin', 'score')
 #: The kinds of numbers of every array, and its shape from ``P`` points, ``O`` orientations
 #: and ``n`` joint coordinates.
 _LAYOUT = MappingProxyType({
     'points': ('f', 'P3'), 'normals': ('f', 'P3'), 'regions': ('iu', 'P'),
     'quaternions': ('f', 'PO4'), 'q': ('f', 'POn'), 'status': ('iu', 'PO'),
     'manipulability': ('f', 'PO'), 'joint_limit_margin': ('f', 'PO'), 'score': ('f', 'PO')})
+#: The arrays of a study, in the order they are saved.
+_ARRAYS = tuple(_LAYOUT)
 #: The entries of the metadata, and their types.
 _META = MappingProxyType({'robot': str, 'tip': str, 'active_joints': list, 'settings': dict,
                           'stats': dict})
