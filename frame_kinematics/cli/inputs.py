@@ -37,6 +37,7 @@ from ..core.errors import (ConfigurationError, excerpt, name_list, quote,
                            UnknownFrameError)
 from ..core.file_input import read_bounded
 from ..core.model import RobotModel
+from ..picture_canvas import MissingDependencyError
 
 #: Largest disagreement accepted between a mimic joint's value and its master's.
 MIMIC_TOLERANCE = 1e-6
@@ -241,7 +242,6 @@ def read_document(path: str):
         import yaml
     except ImportError:
         if path.lower().endswith(('.yaml', '.yml')):
-            from ..render import MissingDependencyError
             raise MissingDependencyError('pyyaml', f'reading the YAML file {path}') from None
         return read_json(text, path)
     try:

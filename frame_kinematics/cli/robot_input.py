@@ -35,6 +35,7 @@ from ..core.errors import URDFError
 from ..core.robot import Robot
 from ..core.urdf_source import (decode_document, MAX_DOCUMENT_BYTES, read_urdf_bytes,
                                 uses_xacro)
+from ..picture_canvas import MissingDependencyError
 
 #: Seconds xacro may take to expand a document.
 XACRO_TIMEOUT_SECONDS = 60.0
@@ -85,7 +86,6 @@ def expand_xacro(path: str, document: bytes) -> str:
     :raises URDFError: for bytes that do not decode.
     """
     if importlib.util.find_spec('xacro') is None:
-        from ..render import MissingDependencyError
         raise MissingDependencyError('xacro', f'{path} is a xacro document: expanding it')
     try:
         text = decode_document(document)[0]
