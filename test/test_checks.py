@@ -18,7 +18,7 @@ import sys
 import types
 
 from frame_kinematics.core.checks import as_float_array, as_path, check_number, \
-    first_repeated, MAX_MAGNITUDE, number_within
+    check_one_vector, first_repeated, MAX_MAGNITUDE, number_within
 from frame_kinematics.core.errors import ConfigurationError, URDFError
 from hypothesis import given, strategies as st
 import numpy as np
@@ -117,3 +117,16 @@ def test_check_number_takes_real_numbers_within_its_bounds(value):
 def test_check_number_refuses_strings_and_what_number_within_refuses(value):
     with pytest.raises(ConfigurationError, match=r'^x must be a number >= 0, got '):
         check_number(value, 'x must be a number >= 0', 0.0)
+
+
+def test_check_one_vector_takes_exactly_one_vector_of_real_numbers():
+    given = [1, 2.5, np.float32(3)]
+    out = check_one_vector(given, 3, 'v')
+    assert out.dtype == float and out.tolist() == [1.0, 2.5, 3.0]
+    source = np.zeros(4)
+    assert check_one_vector(source, 4, 'q') is not source  # a copy, never the caller's array
+    for bad, words in (([[1, 2, 3]], r'v must be 3 numbers, got shape \(1, 3\)'),
+                       ([1, 2], r'v must be 3 numbers, got shape \(2,\)'),
+                       ([1, np.nan, 3], 'v'), ([1, 1e300, 3], 'v'), ('abc', 'v must be numbers')):
+        with pytest.raises(ConfigurationError, match=words):
+            check_one_vector(bad, 3, 'v')

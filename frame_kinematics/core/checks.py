@@ -142,6 +142,25 @@ def as_vectors(x, size: int, name: str) -> np.ndarray:
     return arr
 
 
+def check_one_vector(x, size: int, name: str,
+                     entries: Optional[Sequence[str]] = None) -> np.ndarray:
+    """
+    Validate one vector of exactly ``size`` real numbers (no batch).
+
+    :param x: array-like of shape ``(size,)``.
+    :param size: the number of entries.
+    :param name: what it is called in error messages.
+    :param entries: a name per entry, to say which entries are bad.
+    :return: a new float array of shape ``(size,)``.
+    :raises ConfigurationError: for a wrong type or shape, NaN, inf or a magnitude above
+        :data:`MAX_MAGNITUDE`.
+    """
+    arr = as_float_array(x, name)
+    if arr.shape != (size,):
+        raise ConfigurationError(f'{name} must be {size} numbers, got shape {arr.shape}')
+    return check_finite(arr, name, entries)
+
+
 def check_point(point, name: str = 'point') -> np.ndarray:
     """
     Validate a 3D point or vector.
@@ -151,10 +170,7 @@ def check_point(point, name: str = 'point') -> np.ndarray:
     :return: a new float array of shape ``(3,)``.
     :raises ConfigurationError: for anything else.
     """
-    arr = as_float_array(point, name)
-    if arr.shape != (3,):
-        raise ConfigurationError(f'{name} must be 3 numbers, got shape {arr.shape}')
-    return check_finite(arr, name, ('x', 'y', 'z'))
+    return check_one_vector(point, 3, name, ('x', 'y', 'z'))
 
 
 def number_within(value, low: float = -MAX_MAGNITUDE, high: float = MAX_MAGNITUDE,

@@ -41,7 +41,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from .backend import again
-from .checks import as_float_array, check_finite, check_flag
+from .checks import as_float_array, check_flag, check_one_vector
 from .errors import ConfigurationError, quote, ReferenceFrameError, UnknownReferenceFrameError
 from .executor import Executor
 from .joints import JointType
@@ -426,10 +426,7 @@ class FrameTree:
     def _com_angles(self, values, size: int, name: str) -> np.ndarray:
         what = 'a unit quaternion [x, y, z, w]' if size == 4 else '[yaw, pitch, roll]'
         try:
-            arr = as_float_array([] if values is None else values, name)
-            if arr.shape != (size,):
-                raise ConfigurationError(f'{name} has shape {arr.shape}')
-            arr = check_finite(arr, name)
+            arr = check_one_vector([] if values is None else values, size, name)
             return unit_quaternion(arr, name) if size == 4 else arr
         except ConfigurationError as exc:
             raise ReferenceFrameError(f'CoM orientation needs {what}: {exc}',

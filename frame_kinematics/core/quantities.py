@@ -28,7 +28,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .checks import as_float_array, check_finite, check_number, MAX_MAGNITUDE
+from .checks import as_float_array, check_finite, check_number, check_one_vector, MAX_MAGNITUDE
 from .errors import ConfigurationError, quote, ReferenceFrameError
 from .frames import ReferenceFrame
 from .spatial import (force_transform, motion_transform, quaternion_from_rotation,
@@ -41,10 +41,7 @@ INERTIA_TOLERANCE = 1e-9
 
 
 def _vector(values, size: int, what: str) -> np.ndarray:
-    arr = as_float_array(values, what)
-    if arr.shape != (size,):
-        raise ConfigurationError(f'{what} needs {size} numbers, got shape {arr.shape}')
-    check_finite(arr, what)
+    arr = check_one_vector(values, size, what)
     arr.flags.writeable = False
     return arr
 
