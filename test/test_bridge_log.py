@@ -13,7 +13,7 @@
 # limitations under the License.
 """Short and throttled log lines of the bridge (frame_kinematics.bridge.log)."""
 
-from bridge_testing import FakeClock, js, logged_bridge as make, SEC
+from bridge_testing import FakeClock, js, logged_bridge, SEC
 from conftest import ListLogger
 from frame_kinematics.bridge import ThrottledLog
 
@@ -30,7 +30,7 @@ def test_throttled_log_counts_suppressed_messages():
 
 
 def test_a_huge_refused_value_is_not_quoted_whole():
-    bridge, logger = make()
+    bridge, logger = logged_bridge()
     huge = 'x' * 20_000_000
     out = bridge.apply_parameters({'com.frame': huge, 'com.orientation': 'sideways'}, 0)
     assert not out.accepted and len(out.reason) < 500

@@ -15,7 +15,7 @@
 
 import os
 
-from bridge_testing import ARM, arm_state, logged_bridge as make, SEC
+from bridge_testing import ARM, arm_state, logged_bridge, SEC
 from frame_kinematics.bridge import (Bridge, BridgeSettings, PARAMETER_DEFAULTS,
                                      settings_from_parameters, UserFrame)
 from frame_kinematics.core import FrameKinematicsError
@@ -86,7 +86,7 @@ BAD_PARAMETERS = [
 
 
 def test_parameters_read_at_start_up_only_are_refused_at_run_time():
-    bridge, _ = make()
+    bridge, _ = logged_bridge()
     for name, value in (('moveit.compute_ik_service', 'other_ik'),
                         ('tf_serialization', 'messages'),
                         ('joint_states_serialization', 'messages'),
@@ -101,7 +101,7 @@ def test_parameters_read_at_start_up_only_are_refused_at_run_time():
 
 @pytest.mark.parametrize('name, value, fragment', BAD_PARAMETERS)
 def test_bad_parameters_are_refused_and_joint_states_keep_working(name, value, fragment):
-    bridge, logger = make()
+    bridge, logger = logged_bridge()
     before = bridge.settings
     out = bridge.apply_parameters({name: value}, 0)
     if fragment is not None:
@@ -120,7 +120,7 @@ def test_bad_parameters_at_start_up_give_the_library_error(name, value, fragment
 
 
 def test_a_user_frame_defined_one_parameter_at_a_time_appears_when_complete():
-    bridge, logger = make()
+    bridge, logger = logged_bridge()
     out = bridge.apply_parameters({'user_frames.names': ['cam']}, 0)
     assert out.accepted and out.tf_static is None
     assert any("'cam' waits" in t and 'user_frames.cam.parent' in t
@@ -134,7 +134,7 @@ def test_a_user_frame_defined_one_parameter_at_a_time_appears_when_complete():
 
 
 def test_frame_parameters_before_the_name_wait_too():
-    bridge, logger = make()
+    bridge, logger = logged_bridge()
     assert bridge.apply_parameters({'user_frames.cam.parent': 'tool0'}, 0).accepted
     assert any('not in user_frames.names' in t for t in logger.texts('warning'))
     out = bridge.apply_parameters({'user_frames.names': ['cam']}, 0)
@@ -143,12 +143,12 @@ def test_frame_parameters_before_the_name_wait_too():
 
 @pytest.mark.parametrize('name', ['publish_frequncy', 'com.colour', 'user_frames.cam.size'])
 def test_a_misspelt_parameter_is_refused_as_robot_state_publisher(name):
-    bridge, _ = make()
+    bridge, _ = logged_bridge()
     out = bridge.apply_parameters({name: 50}, 0)
     assert not out.accepted
     assert out.reason.endswith(f"parameter '{name}' cannot be set because it was not declared")
 
 
 def test_rclpy_parameters_pass_through():
-    bridge, _ = make()
+    bridge, _ = logged_bridge()
     assert bridge.apply_parameters({'use_sim_time': True}, 0).accepted

@@ -13,7 +13,7 @@
 # limitations under the License.
 """The service handlers of the ROS-free layer: IK, Jacobian, relative motion."""
 
-from bridge_testing import arm_state, logged_bridge as make
+from bridge_testing import arm_state, logged_bridge
 from conftest import all_joint_types_model, random_configuration
 from frame_kinematics import robots
 from frame_kinematics.bridge import Bridge, BridgeSettings, JointStateInput, UserFrame
@@ -239,7 +239,7 @@ def test_ik_is_solved_in_slices_that_give_the_interpreter_up_and_keeps_its_itera
 
 
 def test_ik_timeout_is_capped_and_counts_from_the_arrival():
-    bridge, _ = make()
+    bridge, _ = logged_bridge()
     bridge.on_joint_state(arm_state(0.1), SEC)
     snapshot = bridge.snapshot()
     answer = compute_ik(snapshot, IKRequest('tool0', timeout=86400.0))
@@ -252,7 +252,7 @@ def test_ik_timeout_is_capped_and_counts_from_the_arrival():
 
 
 def test_ik_timeout_counts_the_reading_of_a_huge_request():
-    bridge, _ = make()
+    bridge, _ = logged_bridge()
     bridge.on_joint_state(arm_state(0.1), SEC)
     names = [f'joint_{i}' for i in range(120_000)]
     answer = compute_ik(bridge.snapshot(), IKRequest('tool0', target_position=(0.3, 0.1, 0.4),
@@ -267,7 +267,7 @@ def test_ik_timeout_counts_the_reading_of_a_huge_request():
 
 
 def test_jacobian_of_a_frame_below_the_com_frame_is_refused():
-    bridge, _ = make()
+    bridge, _ = logged_bridge()
     assert bridge.apply_parameters({'user_frames.names': ['below'],
                                     'user_frames.below.parent': 'com'}, 0).accepted
     bridge.on_joint_state(arm_state(0.1), SEC)
@@ -280,7 +280,7 @@ def test_jacobian_of_a_frame_below_the_com_frame_is_refused():
     JacobianRequest('tool0', joint_state=JointValues(['shoulder_pan_joint'], [1e308])),
 ])
 def test_non_finite_jacobians_are_refused(request_):
-    bridge, _ = make()
+    bridge, _ = logged_bridge()
     bridge.on_joint_state(arm_state(0.1), SEC)
     answer = get_jacobian(bridge.snapshot(), request_)
     assert not answer.success or (np.all(np.isfinite(answer.jacobian.to_array()))
@@ -289,7 +289,7 @@ def test_non_finite_jacobians_are_refused(request_):
 
 def test_manipulability_and_singularity_are_the_core_definitions():
     from frame_kinematics.core.velocity import is_singular, manipulability
-    bridge, _ = make()
+    bridge, _ = logged_bridge()
     bridge.on_joint_state(arm_state(0.0), SEC)
     answer = get_jacobian(bridge.snapshot(), JacobianRequest('tool0'))
     jacobian = answer.jacobian.to_array()

@@ -13,14 +13,14 @@
 # limitations under the License.
 """The services' immutable view of the bridge (frame_kinematics.bridge.snapshot)."""
 
-from bridge_testing import ARM_JOINTS, arm_state, logged_bridge as make, SEC
+from bridge_testing import ARM_JOINTS, arm_state, logged_bridge, SEC
 from frame_kinematics.bridge.services import (compute_ik, get_jacobian, IKRequest,
                                               JacobianRequest, JointValues)
 import pytest
 
 
 def test_snapshot_is_immutable_and_does_not_follow_later_messages():
-    bridge, _ = make()
+    bridge, _ = logged_bridge()
     bridge.on_joint_state(arm_state(0.1), SEC)
     snapshot = bridge.snapshot()
     bridge.on_joint_state(arm_state(0.7, 2 * SEC), 2 * SEC)
@@ -31,7 +31,7 @@ def test_snapshot_is_immutable_and_does_not_follow_later_messages():
 
 
 def test_a_joint_state_naming_mimic_joints_is_a_valid_seed_and_configuration():
-    bridge, _ = make()
+    bridge, _ = logged_bridge()
     bridge.on_joint_state(arm_state(0.1), SEC)
     names = list(ARM_JOINTS) + ['right_finger_joint']
     positions = [0.1] * 6 + [0.02, 0.02]
@@ -50,7 +50,7 @@ def test_a_joint_state_naming_mimic_joints_is_a_valid_seed_and_configuration():
 
 
 def test_a_seed_naming_a_joint_twice_is_refused():
-    bridge, _ = make()
+    bridge, _ = logged_bridge()
     bridge.on_joint_state(arm_state(0.1), SEC)
     answer = compute_ik(bridge.snapshot(), IKRequest(
         'tool0', target_position=(0.3, 0.1, 0.4), position_only=True,
