@@ -23,7 +23,7 @@ figure is made; without it a :class:`MissingDependencyError` says what to instal
 import os
 from typing import Sequence, Tuple
 
-from .core.checks import as_path
+from .core.checks import as_path, check_count
 from .core.errors import ConfigurationError, FrameKinematicsError, quote
 
 #: Dots per inch of every figure: a figure's size in inches is its size in pixels / DPI.
@@ -63,17 +63,15 @@ def check_size(size: Sequence[int]) -> Tuple[int, int]:
 
     :param size: ``(width, height)`` in pixels.
     :return: the two sides as integers.
-    :raises ConfigurationError: unless two integers from 16 to :data:`MAX_PIXELS`.
+    :raises ConfigurationError: unless two whole numbers from 16 to :data:`MAX_PIXELS`.
     """
     try:
-        width, height = (int(s) for s in size)
-    except (TypeError, ValueError, OverflowError):
+        width, height = size
+    except (TypeError, ValueError):
         raise ConfigurationError(f'size must be two integers (width, height), got '
                                  f'{quote(size)}') from None
-    if not (16 <= width <= MAX_PIXELS and 16 <= height <= MAX_PIXELS):
-        raise ConfigurationError(f'picture size {width}x{height} is out of range '
-                                 f'(16 to {MAX_PIXELS} pixels per side)')
-    return width, height
+    return (check_count(width, 'picture width', 16, MAX_PIXELS),
+            check_count(height, 'picture height', 16, MAX_PIXELS))
 
 
 def check_output(path: str, suffixes: Sequence[str]) -> str:

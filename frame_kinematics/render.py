@@ -36,8 +36,9 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from .core.checks import check_count, check_number
 from .core.configuration import interpolate
-from .core.errors import ConfigurationError, name_list
+from .core.errors import ConfigurationError, name_list, quote
 from .core.joints import JointType
 from .core.kinematics import KinematicsState
 from .core.model import RobotModel
@@ -54,6 +55,9 @@ _STRIP_HEADER = 40
 _TITLE_FONTSIZE = 8.5
 #: Which links get frame axes by default: the root and the chain ends, every link, or none.
 AXES = ('tips', 'all', 'none')
+#: Most configurations a drawn motion has (its ``frames``): an animation holds every frame in
+#: memory.
+MAX_FRAMES = 200
 #: Shortest side of the drawn box, as a fraction of the longest (a flat robot stays visible).
 _THINNEST = 0.3
 #: Points per drawn line that labels avoid covering.
@@ -74,7 +78,7 @@ def interpolate_configurations(model: RobotModel, q_start, q_end, count: int) ->
     :param model: the robot model.
     :param q_start: first configuration ``(nq,)``.
     :param q_end: last configuration ``(nq,)``.
-    :param count: number of configurations (at least 2).
+    :param count: number of configurations, from 2 to :data:`MAX_FRAMES`.
     :return: ``(count, nq)``.
     :raises ConfigurationError: for invalid configurations or count.
     """
@@ -82,9 +86,8 @@ def interpolate_configurations(model: RobotModel, q_start, q_end, count: int) ->
     q1 = model.check_configuration(q_end, 'end configuration')
     if q0.ndim != 1 or q1.ndim != 1:
         raise ConfigurationError('start and end configurations must be single vectors (nq,)')
-    if int(count) != count or count < 2:
-        raise ConfigurationError(f'a motion needs at least 2 frames, got {count}')
-    return interpolate(model, q0, q1, np.linspace(0.0, 1.0, int(count)))
+    count = check_count(count, 'number of frames', 2, MAX_FRAMES)
+    return interpolate(model, q0, q1, np.linspace(0.0, 1.0, count))
 
 
 def _changed_joints(model: RobotModel, q: np.ndarray) -> str:
@@ -314,13 +317,12 @@ def render_configuration(model: RobotModel, q, path: str,
 
 def _view(view: Sequence[float]) -> Tuple[float, float]:
     try:
-        elev, azim = (float(v) for v in view)
+        elev, azim = view
     except (TypeError, ValueError):
-        raise ConfigurationError(f'view must be two numbers (elevation, azimuth), got {view!r}'
-                                 ) from None
-    if not (math.isfinite(elev) and math.isfinite(azim)):
-        raise ConfigurationError(f'view angles must be finite, got {view!r}')
-    return elev, azim
+        raise ConfigurationError(f'view must be two numbers (elevation, azimuth), got '
+                                 f'{quote(view)}') from None
+    return (check_number(elev, 'view elevation must be a finite number of degrees'),
+            check_number(azim, 'view azimuth must be a finite number of degrees'))
 
 
 def render_motion(model: RobotModel, q_start, q_end, path: str, frames: int = 8,
@@ -341,7 +343,8 @@ def render_motion(model: RobotModel, q_start, q_end, path: str, frames: int = 8,
     :param q_start: first configuration ``(nq,)``.
     :param q_end: last configuration ``(nq,)``.
     :param path: output file, ``.gif`` or ``.png``.
-    :param frames: number of configurations along the motion (both ends included).
+    :param frames: number of configurations along the motion (both ends included), from 2 to
+        :data:`MAX_FRAMES`.
     :param columns: pictures per row of a strip.
     :param size: size of one picture in pixels ``(width, height)``.
     :param view: elevation and azimuth of the camera in degrees.
@@ -355,6 +358,7 @@ def render_motion(model: RobotModel, q_start, q_end, path: str, frames: int = 8,
     :return: the path written.
     :raises MissingDependencyError: without matplotlib (or without pillow for a GIF).
     :raises ConfigurationError: for bad configurations or options.
+    :raises UnknownFrameError: for an unknown link in ``links``.
     """
     path = check_output(path, ('.gif', '.png'))
     size = check_size(size)
@@ -365,9 +369,7 @@ def render_motion(model: RobotModel, q_start, q_end, path: str, frames: int = 8,
     if path.lower().endswith('.gif'):
         _animate(scene, path_q, path, size, view, fps, progress)
         return path
-    if int(columns) != columns or columns < 1:
-        raise ConfigurationError(f'columns must be a positive integer, got {columns}')
-    columns = min(int(columns), count)
+    columns = min(check_count(columns, 'columns', 1), count)
     rows = -(-count // columns)
     if columns * size[0] > MAX_PIXELS or rows * size[1] + _STRIP_HEADER > MAX_PIXELS:
         raise ConfigurationError(f'a strip of {rows}x{columns} pictures of {size[0]}x{size[1]} '
@@ -421,6 +423,6 @@ def _animate(scene: _Scene, path_q: np.ndarray, path: str, size: Tuple[int, int]
                 progress(frame + 1, count)
 
 
-__all__ = ['DEFAULT_SIZE', 'DEFAULT_VIEW', 'MissingDependencyError',
+__all__ = ['DEFAULT_SIZE', 'DEFAULT_VIEW', 'MAX_FRAMES', 'MissingDependencyError',
            'interpolate_configurations', 'picture_size', 'render_configuration',
            'render_motion']

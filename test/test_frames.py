@@ -171,10 +171,21 @@ def test_add_frame_refuses_bad_offsets_and_flags_and_changes_nothing(tree):
     for bad in (np.array([1, 0]), 1, 'yes', None):
         with pytest.raises(ConfigurationError, match='baked must be True or False'):
             tree.add_frame('u', 'tool0', np.eye(4), baked=bad)
+    with pytest.raises(ConfigurationError, match=r'one 4x4 transform, got shape \(2, 4, 4\)'):
+        tree.add_frame('u', 'tool0', np.stack([np.eye(4)] * 2))
     with pytest.raises(ReferenceFrameError, match='must not be empty'):
         tree.add_frame('', 'tool0', np.eye(4))
     assert tree.frame_names == names
     assert tree.add_frame('u', 'tool0', np.eye(4), baked=np.bool_(True)).baked
+
+
+def test_a_frame_is_not_baked_from_a_batch(tree):
+    names = tree.frame_names
+    tree.update(np.zeros((3, tree.model.nq)))
+    with pytest.raises(ConfigurationError, match="frame 'u' can only be baked from a single"):
+        tree.add_frame('u', 'tool0', np.eye(4), baked=True)
+    assert tree.frame_names == names
+    assert tree.add_frame('u', 'tool0', np.eye(4)).root_T_frame.shape == (3, 4, 4)
 
 
 def test_set_com_orientation_refuses_bad_arguments_and_changes_nothing(tree):

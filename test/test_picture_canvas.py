@@ -15,6 +15,7 @@
 
 from frame_kinematics import picture_canvas, render
 from frame_kinematics.core import ConfigurationError, FrameKinematicsError
+import numpy as np
 import pytest
 
 
@@ -59,10 +60,17 @@ def test_check_size_takes_two_integers_in_range(size):
     assert picture_canvas.check_size(size) == size
 
 
+def test_check_size_takes_whole_floats_as_integers():
+    assert picture_canvas.check_size(np.array([800.0, 600.0])) == (800, 600)
+
+
 @pytest.mark.parametrize('size, match', [
-    ((15, 600), 'out of range'), ((800, picture_canvas.MAX_PIXELS + 1), 'out of range'),
+    ((15, 600), 'picture width must be between 16'),
+    ((800, picture_canvas.MAX_PIXELS + 1), 'picture height must be between 16'),
     ((800,), 'two integers'), ('800x600', 'two integers'), (None, 'two integers'),
-    ((800.5, float('nan')), 'two integers'),
+    ((800, float('nan')), 'picture height must be a whole number'),
+    ((20.7, 30), 'picture width must be a whole number, got 20.7'),
+    ((True, 600), 'picture width must be a whole number'),
 ])
 def test_check_size_refuses(size, match):
     with pytest.raises(ConfigurationError, match=match):

@@ -158,13 +158,16 @@ def test_interpolated_motion_moves_at_constant_speed(seed, count):
 
 @pytest.mark.parametrize('kwargs, error, words', [
     ({'path': 'x.jpg'}, ConfigurationError, ['.png']),
-    ({'size': (8, 100)}, ConfigurationError, ['8x100']),
-    ({'size': ('a', 3)}, ConfigurationError, ['size']),
+    ({'size': (8, 100)}, ConfigurationError, ['picture width', '16', 'got 8']),
+    ({'size': ('a', 3)}, ConfigurationError, ['picture width must be a whole number', 'str']),
     ({'links': ['tool0', 'hand']}, UnknownFrameError, ["'hand'"]),
     ({'axis_length': -1.0}, ConfigurationError, ['axis length']),
-    ({'view': (float('nan'), 0)}, ConfigurationError, ['view']),
+    ({'view': (float('nan'), 0)}, ConfigurationError, ['view elevation', 'nan']),
+    ({'view': (30, '45')}, ConfigurationError, ['view azimuth', "'45'"]),
+    ({'view': 'x' * 10 ** 4}, ConfigurationError, ['view must be two numbers']),
     ({'q': np.full(7, np.nan)}, ConfigurationError, ['NaN']),
-    ({'size': (float('inf'), 100)}, ConfigurationError, ['size']),
+    ({'size': (float('inf'), 100)}, ConfigurationError, ['picture width', 'inf']),
+    ({'size': 800}, ConfigurationError, ['size must be two integers']),
     ({'path': 'missing/p.png'}, ConfigurationError, ['folder does not exist']),
     ({'path': 5}, ConfigurationError, ['output must be', 'int']),
 ])
@@ -180,12 +183,23 @@ def test_configuration_errors(tmp_path, arm, arm_q, kwargs, error, words):
     assert not (tmp_path / 'p.png').exists()
 
 
+@pytest.mark.parametrize('count', [1, render.MAX_FRAMES + 1, 2.5, None, 'x', float('nan'),
+                                   float('inf'), True])
+def test_interpolation_refuses_a_count_that_is_not_a_whole_number_of_frames(count):
+    model = all_joint_types_model()
+    q0, q1 = random_configuration(model, np.random.default_rng(3), batch=2)
+    with pytest.raises(ConfigurationError, match='number of frames must be'):
+        render.interpolate_configurations(model, q0, q1, count)
+
+
 def test_motion_errors(tmp_path, arm, arm_q):
     start = arm.neutral_configuration()
-    with pytest.raises(ConfigurationError, match='at least 2 frames'):
+    with pytest.raises(ConfigurationError, match='number of frames must be between 2 and'):
         render.render_motion(arm, start, arm_q, str(tmp_path / 'm.png'), frames=1)
-    with pytest.raises(ConfigurationError, match='columns'):
-        render.render_motion(arm, start, arm_q, str(tmp_path / 'm.png'), frames=3, columns=0)
+    for columns in (0, 'x', 1.5):
+        with pytest.raises(ConfigurationError, match='columns must be'):
+            render.render_motion(arm, start, arm_q, str(tmp_path / 'm.png'), frames=3,
+                                 columns=columns)
     with pytest.raises(ConfigurationError, match='too large'):
         render.render_motion(arm, start, arm_q, str(tmp_path / 'm.png'), frames=40,
                              columns=40, size=(400, 300))

@@ -40,12 +40,10 @@ from .relative_motion import run as run_relative_motion
 from .. import __version__, robots
 from ..core.ik.options import MAX_TIME_BUDGET
 from ..core.kinematics import ExpressedIn
-from ..render import AXES
+from ..render import AXES, MAX_FRAMES
 
 #: Value of ``--time-budget`` that lifts the wall-clock limit.
 NO_TIME_BUDGET = 'none'
-#: Most frames of a motion (``render --frames``): an animation holds every frame in memory.
-MAX_FRAMES = 200
 
 
 class _StoreOnce(argparse.Action):

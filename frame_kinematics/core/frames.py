@@ -218,8 +218,8 @@ class FrameTree:
 
         Validation happens first: on error nothing changes.
 
-        :param q: configuration ``(nq,)``.
-        :param v: velocity ``(nv,)`` (optional).
+        :param q: configuration ``(nq,)``, or a batch ``(B, nq)`` (every pose is then a batch).
+        :param v: velocity ``(nv,)`` or ``(B, nv)`` (optional).
         :raises ConfigurationError: for an invalid configuration.
         """
         self._state = KinematicsState(self.model, q, v, backend=again(self._state.executor))
@@ -286,20 +286,21 @@ class FrameTree:
         :raises ReferenceFrameError: if the name is taken, empty or not a string, or the parent
             is neither a name nor a frame of this tree.
         :raises UnknownFrameError: if the parent does not exist.
-        :raises ConfigurationError: if the offset is not a rigid transform of real numbers or
-            ``baked`` is not a bool.
+        :raises ConfigurationError: if the offset is not one rigid transform of real numbers,
+            ``baked`` is not a bool, or a frame is baked while the tree holds a batch.
         """
         self._check_new_name(name)
         parent_frame = self.frame(parent)
         what = f'offset of frame {quote(name)}'
         offset = check_transform(as_float_array(parent_T_frame, what), what)
         if offset.shape != (4, 4):
-            raise ReferenceFrameError(f'{what} must be one 4x4 transform', name)
+            raise ConfigurationError(f'{what} must be one 4x4 transform, got shape '
+                                     f'{offset.shape}')
         if check_flag(baked, 'baked'):
             root_T_parent = parent_frame.root_T_frame
             if root_T_parent.shape != (4, 4):
-                raise ReferenceFrameError('a frame can only be baked from a single '
-                                          'configuration, not a batch', name)
+                raise ConfigurationError(f'frame {quote(name)} can only be baked from a single '
+                                         'configuration, not a batch')
             offset = root_T_parent @ offset
             parent_frame = parent_frame.root
         offset.flags.writeable = False

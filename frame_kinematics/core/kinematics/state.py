@@ -200,6 +200,7 @@ class KinematicsState:
         :param link: the link.
         :param point: ``link_p_point`` (default: the origin).
         :return: ``root_p_point`` of shape ``(3,)`` or ``(B, 3)`` (a new array).
+        :raises UnknownFrameError: for an unknown link.
         :raises ConfigurationError: for a point that is not 3 finite numbers.
         """
         return np.array(self._point(self.model.link_index(link), point))
@@ -233,8 +234,11 @@ class KinematicsState:
 
         :param link: the link.
         :param point: ``link_p_point`` (default: the link origin).
-        :param expressed_in: see above.
+        :param expressed_in: see above (an :class:`ExpressedIn` or its name).
         :return: a new ``(6, nv)`` or ``(B, 6, nv)`` array.
+        :raises UnknownFrameError: for an unknown link.
+        :raises ConfigurationError: for a point that is not 3 finite numbers, or an unknown
+            ``expressed_in``.
         """
         ref = ExpressedIn.parse(expressed_in)
         index = self.model.link_index(link)
@@ -323,6 +327,9 @@ class KinematicsState:
         :param point: ``link_p_point`` (default: the link origin).
         :param expressed_in: see :meth:`jacobian`.
         :return: ``(6,)`` or ``(B, 6)``.
+        :raises UnknownFrameError: for an unknown link.
+        :raises ConfigurationError: if the state has no velocity, for a point that is not 3
+            finite numbers, or an unknown ``expressed_in``.
         """
         index = self.model.link_index(link)
         return self._express(index, self.spatial_velocities()[index], point,
@@ -343,8 +350,10 @@ class KinematicsState:
         :param expressed_in: see :meth:`jacobian`.
         :param classical: return the classical instead of the spatial acceleration.
         :return: ``(6,)`` or ``(B, 6)``, ``[linear; angular]``.
-        :raises ConfigurationError: for a ``classical`` that is not a bool, or a classical
-            acceleration asked for in ``WORLD``.
+        :raises UnknownFrameError: for an unknown link.
+        :raises ConfigurationError: if the state has no acceleration, for a point that is not
+            3 finite numbers, an unknown ``expressed_in``, a ``classical`` that is not a bool,
+            or a classical acceleration asked for in ``WORLD``.
         """
         if not isinstance(classical, (bool, np.bool_)):
             raise ConfigurationError(f'classical must be True or False, got '
@@ -387,7 +396,11 @@ class KinematicsState:
         return com.mass_average(self.model, centers)
 
     def center_of_mass_velocity(self) -> np.ndarray:
-        """Velocity of the center of mass in the root frame, ``(3,)`` or ``(B, 3)``."""
+        """
+        Velocity of the center of mass in the root frame, ``(3,)`` or ``(B, 3)``.
+
+        :raises ConfigurationError: if the state has no velocity or the robot has no mass.
+        """
         return com.center_of_mass_velocity(self.model, self.link_centers_of_mass(),
                                            self.spatial_velocities())
 
@@ -398,16 +411,25 @@ class KinematicsState:
         The angular part is the angular momentum about the CoM (Pinocchio's ``hg``).
 
         :return: ``(6,)`` or ``(B, 6)``.
+        :raises ConfigurationError: if the state has no velocity or the robot has no mass.
         """
         return com.centroidal_momentum(self.model, self.poses, self.link_centers_of_mass(),
                                        self.spatial_velocities())
 
     def angular_momentum(self) -> np.ndarray:
-        """Angular momentum about the center of mass, root-aligned axes, ``(3,)``/``(B, 3)``."""
+        """
+        Angular momentum about the center of mass, root-aligned axes, ``(3,)`` or ``(B, 3)``.
+
+        :raises ConfigurationError: if the state has no velocity or the robot has no mass.
+        """
         return self.centroidal_momentum()[..., 3:]
 
     def center_of_mass_jacobian(self) -> np.ndarray:
-        """Jacobian of the center of mass, ``(3, nv)`` or ``(B, 3, nv)``: ``com_dot = J v``."""
+        """
+        Jacobian of the center of mass, ``(3, nv)`` or ``(B, 3, nv)``: ``com_dot = J v``.
+
+        :raises ConfigurationError: if the robot has no mass.
+        """
         if self.executor is not None:
             com.total_mass(self.model)
             return self.executor.center_of_mass_jacobian(self.poses)
