@@ -55,6 +55,67 @@ def test_no_configuration_leaves_the_bound():
     assert not bound.outside(tips, 0.0).any()
 
 
+def test_a_prismatic_joint_away_from_zero_does_not_shrink_the_bound():
+    body = (link_xml('base') + link_xml('l1') + link_xml('tip') +
+            joint_xml('j1', 'prismatic', 'base', 'l1', xyz='1 0 0', axis='1 0 0') +
+            joint_xml('fixed', 'fixed', 'l1', 'tip'))
+    model = Robot.from_urdf_string(urdf(body), backend='numpy')  # j1 within [-2, 2]
+    bound = reach_bound(model, 'tip', None, np.array([-1.0]))  # the tip at the base's origin
+    assert np.allclose(bound.center, [1, 0, 0]) and np.isclose(bound.radius, 2.0)
+    reachable = model.transform(np.array([2.0]), 'tip')[:3, 3]  # 3 m from the base
+    assert not bound.outside(reachable, 0.0)
+
+
+def _random_chain(rng):
+    """A chain of 2 to 6 revolute, continuous and prismatic joints, random poses and axes."""
+    count = int(rng.integers(2, 7))
+    body = ''.join(link_xml(f'l{i}') for i in range(count + 1)) + link_xml('tip')
+    for i in range(count):
+        kind = str(rng.choice(['revolute', 'continuous', 'prismatic']))
+        xyz = ' '.join(f'{x:.3f}' for x in rng.uniform(-0.5, 0.5, 3))
+        rpy = ' '.join(f'{x:.3f}' for x in rng.uniform(-np.pi, np.pi, 3))
+        axis = rng.normal(size=3)
+        body += joint_xml(f'j{i}', kind, f'l{i}', f'l{i + 1}', xyz=xyz, rpy=rpy,
+                          axis=' '.join(repr(float(a)) for a in axis / np.linalg.norm(axis)))
+    body += joint_xml('tool', 'fixed', f'l{count}', 'tip', xyz='0.1 0.05 0')
+    return Robot.from_urdf_string(urdf(body), backend='numpy')
+
+
+@pytest.mark.parametrize('seed', range(12))
+def test_no_configuration_of_the_active_joints_leaves_the_bound_from_any_held_one(seed):
+    rng = np.random.default_rng(seed)
+    model = _random_chain(rng)
+    joints = [j for j in model.joints if j.idx_q >= 0]
+    active = [j.name for j in joints if rng.random() < 0.7] or [joints[-1].name]
+
+    def within_limits(count):
+        q = np.empty((count, model.nq))
+        for joint in joints:
+            low, high = (-np.pi, np.pi) if joint.lower == -np.inf else (joint.lower, joint.upper)
+            q[:, joint.idx_q] = rng.uniform(low, high, count)
+        return q
+
+    held = within_limits(1)[0]
+    bound = reach_bound(model, 'tip', active, held)
+    q = np.tile(held, (3000, 1))
+    moved = within_limits(3000)
+    for name in active:
+        index = model.joint(name).idx_q
+        q[:, index] = moved[:, index]
+    for name in active:  # and the ends of the prismatic joints' ranges
+        joint = model.joint(name)
+        if joint.type.name == 'PRISMATIC':
+            q[:2, joint.idx_q] = joint.lower, joint.upper
+    tips = model.forward_kinematics(q).transform('tip')
+    assert not bound.outside(tips[:, :3, 3], 1e-12).any()
+
+
+def test_a_bound_is_of_one_configuration():
+    model = _planar_arm()
+    with pytest.raises(ConfigurationError, match=r'one configuration \(nq,\), got shape'):
+        reach_bound(model, 'tip', None, np.zeros((2, model.nq)))
+
+
 def _mimic_arm():
     # j2 mimics m, a joint off the tip's path: -1.5 m + 0.2, m within [-2, 2]
     body = (link_xml('base') + link_xml('l1') + link_xml('side') + link_xml('tip') +
@@ -68,10 +129,11 @@ def _mimic_arm():
 def test_a_mimic_joint_moves_with_its_master_and_travels_its_masters_range():
     model = _mimic_arm()
     q0 = model.neutral_configuration()
+    # j2's frame is 0.3 m from j1's; j2 moves the tip -2.8 to 3.2 m from it (0.2 at q0)
     both = reach_bound(model, 'tip', ['j1', 'm'], q0)
-    assert np.allclose(both.center, [0, 0, 0.5]) and np.isclose(both.radius, 0.5 + 3.2)
+    assert np.allclose(both.center, [0, 0, 0.5]) and np.isclose(both.radius, 0.3 + 3.2)
     master = reach_bound(model, 'tip', ['m'], q0)
-    assert np.allclose(master.center, [0, 0, 0.5]) and np.isclose(master.radius, 0.5 + 3.2)
+    assert np.allclose(master.center, [0.3, 0, 0.5]) and np.isclose(master.radius, 3.2)
     alone = reach_bound(model, 'tip', ['j1'], q0)
     assert np.allclose(alone.center, [0, 0, 0.5]) and np.isclose(alone.radius, 0.5)
 

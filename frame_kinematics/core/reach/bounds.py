@@ -14,14 +14,15 @@
 """
 A workspace bound from the model: targets no configuration can reach, known before any solve.
 
-The tip's distance from the origin of the first joint that moves it is at most the sum of
-the distances between the origins of the successive joints on its path, and from the last
-one to the tip: a revolute joint turns its child about an axis through the child's origin,
-so these distances do not depend on the configuration; a prismatic joint adds the largest
-magnitude of its limits. The first joint's origin does not move with any active joint
-(joints above it are held), so that every target farther than this sum (plus the position
-tolerance) from it is out of reach. The bound is never tighter than the truth: it rejects
-no reachable target. A chain with a floating or planar joint has no finite bound.
+Walk the tip's path from the frame of the first joint that moves it (its ``<origin>`` in its
+parent link): each moving joint moves its child link's origin away from its joint frame by its
+displacement (none for a revolute joint, at most the largest magnitude of its limits for a
+prismatic one), and from a moving joint's child link to the next moving joint's frame (or to
+the tip) the path is rigid, its length the same in every configuration. The first joint's
+frame does not move with any active joint (joints above it are held), so every target farther
+from it than the sum of these lengths and displacements (plus the position tolerance) is out of
+reach. The bound is never tighter than the truth: it rejects no reachable target. A chain with
+a floating or planar joint has no finite bound.
 """
 
 from dataclasses import dataclass
@@ -40,7 +41,7 @@ class ReachBound:
     """
     A sphere every reachable tip position lies in.
 
-    :ivar center: ``(3,)`` the first moving joint's origin, in the root link (m).
+    :ivar center: ``(3,)`` the first moving joint's frame origin, in the root link (m).
     :ivar radius: the largest distance of the tip from it (m; ``inf``: no bound).
     """
 
@@ -75,13 +76,17 @@ def reach_bound(model: Robot, tip: str, active_joints: Optional[Sequence[str]],
     :param q: ``(nq,)`` the configuration of the held joints.
     :return: the bound (an infinite radius when a joint on the path has no bound).
     :raises UnknownFrameError: for an unknown link or joint.
-    :raises ConfigurationError: when ``tip`` is not one link name, or ``active_joints`` is
-        not a name or a list of names, or names a fixed or mimic joint.
+    :raises ConfigurationError: when ``tip`` is not one link name, ``active_joints`` is
+        not a name or a list of names, or names a fixed or mimic joint, or ``q`` is not one
+        valid configuration.
     """
     selection = JointSelection(model, tip, active_joints)
     if len(selection.tips) != 1:
         raise ConfigurationError(f'the reach bound is of one tip, got {len(selection.tips)}')
     state = model.forward_kinematics(q)
+    if state.batch_shape:
+        raise ConfigurationError(f'the reach bound is of one configuration (nq,), got shape '
+                                 f'{state.q.shape}')
     tip_p = state.transform(selection.tips[0])[:3, 3]
     moving = [node[0] for node in selection.nodes]
     if not moving:
@@ -89,15 +94,13 @@ def reach_bound(model: Robot, tip: str, active_joints: Optional[Sequence[str]],
     if any(j.type not in (JointType.REVOLUTE, JointType.CONTINUOUS, JointType.PRISMATIC)
            for j in moving):
         return ReachBound(state.transform(moving[0].child)[:3, 3].copy(), float('inf'))
-    origins = np.array([state.transform(j.child)[:3, 3] for j in moving] + [tip_p])
-    radius = float(np.sum(np.linalg.norm(np.diff(origins, axis=0), axis=1)))
+    joint_p = [(state.transform(j.parent) @ j.parent_T_joint)[:3, 3] for j in moving]
+    child_p = [state.transform(j.child)[:3, 3] for j in moving]
+    rigid = np.array(joint_p[1:] + [tip_p]) - np.array(child_p)
+    radius = float(np.sum(np.linalg.norm(rigid, axis=1)))
     for joint, _, _, multiplier, offset in selection.nodes:
         if joint.type is JointType.PRISMATIC:
             source = joint if joint.mimic is None else model.joint(joint.mimic[0])
             travel = abs(multiplier) * max(abs(source.lower), abs(source.upper)) + abs(offset)
             radius += float(travel)
-    first = origins[0]
-    if moving[0].type is JointType.PRISMATIC:
-        first = state.transform(moving[0].parent)[:3, 3]
-        radius += float(np.linalg.norm(origins[0] - first))
-    return ReachBound(first.copy(), radius)
+    return ReachBound(joint_p[0].copy(), radius)
