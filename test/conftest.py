@@ -235,6 +235,16 @@ def all_joint_types_model(**kwargs):
     return Robot.from_urdf_string(urdf(body, 'all_types'), **kwargs)
 
 
+class HostileName(str):
+    """A str whose hash and equality fail: a name the library must read as a plain str."""
+
+    def __hash__(self):
+        raise RuntimeError('no hash')
+
+    def __eq__(self, other):
+        raise RuntimeError('no eq')
+
+
 class ListLogger:
     """A bridge logger that collects its lines as ``(level, text)``."""
 

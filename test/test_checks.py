@@ -17,7 +17,7 @@ import math
 import sys
 import types
 
-from frame_kinematics.core.checks import as_float_array, as_path, check_number, \
+from frame_kinematics.core.checks import as_float_array, as_names, as_path, check_number, \
     check_one_vector, first_repeated, MAX_MAGNITUDE, number_within
 from frame_kinematics.core.errors import ConfigurationError, URDFError
 from hypothesis import given, strategies as st
@@ -59,6 +59,34 @@ def test_arrays_are_read_while_another_thread_imports_numpy_ma(monkeypatch):
     # node while the /tf path reads joint values)
     monkeypatch.setitem(sys.modules, 'numpy.ma', types.ModuleType('numpy.ma'))
     np.testing.assert_array_equal(as_float_array([1.0, 2.0], 'q'), [1.0, 2.0])
+
+
+def test_as_names_reads_any_collection_of_strs_as_plain_strs():
+    class Name(str):
+
+        def __hash__(self):
+            raise RuntimeError('no hash')
+
+    for collection in (['a', 'b'], ('a', 'b'), iter(['a', 'b']), [Name('a'), 'b']):
+        names = as_names(collection, 'names must be names')
+        assert names == ('a', 'b') and all(type(name) is str for name in names)
+    assert as_names(set(), 'names must be names') == ()
+
+
+class _NoIteration:
+
+    def __iter__(self):
+        raise RuntimeError('no iteration')
+
+
+@pytest.mark.parametrize('collection, shown', [
+    ('ab', "str 'ab'"), (b'ab', "bytes b'ab'"), (None, 'NoneType'), (3, 'int'),
+    (_NoIteration(), '_NoIteration'), (['a', 3], "('a', 3)"), ([['a']], "(['a'],)"),
+])
+def test_as_names_refuses_one_str_and_anything_but_strs(collection, shown):
+    with pytest.raises(ConfigurationError) as caught:
+        as_names(collection, 'names must be names')
+    assert str(caught.value) == f'names must be names, got {shown}'
 
 
 def test_first_repeated_names_the_first_name_that_comes_again():

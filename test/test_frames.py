@@ -13,7 +13,7 @@
 # limitations under the License.
 """Tests of frame_kinematics.core.frames: the reference-frame tree and its frames."""
 
-from conftest import bundled, random_configuration
+from conftest import bundled, HostileName, random_configuration
 from frame_kinematics.core import ConfigurationError, ReferenceFrameError, UnknownFrameError
 from frame_kinematics.core.frames import FrameKind, FrameTree
 from frame_kinematics.core.spatial import quaternion_from_rotation, rotation_from_rpy, \
@@ -212,3 +212,19 @@ def test_frames_filter_by_kind_or_its_value_and_refuse_anything_else(tree):
     for bad in ('bodies', 'BODY', [], np.array([1, 2]), 3):
         with pytest.raises(ReferenceFrameError, match='frame kind'):
             tree.frames(bad)
+
+
+def test_a_name_whose_hash_and_equality_fail_is_read_as_a_plain_str(tree):
+    offset = transform_from_xyz_rpy([0, 0, 0.1], [0, 0, 0])
+    camera = tree.add_frame(HostileName('camera'), HostileName('tool0'), offset)
+    assert type(camera.name) is str and tree.frame(HostileName('camera')) is camera
+    assert HostileName('camera') in tree
+    np.testing.assert_array_equal(tree.transform(HostileName('base_link'), 'camera'),
+                                  tree.transform('base_link', 'camera'))
+    assert tree.frames(HostileName('user')) == [camera]
+    tree.set_com_orientation(HostileName('yaw'), link=HostileName('tool0'))
+    tree.update(np.zeros(tree.model.nq))  # the CoM frame reads the kept link
+    assert FrameTree(tree.model, com_frame=HostileName('centre')).com_frame.name == 'centre'
+    root = tree.add_root_frame(HostileName('dock'))
+    tree.remove_frame(HostileName('dock'))
+    assert 'dock' not in tree and root.name == 'dock'

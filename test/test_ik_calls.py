@@ -13,7 +13,7 @@
 # limitations under the License.
 """Tests of frame_kinematics.core.ik.calls: the one-call functions and the solvers they keep."""
 
-from conftest import bundled, random_configuration
+from conftest import bundled, HostileName, random_configuration
 from frame_kinematics.core import ik
 from frame_kinematics.core.robot import IK_SOLVERS_KEPT
 from ik_testing import same_result
@@ -48,3 +48,13 @@ def test_the_one_call_functions_reuse_one_solver_per_model_and_tips(monkeypatch)
         ik.solve(model, 'tool0', targets[0], active_joints=joints[k % 6:], max_iterations=1,
                  seed=np.full(model.nq, 0.01 * k))
     assert len(model.ik_solvers) == IK_SOLVERS_KEPT
+
+
+def test_an_active_joint_whose_hash_and_equality_fail_is_read_as_a_plain_str():
+    model = bundled(backend='numpy')
+    target = model.forward_kinematics(random_configuration(model, np.random.default_rng(4))
+                                      ).transform('tool0')
+    expected = model.inverse_kinematics('tool0', target, active_joints='elbow_joint',
+                                        max_iterations=5)
+    same_result(model.inverse_kinematics('tool0', target, active_joints=HostileName(
+        'elbow_joint'), max_iterations=5), expected)

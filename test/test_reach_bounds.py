@@ -67,7 +67,7 @@ def test_a_prismatic_joint_away_from_zero_does_not_shrink_the_bound():
 
 
 def _random_chain(rng):
-    """A chain of 2 to 6 revolute, continuous and prismatic joints, random poses and axes."""
+    """Build a chain of 2 to 6 revolute, continuous and prismatic joints, random poses, axes."""
     count = int(rng.integers(2, 7))
     body = ''.join(link_xml(f'l{i}') for i in range(count + 1)) + link_xml('tip')
     for i in range(count):

@@ -15,7 +15,7 @@
 
 import itertools
 
-from conftest import bundled, real_robot_path, REAL_ROBOTS
+from conftest import bundled, HostileName, real_robot_path, REAL_ROBOTS
 from frame_kinematics.core import ConfigurationError, Robot, UnknownFrameError
 from frame_kinematics.core.joints import JointType
 from frame_kinematics.core.relative_motion import (ENVIRONMENT, RelativeMotion,
@@ -559,3 +559,20 @@ def test_flags_and_motion_types_must_be_what_they_say():
     assert C.combine(np.int8(1)) is P and P.combine(U) is U
     motion.add_locked_joint('j1', parameterized=np.bool_(True))
     assert motion.value('l1') is P
+
+
+def test_a_name_whose_hash_and_equality_fail_is_read_as_a_plain_str():
+    plain, motion = RelativeMotion(chain_model(3)), RelativeMotion(chain_model(3))
+    assert motion.index(HostileName('l2')) == plain.index('l2')
+    motion.add_locked_joint(HostileName('j1'))
+    motion.add_relative_transformation(HostileName('l1'), HostileName('l3'))
+    plain.add_locked_joint('j1')
+    plain.add_relative_transformation('l1', 'l3')
+    np.testing.assert_array_equal(motion.matrix, plain.matrix)
+    assert motion.value(HostileName('l1'), 'l3') is plain.value('l1', 'l3')
+
+
+@pytest.mark.parametrize('model', [None, 'fk_arm', 3, object()])
+def test_a_relative_motion_is_of_a_model(model):
+    with pytest.raises(ConfigurationError, match='model must be a RobotModel or a Robot, got'):
+        RelativeMotion(model)

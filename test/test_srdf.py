@@ -15,7 +15,7 @@
 
 from conftest import moveit_resource
 from frame_kinematics.core import Robot
-from frame_kinematics.core.errors import FrameKinematicsError, SRDFError
+from frame_kinematics.core.errors import ConfigurationError, FrameKinematicsError, SRDFError
 from frame_kinematics.core.srdf import (DisabledCollision, EndEffector, Group, load_srdf,
                                         read_srdf_file, VirtualJoint)
 from frame_kinematics.core.urdf_source import MAX_DOCUMENT_BYTES
@@ -66,6 +66,18 @@ def test_names_are_checked_against_a_model():
         srdf.check_against(links, ('shoulder',))
     with pytest.raises(SRDFError, match="unknown group 'nope' \\(known: arm, hand, both\\)"):
         srdf.group('nope')
+
+
+@pytest.mark.parametrize('links, joints, words', [
+    (None, [], 'link_names must be a collection of names, got NoneType'),
+    (3, [], 'link_names must be a collection of names, got int'),
+    ('base', [], "link_names must be a collection of names, got str 'base'"),
+    (['base'], [['shoulder']], "joint_names must be a collection of names, got (['shoulder'],)"),
+])
+def test_the_names_of_a_model_are_collections_of_strs(links, joints, words):
+    with pytest.raises(ConfigurationError) as caught:
+        load_srdf(SMALL).check_against(links, joints)
+    assert str(caught.value) == words
 
 
 def test_unknown_subgroups_and_cycles_are_refused():

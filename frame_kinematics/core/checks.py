@@ -21,7 +21,7 @@ never kept, frozen or written.
 import math
 import os
 import sys
-from typing import Callable, Iterable, Optional, Sequence, Union
+from typing import Callable, Iterable, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -249,6 +249,29 @@ def check_count(value, name: str, minimum: int = 0, maximum: int = 10 ** 9) -> i
         shown = str(number) if len(str(number)) <= 20 else f'{float(number):.3g}'
         raise ConfigurationError(f'{name} must be between {minimum} and {maximum}, got {shown}')
     return number
+
+
+def as_names(names: Iterable[str], rule: str) -> Tuple[str, ...]:
+    """
+    Read a collection of names: a list, a tuple, a set, any iterable of strs, but not one str.
+
+    :param names: the collection.
+    :param rule: what it must be, the start of the message (``'tip must be a link name or a
+        list of names'``).
+    :return: the names in order, as plain strs (a str subclass's ``__hash__`` and ``__eq__``
+        are never called).
+    :raises ConfigurationError: ``'<rule>, got ...'`` for one str or bytes, anything not
+        iterable (or whose iteration fails), or an item that is not a str.
+    """
+    if isinstance(names, (str, bytes)):
+        raise ConfigurationError(f'{rule}, got {type(names).__name__} {quote(names)}')
+    try:
+        given = tuple(names)
+    except Exception:  # not iterable, or a user's __iter__ that fails
+        raise ConfigurationError(f'{rule}, got {type(names).__name__}') from None
+    if not all(isinstance(name, str) for name in given):
+        raise ConfigurationError(f'{rule}, got {quote(given)}')
+    return tuple(str.__str__(name) for name in given)
 
 
 def first_repeated(names: Iterable[str]) -> Optional[str]:

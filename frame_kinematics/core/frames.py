@@ -166,6 +166,7 @@ class FrameTree:
         if not isinstance(com_frame, str) or not com_frame:
             raise ReferenceFrameError(f'the robot CoM frame name must be a non-empty string, got '
                                       f'{type(com_frame).__name__} {quote(com_frame)}')
+        com_frame = str.__str__(com_frame)  # a plain str, as every name the tree keeps
         self.model = model
         self.revision = 0
         self._frames: Dict[str, ReferenceFrame] = {}
@@ -241,10 +242,10 @@ class FrameTree:
         """
         if kind is not None and not isinstance(kind, FrameKind):
             values = [k.value for k in FrameKind]
-            if not (isinstance(kind, str) and kind in values):  # nothing else is compared
+            if not (isinstance(kind, str) and str.__str__(kind) in values):  # no other __eq__
                 raise ReferenceFrameError('a frame kind must be a FrameKind or one of '
                                           f"{', '.join(values)}, got {quote(kind)}")
-            kind = FrameKind(kind)
+            kind = FrameKind(str.__str__(kind))
         return [f for f in self._frames.values() if kind is None or f.kind is kind]
 
     def frame(self, name) -> ReferenceFrame:
@@ -264,13 +265,14 @@ class FrameTree:
         if not isinstance(name, str):
             raise ReferenceFrameError(f'a frame is given by its name or as a ReferenceFrame, '
                                       f'got {type(name).__name__}')
+        name = str.__str__(name)  # a plain str: a subclass's __eq__ or __hash__ is not called
         try:
             return self._frames[name]
         except KeyError:
             raise UnknownReferenceFrameError(name, self._frames) from None
 
     def __contains__(self, name: str) -> bool:
-        return isinstance(name, str) and name in self._frames
+        return isinstance(name, str) and str.__str__(name) in self._frames
 
     def add_frame(self, name: str, parent, parent_T_frame: np.ndarray,
                   baked: bool = False) -> ReferenceFrame:
@@ -289,7 +291,7 @@ class FrameTree:
         :raises ConfigurationError: if the offset is not one rigid transform of real numbers,
             ``baked`` is not a bool, or a frame is baked while the tree holds a batch.
         """
-        self._check_new_name(name)
+        name = self._new_name(name)
         parent_frame = self.frame(parent)
         what = f'offset of frame {quote(name)}'
         offset = check_transform(as_float_array(parent_T_frame, what), what)
@@ -309,14 +311,17 @@ class FrameTree:
         self._frames[name] = frame
         return frame
 
-    def _check_new_name(self, name) -> None:
+    def _new_name(self, name) -> str:
+        """Return a new frame's name as a plain str, checked."""
         if not isinstance(name, str):
             raise ReferenceFrameError(f'a frame name must be a string, got '
                                       f'{type(name).__name__} {quote(name)}')
+        name = str.__str__(name)
         if not name:
             raise ReferenceFrameError('a frame name must not be empty', name)
         if name in self._frames:
             raise ReferenceFrameError(f'a frame named {quote(name)} already exists', name)
+        return name
 
     def add_root_frame(self, name: str) -> ReferenceFrame:
         """
@@ -326,7 +331,7 @@ class FrameTree:
         :return: the new root frame.
         :raises ReferenceFrameError: if the name is taken, empty or not a string.
         """
-        self._check_new_name(name)
+        name = self._new_name(name)
         frame = ReferenceFrame(self, name, FrameKind.ROOT, None)
         self._frames[name] = frame
         return frame
@@ -371,7 +376,7 @@ class FrameTree:
         return inverse(frame_a.root_T_frame) @ frame_b.root_T_frame
 
     def _lookup(self, name, other) -> ReferenceFrame:
-        if not isinstance(name, str) or name in self._frames:
+        if not isinstance(name, str) or name in self:
             return self.frame(name)
         raise UnknownReferenceFrameError(
             name, self._frames, other.name if isinstance(other, ReferenceFrame) else other)
@@ -406,13 +411,17 @@ class FrameTree:
         :raises UnknownFrameError: for an unknown ``link``.
         """
         rot = np.eye(3)
-        if not isinstance(mode, str) or mode not in COM_ORIENTATION_MODES:
+        if not isinstance(mode, str) or str.__str__(mode) not in COM_ORIENTATION_MODES:
             raise ReferenceFrameError(f'unknown CoM orientation mode {quote(mode)} (expected one '
                                       f"of {', '.join(COM_ORIENTATION_MODES)})",
                                       self.com_frame.name)
-        if link is not None and not isinstance(link, str):
-            raise ReferenceFrameError(f'the CoM orientation link must be a link name, got '
-                                      f'{type(link).__name__} {quote(link)}', self.com_frame.name)
+        mode = str.__str__(mode)  # plain strs, kept: a subclass's __eq__ is never called
+        if link is not None:
+            if not isinstance(link, str):
+                raise ReferenceFrameError(f'the CoM orientation link must be a link name, got '
+                                          f'{type(link).__name__} {quote(link)}',
+                                          self.com_frame.name)
+            link = str.__str__(link)
         if mode == 'quaternion':
             rot = rotation_from_quaternion(self._com_angles(quaternion, 4, 'quaternion'))
         elif mode == 'ypr':

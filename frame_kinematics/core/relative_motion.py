@@ -73,7 +73,7 @@ import numpy as np
 
 from .checks import as_float_array, check_flag
 from .errors import ConfigurationError, FrameKinematicsError, quote, UnknownFrameError
-from .model import RobotModel
+from .model import require_model, RobotModel
 
 _LOG = logging.getLogger(__name__)
 
@@ -127,10 +127,12 @@ class RelativeMotion:
     Relative-motion matrix of a robot under a set of constraints (HPP's ``RelativeMotion``).
 
     :param model: the robot model; index ``k + 1`` is ``model.joints[k]``, 0 the environment.
+    :raises ConfigurationError: for a ``model`` that is not a
+        :class:`~frame_kinematics.core.model.RobotModel`.
     """
 
     def __init__(self, model: RobotModel) -> None:
-        self.model = model
+        self.model = require_model(model)
         self._joint_index: Dict[str, int] = {j.name: k + 1 for k, j in enumerate(model.joints)}
         self._link_index: Dict[str, int] = {
             link.name: 0 if link.parent_joint is None else self._joint_index[link.parent_joint]
@@ -177,6 +179,7 @@ class RelativeMotion:
         if not isinstance(name, str):
             raise RelativeMotionError(f'a body is given by a joint or link name or None, got '
                                       f'{type(name).__name__} {quote(name)}')
+        name = str.__str__(name)  # a plain str: a subclass's __eq__ or __hash__ is not called
         if name == ENVIRONMENT:
             return 0
         by_joint = self._joint_index.get(name)
@@ -209,6 +212,7 @@ class RelativeMotion:
         if not isinstance(joint, str):
             raise RelativeMotionError(f'a joint is given by its name, got {type(joint).__name__} '
                                       f'{quote(joint)}')
+        joint = str.__str__(joint)  # a plain str, as in index()
         if joint not in self._joint_index:
             raise UnknownFrameError(joint, self._joint_index, 'joint')
         k = self._joint_index[joint]

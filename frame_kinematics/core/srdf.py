@@ -29,7 +29,7 @@ import os
 from types import MappingProxyType
 from typing import Dict, Iterable, Optional, Tuple, Type, Union
 
-from .checks import as_path, first_repeated, MAX_MAGNITUDE
+from .checks import as_names, as_path, first_repeated, MAX_MAGNITUDE
 from .errors import excerpt, SRDFError, URDFError
 from .urdf import MAX_NAME_LENGTH
 from .urdf_source import decode_document, read_urdf_file
@@ -137,12 +137,15 @@ class SemanticDescription:
 
         Virtual joints count as joints of the model (groups may name them).
 
-        :param link_names: the model's links.
-        :param joint_names: the model's joints.
+        :param link_names: the model's links (a collection of names).
+        :param joint_names: the model's joints (a collection of names).
         :raises SRDFError: naming the element and the unknown name.
+        :raises ConfigurationError: if ``link_names`` or ``joint_names`` is not a collection of
+            names (one str, None, a number, items that are not strs).
         """
-        links = set(link_names)
-        joints = set(joint_names) | {joint.name for joint in self.virtual_joints}
+        links = set(as_names(link_names, 'link_names must be a collection of names'))
+        joints = set(as_names(joint_names, 'joint_names must be a collection of names')) | \
+            {joint.name for joint in self.virtual_joints}
         groups = {group.name for group in self.groups}
 
         def known(name: str, names: set, kind: str, where: str) -> None:

@@ -40,7 +40,7 @@ def _key(tip, active_joints) -> Optional[Tuple]:
     tips = (tip,) if isinstance(tip, str) else tip
     if not isinstance(tips, (tuple, list)) or not all(type(t) is str for t in tips):
         return None
-    if active_joints is None or isinstance(active_joints, str):
+    if active_joints is None or type(active_joints) is str:
         return tuple(tips), active_joints
     if not isinstance(active_joints, (tuple, list)) or \
             not all(type(j) is str for j in active_joints):

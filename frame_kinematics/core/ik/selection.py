@@ -27,7 +27,7 @@ from typing import List, Optional, Sequence, Tuple, TYPE_CHECKING, Union
 
 import numpy as np
 
-from ..checks import MAX_MAGNITUDE
+from ..checks import as_names, MAX_MAGNITUDE
 from ..errors import ConfigurationError, quote
 from ..joints import ConfigurationLayout, frozen
 from ..model import require_model
@@ -50,15 +50,10 @@ def as_tips(tip: Tips) -> Tuple[str, ...]:
     """
     if isinstance(tip, str):
         return (str.__str__(tip),)  # a plain str: a subclass's __hash__ is not called
-    try:
-        tips = tuple(tip)
-    except Exception:  # not iterable, or a user's __iter__ that fails
-        raise ConfigurationError(f'tip must be a link name or a list of names, got '
-                                 f'{type(tip).__name__}') from None
-    if not tips or not all(isinstance(name, str) for name in tips):
-        raise ConfigurationError(f'tip must be a link name or a non-empty list of names, '
-                                 f'got {quote(tips)}')
-    tips = tuple(str.__str__(name) for name in tips)
+    tips = as_names(tip, 'tip must be a link name or a list of names')
+    if not tips:
+        raise ConfigurationError('tip must be a link name or a non-empty list of names, got '
+                                 'an empty one')
     if len(set(tips)) != len(tips):
         raise ConfigurationError(f'tips are repeated: {quote(list(tips))}')
     return tips
@@ -132,13 +127,13 @@ class JointSelection:
             raise ConfigurationError(f'active_joints must be a joint name or a list of names, '
                                      f'got {type(active_joints).__name__}') from None
         names = set()
-        for name in given:
-            joint = model.joint(name)
+        for name in given:  # a str subclass as a plain str: its __hash__ is not called
+            joint = model.joint(str.__str__(name) if isinstance(name, str) else name)
             if not joint.is_actuated:
                 kind = 'a mimic joint' if joint.mimic is not None else f'{joint.type.value}'
-                raise ConfigurationError(f"joint '{name}' is {kind}: only actuated joints can "
-                                         'be active')
-            names.add(name)
+                raise ConfigurationError(f"joint '{joint.name}' is {kind}: only actuated joints "
+                                         'can be active')
+            names.add(joint.name)
         ignored = sorted(names - moving)
         if ignored:
             _LOG.info('joints %s do not move tips %s: they are not used', ignored,
