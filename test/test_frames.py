@@ -173,6 +173,10 @@ def test_add_frame_refuses_bad_offsets_and_flags_and_changes_nothing(tree):
             tree.add_frame('u', 'tool0', np.eye(4), baked=bad)
     with pytest.raises(ConfigurationError, match=r'one 4x4 transform, got shape \(2, 4, 4\)'):
         tree.add_frame('u', 'tool0', np.stack([np.eye(4)] * 2))
+    far = np.eye(4)
+    far[:3, 3] = 1e308
+    with pytest.raises(ConfigurationError, match="offset of frame 'u' has NaN or inf or a magni"):
+        tree.add_frame('u', 'tool0', far)
     with pytest.raises(ReferenceFrameError, match='must not be empty'):
         tree.add_frame('', 'tool0', np.eye(4))
     assert tree.frame_names == names

@@ -140,7 +140,7 @@ def test_numba_placed_models_agree(original):
 
 @pytest.mark.parametrize('call, error, fragment', [
     (lambda m: place(m, {'nope': np.eye(4)}), UnknownFrameError, "unknown link 'nope'"),
-    (lambda m: place(m, {'tip': np.eye(3)}), ConfigurationError, 'must be a 4x4'),
+    (lambda m: place(m, {'tip': np.eye(3)}), ConfigurationError, 'must be one 4x4 transform'),
     (lambda m: place(m, {'tip': 2 * np.eye(4)}), ConfigurationError, 'not orthonormal'),
     (lambda m: place(m, {'tip': np.full((4, 4), np.nan)}), ConfigurationError, 'NaN'),
     (lambda m: place(m, {'tip': 'eye'}), ConfigurationError, 'numbers'),

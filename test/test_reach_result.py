@@ -192,7 +192,7 @@ def test_save_refuses_an_empty_name_and_a_missing_directory(study, tmp_path, mon
     (lambda s: s.is_reachable(np.eye(4), None, 0.1), 'max_distance must be a number >= 0'),
     (lambda s: s.is_reachable(np.eye(4), 0.1, np.nan), 'max_angle must be a number >= 0'),
     (lambda s: s.is_reachable('pose', 0.1, 0.1), 'root_T_pose must be numbers'),
-    (lambda s: s.is_reachable(np.tile(np.eye(4), (2, 1, 1)), 0.1, 0.1), 'one (4, 4) pose'),
+    (lambda s: s.is_reachable(np.tile(np.eye(4), (2, 1, 1)), 0.1, 0.1), 'one 4x4 transform'),
     (lambda s: s.compare(5), 'can compare with a ReachResult only, got int'),
     (lambda s: s.compare(None), 'can compare with a ReachResult only, got NoneType'),
 ])

@@ -41,13 +41,13 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from .backend import again
-from .checks import as_float_array, check_flag, check_one_vector
+from .checks import check_flag, check_one_vector
 from .errors import ConfigurationError, quote, ReferenceFrameError, UnknownReferenceFrameError
 from .executor import Executor
 from .joints import JointType
 from .kinematics import KinematicsState
 from .model import RobotModel
-from .spatial import (check_transform, inverse, rotation_from_quaternion, rotation_from_rpy,
+from .spatial import (check_pose, inverse, rotation_from_quaternion, rotation_from_rpy,
                       rpy_from_rotation, unit_quaternion)
 
 _LOG = logging.getLogger(__name__)
@@ -293,11 +293,7 @@ class FrameTree:
         """
         name = self._new_name(name)
         parent_frame = self.frame(parent)
-        what = f'offset of frame {quote(name)}'
-        offset = check_transform(as_float_array(parent_T_frame, what), what)
-        if offset.shape != (4, 4):
-            raise ConfigurationError(f'{what} must be one 4x4 transform, got shape '
-                                     f'{offset.shape}')
+        offset = check_pose(parent_T_frame, f'offset of frame {quote(name)}')
         if check_flag(baked, 'baked'):
             root_T_parent = parent_frame.root_T_frame
             if root_T_parent.shape != (4, 4):

@@ -29,11 +29,10 @@ from typing import List, Mapping, Optional
 
 import numpy as np
 
-from .checks import as_float_array, check_finite
 from .errors import ConfigurationError, excerpt, URDFError
 from .model import RobotModel
 from .robot import Robot
-from .spatial import check_transform
+from .spatial import check_pose
 from .urdf import (Inertial, JointDescription, LinkDescription, MAX_NAME_LENGTH, Mimic,
                    RobotDescription)
 
@@ -48,13 +47,6 @@ def tool_link_name(tip: str) -> str:
     :return: ``<tip>_tool``.
     """
     return f'{tip}_tool'
-
-
-def _pose(value, name: str) -> np.ndarray:
-    arr = as_float_array(value, name)
-    if arr.shape != (4, 4):
-        raise ConfigurationError(f'{name} must be a 4x4 transform, got shape {arr.shape}')
-    return check_transform(check_finite(arr, name), name)
 
 
 def _description(model: RobotModel) -> RobotDescription:
@@ -117,14 +109,14 @@ def place(model: RobotModel, tools: Optional[Mapping[str, object]] = None,
     tool_links, tool_joints = [], []
     for tip, pose in tools.items():
         name = tool_names.get(tip, tool_link_name(tip))
-        tip_T_tool = _pose(pose, f"tip_T_tool of tip '{tip}'")
+        tip_T_tool = check_pose(pose, f"tip_T_tool of tip '{tip}'")
         tool_links.append(LinkDescription(name))
         tool_joints.append(_fixed(f'{name}_joint', tip, name, tip_T_tool))
     world_links, world_joints = [], []
     if world_T_root is not None:
         world_links.append(LinkDescription(world))
         world_joints.append(_fixed(f'{world}_joint', world, model.root_link,
-                                   _pose(world_T_root, 'world_T_root')))
+                                   check_pose(world_T_root, 'world_T_root')))
     _check_names(model, world_links + tool_links, world_joints + tool_joints)
     placed = RobotDescription(
         model.name, tuple(world_links) + description.links + tuple(tool_links),

@@ -31,6 +31,7 @@ Every function accepts leading batch dimensions: a ``(..., 3, 3)`` stack of rota
 
 import numpy as np
 
+from .checks import as_float_array, check_finite
 from .errors import ConfigurationError
 
 # Below this angle the closed forms lose digits: use their Taylor series (error < 1e-18).
@@ -482,3 +483,19 @@ def check_transform(a_T_b: np.ndarray, name: str = 'transform',
     if np.abs(arr[..., 3, :] - np.array([0, 0, 0, 1.0])).max(initial=0.0) > tol:
         raise ConfigurationError(f'{name} must have last row [0, 0, 0, 1]')
     return arr
+
+
+def check_pose(a_T_b, name: str) -> np.ndarray:
+    """
+    Read one rigid transform a user gives.
+
+    :param a_T_b: a 4x4 array-like of real numbers.
+    :param name: what it is, for the error message.
+    :return: a new ``(4, 4)`` float array.
+    :raises ConfigurationError: naming ``name``, unless one 4x4 rigid transform of real numbers
+        of magnitude at most :data:`~frame_kinematics.core.checks.MAX_MAGNITUDE`.
+    """
+    arr = as_float_array(a_T_b, name)
+    if arr.shape != (4, 4):
+        raise ConfigurationError(f'{name} must be one 4x4 transform, got shape {arr.shape}')
+    return check_transform(check_finite(arr, name), name)

@@ -30,9 +30,9 @@ from typing import Any, Dict, Optional, Tuple, Union
 import numpy as np
 
 from .files import file_name, MAX_STUDY_BYTES, read_arrays, read_file
-from ..checks import as_float_array, check_number, check_point
+from ..checks import check_number, check_point
 from ..errors import ConfigurationError, quote, TargetFileError
-from ..spatial import check_transform, log_so3, rotation_from_quaternion
+from ..spatial import check_pose, log_so3, rotation_from_quaternion
 
 #: Version of the ``.npz`` layout that :meth:`ReachResult.save` writes.
 FORMAT_VERSION = 1
@@ -201,9 +201,7 @@ class ReachResult:
         :return: True when such a reached target exists.
         :raises ConfigurationError: for a bad pose or bound.
         """
-        pose = check_transform(as_float_array(root_T_pose, 'root_T_pose'), 'root_T_pose')
-        if pose.shape != (4, 4):
-            raise ConfigurationError(f'root_T_pose must be one (4, 4) pose, got {pose.shape}')
+        pose = check_pose(root_T_pose, 'root_T_pose')
         max_distance = check_number(max_distance, 'max_distance must be a number >= 0', 0.0)
         max_angle = check_number(max_angle, 'max_angle must be a number >= 0', 0.0)
         rows = self._near(pose[:3, 3], max_distance)
