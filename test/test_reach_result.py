@@ -209,10 +209,14 @@ def test_save_path_is_the_file_save_writes(study, tmp_path, monkeypatch):
     assert study.save('s') == 's.npz'
     for name, words in (('', 'is not a file name'), ('folder/', 'is not a file name'),
                         ('missing/s', 'cannot be written: its directory does not exist'),
-                        ('s\0.npz', 'holds a NUL byte'),
+                        ('s\0.npz', 'holds a NUL byte'), ('.', 'is not a file name'),
+                        ('..', 'is not a file name'), ('folder/..', 'is not a file name'),
+                        ('\ud800', 'is not a file name the file system can encode'),
                         (5, 'must be str, bytes or os.PathLike')):
         with pytest.raises(TargetFileError, match=words):
             result.save_path(name)
+        with pytest.raises(TargetFileError, match=words):
+            study.save(name)
     assert os.listdir(tmp_path) == ['s.npz']
 
 

@@ -70,13 +70,18 @@ def save_path(path: Union[str, os.PathLike]) -> str:
     :param path: the file (``.npz`` is appended when missing).
     :return: the file's name.
     :raises TargetFileError: for what is not a path, a name without a file (``''``,
-        ``folder/``) or with a NUL byte, or a directory that does not exist.
+        ``folder/``, ``.``, ``..``), with a NUL byte or that the file system cannot encode (a
+        lone surrogate), or a directory that does not exist.
     """
     name = file_name(path, 'a study path')
     if '\0' in name:
         raise TargetFileError('is not a file name: it holds a NUL byte', name)
+    try:
+        os.fsencode(name)
+    except UnicodeEncodeError:
+        raise TargetFileError('is not a file name the file system can encode', name) from None
     folder, file = os.path.split(name)
-    if not file:
+    if file in ('', os.curdir, os.pardir):
         raise TargetFileError('is not a file name', name)
     if folder and not os.path.isdir(folder):
         raise TargetFileError('cannot be written: its directory does not exist', name)
