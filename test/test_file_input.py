@@ -14,6 +14,8 @@
 """The bounded reader of the files users give: limits, devices, FIFOs, odd paths."""
 
 import os
+import sys
+import threading
 
 from frame_kinematics.core import file_input
 from frame_kinematics.core.errors import ConfigurationError
@@ -57,3 +59,38 @@ def test_a_fifo_nobody_writes_to_is_refused_after_the_wait(tmp_path):
     os.mkfifo(fifo)
     with pytest.raises(ConfigurationError, match='no process wrote to this FIFO within 0.05 s'):
         file_input.read_bounded(fifo, 10, ConfigurationError, wait=0.05)
+
+
+@pytest.mark.skipif(not sys.platform.startswith('linux'),
+                    reason='writes into a FIFO before its reader opens it (Linux O_RDWR)')
+def test_a_fifo_whose_writer_goes_silent_without_closing_it_is_refused(tmp_path):
+    fifo = tmp_path / 'pipe'
+    os.mkfifo(fifo)
+    writer = os.open(fifo, os.O_RDWR)  # holds the FIFO open, as a stalled writer would
+    try:
+        os.write(writer, b'<robot')
+        with pytest.raises(ConfigurationError, match="pipe': its writer sent nothing for 0.05 s "
+                                                     'after 6 bytes, and did not close'):
+            file_input.read_bounded(fifo, 100, ConfigurationError, wait=0.05)
+    finally:
+        os.close(writer)
+
+
+@pytest.mark.skipif(not hasattr(os, 'mkfifo'), reason='needs FIFOs')
+def test_a_fifo_is_read_whole_until_its_writer_closes_it(tmp_path):
+    fifo = tmp_path / 'pipe'
+    os.mkfifo(fifo)
+    chunks = [b'x' * 70000, b'y' * 5]
+
+    def write():
+        with open(fifo, 'wb') as stream:  # opens once the reader has
+            for chunk in chunks:
+                stream.write(chunk)
+                stream.flush()
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    try:
+        assert file_input.read_bounded(fifo, 10 ** 6, ConfigurationError) == b''.join(chunks)
+    finally:
+        writer.join()

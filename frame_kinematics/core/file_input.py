@@ -17,7 +17,8 @@ Reading a file given by a user: once, in chunks, bounded.
 Regular files, devices and pipes (``/dev/stdin``, a shell's ``<(command)``) are read in
 chunks and refused as soon as they pass the caller's limit, so an endless device costs no more
 memory than the limit. A FIFO of the file system is opened without waiting for a writer; if no
-data comes within :data:`FIFO_WAIT_SECONDS` it is refused. Every failure is an error the caller
+data comes within :data:`FIFO_WAIT_SECONDS`, at first or after some data while the writer keeps
+it open, it is refused. Every failure is an error the caller
 makes from a message that names the file.
 """
 
@@ -33,7 +34,8 @@ from .errors import FrameKinematicsError
 #: Bytes read from a file at a time.
 _CHUNK_BYTES = 1024 * 1024
 
-#: Seconds a FIFO of the file system may stay without data before it is refused.
+#: Seconds a FIFO of the file system may stay without data (at first, or between two chunks
+#: while its writer keeps it open) before it is refused.
 FIFO_WAIT_SECONDS = 10.0
 
 #: Makes the caller's error from a message (e.g. the error class itself).
@@ -48,15 +50,18 @@ def _is_named_pipe(name) -> bool:
         return False
 
 
-def _wait_for_writer(fd: int, shown: str, wait: float, error: 'ErrorMaker') -> None:
+def _wait_for_data(fd: int, shown: str, wait: float, received: int,
+                   error: 'ErrorMaker') -> None:
     """Wait until a FIFO has data or is closed by its writer, at most ``wait`` seconds."""
-    if not hasattr(select, 'poll'):
-        return
     poller = select.poll()
     poller.register(fd, select.POLLIN)
-    if not poller.poll(max(0, int(math.ceil(wait * 1000)))):
+    if poller.poll(max(0, int(math.ceil(wait * 1000)))):
+        return
+    if not received:
         raise error(f"file '{shown}': no process wrote to this FIFO within {wait:g} s: start "
                     'the writer first, or give a file')
+    raise error(f"file '{shown}': its writer sent nothing for {wait:g} s after {received} "
+                'bytes, and did not close this FIFO')
 
 
 def read_bounded(path: Union[str, bytes, os.PathLike], limit: int, error: ErrorMaker,
@@ -72,7 +77,8 @@ def read_bounded(path: Union[str, bytes, os.PathLike], limit: int, error: ErrorM
     :param wait: seconds a FIFO may stay without data (default :data:`FIFO_WAIT_SECONDS`).
     :return: the bytes.
     :raises FrameKinematicsError: made by ``error``, if ``path`` is not a path, cannot be
-        read, is larger than ``limit``, or is a FIFO nobody writes to.
+        read, is larger than ``limit``, or is a FIFO whose writer sends nothing for ``wait``
+        seconds (at first, or after some data without closing it).
     """
     name = as_path(path, what, error)
     shown = os.fsdecode(name)
@@ -80,10 +86,14 @@ def read_bounded(path: Union[str, bytes, os.PathLike], limit: int, error: ErrorM
     try:
         fd = os.open(name, os.O_RDONLY | getattr(os, 'O_NONBLOCK', 0))
         try:
-            if stat.S_ISFIFO(os.fstat(fd).st_mode) and _is_named_pipe(name):
-                _wait_for_writer(fd, shown, FIFO_WAIT_SECONDS if wait is None else wait, error)
-            os.set_blocking(fd, True)
+            fifo = hasattr(select, 'poll') and stat.S_ISFIFO(os.fstat(fd).st_mode) and \
+                _is_named_pipe(name)
+            if not fifo:
+                os.set_blocking(fd, True)
             while len(data) <= limit:
+                if fifo:  # read only what poll says is there: a silent writer is timed out
+                    _wait_for_data(fd, shown, FIFO_WAIT_SECONDS if wait is None else wait,
+                                   len(data), error)
                 chunk = os.read(fd, min(_CHUNK_BYTES, limit + 1 - len(data)))
                 if not chunk:
                     break
