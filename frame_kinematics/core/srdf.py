@@ -31,7 +31,7 @@ from typing import Dict, Iterable, Optional, Tuple, Type, Union
 
 from .checks import as_names, as_path, first_repeated, MAX_MAGNITUDE
 from .errors import excerpt, SRDFError, URDFError
-from .urdf import MAX_NAME_LENGTH
+from .urdf import MAX_NAME_LENGTH, parse_number
 from .urdf_source import decode_document, read_urdf_file
 from .xml_elements import Element, parse_elements
 
@@ -227,7 +227,7 @@ def _values(element: Element, where: str) -> Tuple[float, ...]:
     if not 1 <= len(parts) <= 7:
         raise SRDFError(f"value needs 1 to 7 numbers, got '{excerpt(text)}'", where)
     try:
-        values = tuple(float(part) for part in parts)
+        values = tuple(parse_number(part) for part in parts)
     except ValueError:
         raise SRDFError(f"value is not a number list: '{excerpt(text)}'", where) from None
     if not all(math.isfinite(v) and abs(v) <= MAX_MAGNITUDE for v in values):

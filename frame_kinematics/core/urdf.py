@@ -126,6 +126,27 @@ def _not_a_number(attribute: str, kind: str, text: str, where: str) -> URDFError
     return URDFError(f"attribute '{attribute}' is not {kind}: '{excerpt(text)}'", where)
 
 
+#: A number as an XML document writes it (xsd:double: ASCII digits, no ``_``); INF and NaN are
+#: read so that their message says they must be finite.
+_NUMBER = re.compile(r'[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?'
+                     r'|inf(?:inity)?|nan)', re.IGNORECASE)
+
+
+def parse_number(text: str) -> float:
+    """
+    Read one number of a URDF or SRDF attribute, as XML writes numbers.
+
+    :param text: the attribute's text (XML white space around it is ignored).
+    :return: the number (INF and NaN included: the caller decides on them).
+    :raises ValueError: for anything else (``1_0``, digits of other scripts, ``0x1p3``),
+        which Python's ``float`` would partly read.
+    """
+    text = text.strip(' \t\n\r')
+    if _NUMBER.fullmatch(text) is None:
+        raise ValueError(text)
+    return float(text)
+
+
 def _checked(value: float, text: str, where: str, label: str, bound: bool = True) -> float:
     if not math.isfinite(value):
         raise URDFError(f"attribute '{label}' must be finite, got '{excerpt(text)}'", where)
@@ -143,7 +164,7 @@ def _floats(text: Optional[str], count: int, default: Tuple[float, ...], where: 
         raise URDFError(f"attribute '{label}' needs {count} numbers, got '{excerpt(text)}'",
                         where)
     try:
-        values = [float(part) for part in parts]
+        values = [parse_number(part) for part in parts]
     except ValueError:
         raise _not_a_number(label, 'a number list', text, where) from None
     return np.array([_checked(value, text, where, label) for value in values])
@@ -157,7 +178,7 @@ def _float(element: Optional[Element], attribute: str, default: Optional[float],
             raise URDFError(f"missing attribute '{attribute}'", where)
         return default
     try:
-        value = float(text)
+        value = parse_number(text)
     except ValueError:
         raise _not_a_number(attribute, 'a number', text, where) from None
     return _checked(value, text, where, attribute, bound)
