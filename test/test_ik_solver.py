@@ -184,6 +184,28 @@ def test_a_batch_mixes_reachable_and_unreachable_targets(arm):
     assert np.all(cfg.is_valid(arm, result.q, tolerance=1e-12))
 
 
+def test_a_batch_that_does_not_fit_is_refused_with_its_size_and_the_solver_still_works(
+        monkeypatch):
+    from frame_kinematics.core.ik import solver as solver_module
+    model = bundled(backend='numpy')
+    targets = reachable(model, 'tool0', np.random.default_rng(12), 4)[1]
+    solver = ik.IKSolver(model, 'tool0')
+    expected = solver.solve(targets, rng=np.random.default_rng(1), time_budget=60.0)
+
+    class NoMemory:
+
+        def __init__(self, *_args):
+            raise MemoryError
+
+    monkeypatch.setattr(solver_module, 'Engine', NoMemory)
+    with pytest.raises(ConfigurationError, match='^a batch of 4 targets needs more memory than '
+                       'is free: solve it in smaller batches$'):
+        solver.solve(targets)
+    monkeypatch.undo()
+    again = solver.solve(targets, rng=np.random.default_rng(1), time_budget=60.0)
+    np.testing.assert_array_equal(again.q, expected.q)
+
+
 def test_fixed_generator_gives_reproducible_results(arm):
     rng = np.random.default_rng(11)
     _, root_T_target = reachable(arm, 'tool0', rng)

@@ -170,3 +170,33 @@ def test_state_arrays_are_read_only():
         state.transform('tool0')[0, 3] = 1.0
     with pytest.raises(ValueError):
         state.q[0] = 1.0
+
+
+@pytest.mark.parametrize('call, patched', [
+    (lambda s: s.world_columns(), 'column_twists'),
+    (lambda s: s.jacobian('tool0'), 'to_velocity_entries'),
+    (lambda s: s.spatial_velocities(), 'column_rates'),
+    (lambda s: s.velocity('tool0'), 'column_rates'),
+    (lambda s: s.center_of_mass_velocity(), 'column_rates'),
+    (lambda s: s.relative_transform('wrist_1_link', 'tool0'), 'inverse'),
+])
+def test_a_quantity_of_a_batch_that_does_not_fit_is_refused_with_its_size(
+        call, patched, monkeypatch):
+    from frame_kinematics.core.kinematics import state as state_module
+    robot = bundled('fk_arm', backend='numpy')
+    q = random_configuration(robot, np.random.default_rng(8), 5)
+    state = robot.forward_kinematics(q, np.ones_like(q))
+    expected = call(state)
+    state = robot.forward_kinematics(q, np.ones_like(q))
+    kept = dict(vars(state))
+
+    def out_of_memory(*_args, **_kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(state_module, patched, out_of_memory)
+    with pytest.raises(ConfigurationError, match=r'^\w+ of a batch of 5 configurations needs '
+                       'more memory than is free: evaluate it in smaller batches$'):
+        call(state)
+    assert all(vars(state)[key] is value for key, value in kept.items())
+    monkeypatch.undo()
+    np.testing.assert_array_equal(call(state), expected)

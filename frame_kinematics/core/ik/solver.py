@@ -195,7 +195,7 @@ class IKSolver:
         :return: an :class:`IKResult` (or :class:`IKBatchResult` for a batch).
         :raises UnknownFrameError: for an unknown reference frame.
         :raises ConfigurationError: for an invalid target (shape, NaN, non-orthonormal
-            rotation), seed or option value.
+            rotation), seed or option value, or a batch too large for the free memory.
         :raises ReferenceFrameError: if the reference frame is moved by the active joints.
         :raises UnknownOptionError: for an unknown option (also a ``TypeError``).
         """
@@ -235,9 +235,20 @@ class IKSolver:
         :param batch: True for a batch, None to decide from the target's shape.
         :param options: the keyword options of :meth:`solve`.
         :return: the result.
+        :raises ConfigurationError: for a batch too large for the memory that is free (numpy's
+            ``MemoryError``), besides what :meth:`solve` raises.
         """
-        model = self.model
         targets, is_batch = read_targets(self.tips, target, batch)
+        try:
+            return self._run_targets(start, targets, is_batch, options)
+        except MemoryError:
+            raise ConfigurationError(f'a batch of {len(targets)} targets needs more memory than '
+                                     'is free: solve it in smaller batches') from None
+
+    def _run_targets(self, start: float, targets: np.ndarray, is_batch: bool, options: dict
+                     ) -> Union[IKResult, IKBatchResult]:
+        """:meth:`_run` of targets read as ``(B, n_tips, 4, 4)``."""
+        model = self.model
         opts = read_options(model, len(self.tips), is_batch, len(targets), **options)
         q_seed = opts.seed
         if q_seed.ndim == 2 and not len(q_seed):

@@ -30,7 +30,8 @@ Jacobian come from its kernels; everything else is computed from those poses by 
 code below, which is also the reference the compiled kernels are tested against.
 """
 
-from typing import Optional, Sequence, TYPE_CHECKING, Union
+import functools
+from typing import Callable, Optional, Sequence, TYPE_CHECKING, Union
 
 import numpy as np
 
@@ -52,6 +53,26 @@ if TYPE_CHECKING:  # pragma: no cover
 def _readonly(arr: np.ndarray) -> np.ndarray:
     arr.setflags(write=False)
     return arr
+
+
+def _within_memory(method: Callable) -> Callable:
+    """
+    Make a quantity of a batch too large for memory a :class:`ConfigurationError`.
+
+    :param method: a method of :class:`KinematicsState` that allocates arrays of the batch.
+    :return: the method, raising ``ConfigurationError`` (its name and the batch size) where
+        numpy raised ``MemoryError``; nothing is kept then.
+    """
+    @functools.wraps(method)
+    def bounded(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except MemoryError:
+            count = int(np.prod(self.batch_shape))
+            raise ConfigurationError(
+                f'{method.__name__} of a batch of {count} configurations needs more memory '
+                'than is free: evaluate it in smaller batches') from None
+    return bounded
 
 
 class KinematicsState:
@@ -153,6 +174,7 @@ class KinematicsState:
         return name_of(self.executor)
 
     @property
+    @_within_memory
     def local_poses(self) -> np.ndarray:
         """``parent_T_link`` of every link (identity for the root), ``(n_links, *B, 4, 4)``."""
         if self._local is None:
@@ -174,6 +196,7 @@ class KinematicsState:
         """
         return self.poses[self.model.link_index(link)]
 
+    @_within_memory
     def relative_transform(self, a: str, b: str) -> np.ndarray:
         """
         Pose of link ``b`` in link ``a``: ``a_T_b`` (as :meth:`FrameTree.transform(a, b)`).
@@ -193,6 +216,7 @@ class KinematicsState:
             return pose[..., :3, 3]
         return pose[..., :3, :3] @ check_point(point) + pose[..., :3, 3]
 
+    @_within_memory
     def position(self, link: str, point: Optional[Sequence[float]] = None) -> np.ndarray:
         """
         Position in the root frame of a link's origin or of a point given in the link.
@@ -206,6 +230,7 @@ class KinematicsState:
         return np.array(self._point(self.model.link_index(link), point))
 
     # -- motion columns -----------------------------------------------------------------------
+    @_within_memory
     def world_columns(self) -> np.ndarray:
         """World twist (at the world origin) of every motion column, ``(n_columns, *B, 6)``."""
         if self._world_columns is None:
@@ -217,6 +242,7 @@ class KinematicsState:
             return column_twists_batch_last(self.model, self._batch_last, which, point)
         return column_twists(self.model, self.poses, which, point)
 
+    @_within_memory
     def jacobian(self, link: str, point: Optional[Sequence[float]] = None,
                  expressed_in: Union[ExpressedIn, str] = ExpressedIn.LOCAL_WORLD_ALIGNED
                  ) -> np.ndarray:
@@ -266,6 +292,7 @@ class KinematicsState:
             raise ConfigurationError('this state has no velocity: pass v to '
                                      'forward_kinematics(q, v)')
 
+    @_within_memory
     def spatial_velocities(self) -> np.ndarray:
         """
         World twists at the world origin of every link, ``(n_links, *B, 6)``.
@@ -280,6 +307,7 @@ class KinematicsState:
                 to_links(self.model, contrib)))
         return self._twists
 
+    @_within_memory
     def spatial_accelerations(self) -> np.ndarray:
         """
         Spatial accelerations (derivative of the world twists), ``(n_links, *B, 6)``.
@@ -317,6 +345,7 @@ class KinematicsState:
             out[..., 3:] = (r_t @ out[..., 3:, None])[..., 0]
         return out
 
+    @_within_memory
     def velocity(self, link: str, point: Optional[Sequence[float]] = None,
                  expressed_in: Union[ExpressedIn, str] = ExpressedIn.LOCAL_WORLD_ALIGNED
                  ) -> np.ndarray:
@@ -335,6 +364,7 @@ class KinematicsState:
         return self._express(index, self.spatial_velocities()[index], point,
                              ExpressedIn.parse(expressed_in))
 
+    @_within_memory
     def acceleration(self, link: str, point: Optional[Sequence[float]] = None,
                      expressed_in: Union[ExpressedIn, str] = ExpressedIn.LOCAL_WORLD_ALIGNED,
                      classical: bool = False) -> np.ndarray:
@@ -370,6 +400,7 @@ class KinematicsState:
         return acc
 
     # -- center of mass -----------------------------------------------------------------------
+    @_within_memory
     def link_centers_of_mass(self) -> np.ndarray:
         """Center of mass of every link in the root frame, ``(n_links, *B, 3)``."""
         if self._com is None:
@@ -381,6 +412,7 @@ class KinematicsState:
                 self._com = _readonly(com.link_centers(self.model, self.poses))
         return self._com
 
+    @_within_memory
     def center_of_mass(self) -> np.ndarray:
         """
         Center of mass of the robot in the root frame, ``(3,)`` or ``(B, 3)``.
@@ -395,6 +427,7 @@ class KinematicsState:
             return com.mass_average(self.model, self._com_last).T
         return com.mass_average(self.model, centers)
 
+    @_within_memory
     def center_of_mass_velocity(self) -> np.ndarray:
         """
         Velocity of the center of mass in the root frame, ``(3,)`` or ``(B, 3)``.
@@ -404,6 +437,7 @@ class KinematicsState:
         return com.center_of_mass_velocity(self.model, self.link_centers_of_mass(),
                                            self.spatial_velocities())
 
+    @_within_memory
     def centroidal_momentum(self) -> np.ndarray:
         """
         Momentum ``[linear; angular]`` about the center of mass, root-aligned axes.
@@ -416,6 +450,7 @@ class KinematicsState:
         return com.centroidal_momentum(self.model, self.poses, self.link_centers_of_mass(),
                                        self.spatial_velocities())
 
+    @_within_memory
     def angular_momentum(self) -> np.ndarray:
         """
         Angular momentum about the center of mass, root-aligned axes, ``(3,)`` or ``(B, 3)``.
@@ -424,6 +459,7 @@ class KinematicsState:
         """
         return self.centroidal_momentum()[..., 3:]
 
+    @_within_memory
     def center_of_mass_jacobian(self) -> np.ndarray:
         """
         Jacobian of the center of mass, ``(3, nv)`` or ``(B, 3, nv)``: ``com_dot = J v``.
