@@ -168,3 +168,13 @@ def test_a_path_whose_fspath_fails_is_refused_by_name():
     for load in (RobotModel.from_urdf_file, Robot.from_urdf_file):
         with pytest.raises(URDFError, match='^a URDF path must be str, bytes or os.PathLike'):
             load(Path())
+
+
+@pytest.mark.parametrize('build', [RobotModel.from_urdf_file, Robot.from_urdf_file])
+def test_a_file_that_is_not_a_robot_description_is_named(tmp_path, build):
+    path = tmp_path / 'broken.urdf'
+    path.write_text('<robot name="r"><link name="a"/><joint name="j" type="hinge"/></robot>')
+    with pytest.raises(URDFError, match=f"^file '{path}': joint 'j': unknown joint type"):
+        build(path)
+    with pytest.raises(URDFError, match=f"^file '{path}': world_frame must not be empty"):
+        build(path, floating_base=True, world_frame='')

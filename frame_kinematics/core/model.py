@@ -33,8 +33,8 @@ from typing import Any, Dict, Mapping, Optional, Tuple, Union
 import numpy as np
 
 from .assembly import add_floating_root, assemble, Joint, Link
-from .checks import check_flag, check_number, check_vector, MAX_MAGNITUDE
-from .errors import ConfigurationError, UnknownFrameError
+from .checks import as_path, check_flag, check_number, check_vector, MAX_MAGNITUDE
+from .errors import ConfigurationError, UnknownFrameError, URDFError
 from .joints import ConfigurationLayout, entry_names, frozen, JointKernel, JointType
 from .topology import Topology
 from .urdf import check_name, load_urdf, RobotDescription
@@ -158,6 +158,28 @@ class RobotModel:
             description = add_floating_root(description, world_frame)
         return description, text
 
+    @staticmethod
+    def parse_file(path: Union[str, os.PathLike], floating_base: bool = False,
+                   world_frame: str = 'world') -> Tuple[RobotDescription, str]:
+        """
+        Read a URDF file once (bounded, see :func:`~.urdf_source.read_urdf_file`) and parse it.
+
+        :param path: path of the file.
+        :param floating_base: add a floating base joint (see :meth:`parse`).
+        :param world_frame: name of the root link added with the floating base.
+        :return: ``(description, urdf_text)``.
+        :raises URDFError: if ``path`` is not a path or the file cannot be read; if the
+            document is not a valid robot description, or ``world_frame`` is not a link name,
+            with the file named.
+        :raises ConfigurationError: if ``floating_base`` is not a bool.
+        """
+        name = as_path(path, 'a URDF path', URDFError)  # once: a user's __fspath__ is called once
+        text = read_urdf_file(name)
+        try:
+            return RobotModel.parse(text, floating_base, world_frame)
+        except URDFError as exc:
+            raise URDFError(str(exc), f"file '{os.fsdecode(name)}'") from None
+
     @classmethod
     def from_urdf_string(cls, text: Union[str, bytes], floating_base: bool = False,
                          world_frame: str = 'world') -> 'RobotModel':
@@ -178,7 +200,7 @@ class RobotModel:
     def from_urdf_file(cls, path: Union[str, os.PathLike], floating_base: bool = False,
                        world_frame: str = 'world') -> 'RobotModel':
         """
-        Parse a URDF file (see :meth:`parse`).
+        Parse a URDF file (see :meth:`parse_file`).
 
         :param path: path of the file.
         :param floating_base: add a floating base joint.
@@ -188,7 +210,7 @@ class RobotModel:
             robot description, or ``world_frame`` is not a link name.
         :raises ConfigurationError: if ``floating_base`` is not a bool.
         """
-        return cls(*cls.parse(read_urdf_file(path), floating_base, world_frame))
+        return cls(*cls.parse_file(path, floating_base, world_frame))
 
     # -- lookup -------------------------------------------------------------------------------
     @property

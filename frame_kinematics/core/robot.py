@@ -35,7 +35,6 @@ from .ik.calls import one_call
 from .kinematics import ExpressedIn, KinematicsState, KinematicsWorkspace
 from .model import RobotModel
 from .urdf import RobotDescription
-from .urdf_source import read_urdf_file
 
 __all__ = ['IK_SOLVERS_KEPT', 'Robot']
 
@@ -120,7 +119,7 @@ class Robot(RobotModel):
                        world_frame: str = 'world', backend: Optional[str] = None
                        ) -> 'Robot':
         """
-        Parse a URDF file (see :meth:`from_urdf_string`).
+        Parse a URDF file (see :meth:`~frame_kinematics.core.model.RobotModel.parse_file`).
 
         :param path: path of the file.
         :param floating_base: add a floating base joint.
@@ -128,11 +127,12 @@ class Robot(RobotModel):
         :param backend: the backend (see :meth:`from_urdf_string`).
         :return: the robot.
         :raises URDFError: if ``path`` is not a path, the file cannot be read or is not a valid
-            robot description, or ``world_frame`` is not a link name.
+            robot description (the file named), or ``world_frame`` is not a link name.
         :raises ConfigurationError: if ``floating_base`` is not a bool.
         :raises BackendError: for an unknown backend or numba asked for and missing.
         """
-        return cls.from_urdf_string(read_urdf_file(path), floating_base, world_frame, backend)
+        description, text = cls.parse_file(path, floating_base, world_frame)
+        return cls(description, backend, urdf=text)
 
     # -- kinematics shortcuts -------------------------------------------------------------
     def forward_kinematics(self, q, v=None, a=None) -> KinematicsState:
