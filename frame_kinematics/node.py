@@ -71,14 +71,14 @@ from visualization_msgs.msg import Marker, MarkerArray
 from .bridge import (Bridge, BridgeOutput, JointStateInput, PARAMETER_DEFAULTS,
                      USER_FRAME_DEFAULTS)
 from .bridge.intake import JointStateIntake
-from .bridge.log import shorten
+from .bridge.log import error_text, shorten
 from .bridge.moveit import MoveItKinematics
 from .bridge.moveit_types import FAILURE, PositionFKAnswer, PositionIKAnswer
-from .bridge.parameters import split_frame_parameter, split_tool_parameter
+from .bridge.parameters import own_parameters, split_frame_parameter, split_tool_parameter
 from .bridge.services import compute_ik, get_jacobian, get_relative_motion
 from .bridge.throttle import JOINT_STATES_DEPTH
 from .core.backend import describe, resolve
-from .core.errors import ConfigurationError, FrameKinematicsError
+from .core.errors import ConfigurationError, FrameKinematicsError, name_list
 from .ros.conversions import (fill_ik_response, fill_jacobian_response, fill_joint_state,
                               fill_point, fill_relative_motion_response, fill_vector,
                               ik_request, jacobian_request, joint_state_input,
@@ -118,8 +118,6 @@ STOP_CHECK_PERIOD = 0.1
 #: Why the node cannot start with a parameter given without a type (``{}``: rclpy's words).
 UNTYPED_OVERRIDE = ('a parameter given at start-up has no type ({}): an empty list in a '
                     'parameters file (such as user_frames.names: []) has none, write [""]')
-#: Errors a callback logs in one line instead of raising.
-CALLBACK_ERRORS = (FrameKinematicsError, ValueError, TypeError, OverflowError)
 
 
 class FrameKinematicsNode(Node):
@@ -151,8 +149,14 @@ class FrameKinematicsNode(Node):
         for name in list(self.get_parameters_by_prefix('tools')):
             if split_tool_parameter(f'tools.{name}') is not None:
                 self._declare(f'tools.{name}', None)
-        params = {name: param.value
-                  for name, param in self.get_parameters_by_prefix('').items()}
+        params, others = own_parameters(
+            {name: param.value for name, param in self.get_parameters_by_prefix('').items()})
+        for name in others:
+            self.undeclare_parameter(name)
+        if others:
+            self.get_logger().warning(shorten(
+                'ignoring parameters of other nodes (as robot_state_publisher does): '
+                f'{name_list(others)}'))
         self.bridge = Bridge.from_parameters(params, logger=self.get_logger(), backend=None)
         self.moveit = MoveItKinematics(self.get_logger())
         self.moveit.set_semantic(params.get('robot_description_semantic', ''),
@@ -290,12 +294,12 @@ class FrameKinematicsNode(Node):
             self._markers_pub.publish(MarkerArray(markers=marker_messages(
                 out.markers, Marker, Marker.ADD, Marker.SPHERE, Marker.CYLINDER)))
 
-    # -- callbacks (each logs the library's errors in one line and keeps the node running) ----
+    # -- callbacks (nothing escapes one: each says what it caught in one line, error_text) ----
     def _on_joint_state(self, data: bytes) -> None:
         try:
             self._publish(self.bridge.on_joint_state(self._read_joint_state(data), self._now()))
-        except CALLBACK_ERRORS as exc:
-            self.get_logger().error(shorten(f'joint_states: {exc}'))
+        except Exception as exc:
+            self.get_logger().error(shorten(f'joint_states: {error_text(exc)}'))
 
     def _pause_ns(self) -> int:
         return self.bridge.pause_ns(self._now(), self.get_clock().ros_time_is_active)
@@ -315,8 +319,8 @@ class FrameKinematicsNode(Node):
             semantic = None if document is None else \
                 self.moveit.read_semantic(document, self.bridge.model)
             out = self.bridge.apply_parameters(changes, self._now())
-        except CALLBACK_ERRORS as exc:
-            return SetParametersResult(successful=False, reason=shorten(str(exc)))
+        except Exception as exc:
+            return SetParametersResult(successful=False, reason=shorten(error_text(exc)))
         if out.accepted:
             if document is not None:
                 self.moveit.use_semantic(semantic)
@@ -326,30 +330,30 @@ class FrameKinematicsNode(Node):
     def _on_semantic(self, msg: String) -> None:
         try:
             self.moveit.set_semantic(msg.data, self.bridge.model)
-        except CALLBACK_ERRORS as exc:
-            self.get_logger().error(shorten(f'robot_description_semantic: {exc}'))
+        except Exception as exc:
+            self.get_logger().error(shorten(f'robot_description_semantic: {error_text(exc)}'))
 
     def _on_position_ik(self, request, response):
         arrival = time.monotonic()
         try:
             answer = self.moveit.compute_ik(self.bridge.snapshot(),
                                             position_ik_request(request), arrival)
-        except CALLBACK_ERRORS as exc:
-            answer = PositionIKAnswer(FAILURE, shorten(f'compute_ik: {exc}'))
+        except Exception as exc:
+            answer = PositionIKAnswer(FAILURE, shorten(f'compute_ik: {error_text(exc)}'))
         return fill_position_ik_response(response, answer, self._now(), Transform)
 
     def _on_position_fk(self, request, response):
         try:
             answer = self.moveit.compute_fk(self.bridge.snapshot(), position_fk_request(request))
-        except CALLBACK_ERRORS as exc:
-            answer = PositionFKAnswer(FAILURE, shorten(f'compute_fk: {exc}'))
+        except Exception as exc:
+            answer = PositionFKAnswer(FAILURE, shorten(f'compute_fk: {error_text(exc)}'))
         return fill_position_fk_response(response, answer, self._now(), PoseStamped)
 
     def _answer(self, what: str, work: Callable[[], Any], response: Any) -> Any:
         try:
             return work()
-        except CALLBACK_ERRORS as exc:
-            text = shorten(f'{what}: {exc}')
+        except Exception as exc:
+            text = shorten(f'{what}: {error_text(exc)}')
             self.get_logger().error(text)
             response.success = False
             response.message = text

@@ -16,6 +16,9 @@
 from bridge_testing import FakeClock, js, logged_bridge, SEC
 from conftest import ListLogger
 from frame_kinematics.bridge import ThrottledLog
+from frame_kinematics.bridge.log import error_text
+from frame_kinematics.core.errors import ConfigurationError
+import pytest
 
 
 def test_throttled_log_counts_suppressed_messages():
@@ -39,3 +42,15 @@ def test_a_huge_refused_value_is_not_quoted_whole():
     out = bridge.on_joint_state(js([huge], [float('nan')]), SEC)
     assert not out.accepted and len(out.reason) < 500
     assert all(len(text) < 600 for text in logger.texts(None))
+
+
+@pytest.mark.parametrize('exc', [ConfigurationError('q has NaN'), ValueError('q has NaN'),
+                                 TypeError('q has NaN'), OverflowError('q has NaN')])
+def test_an_error_of_the_input_is_said_by_its_message(exc):
+    assert error_text(exc) == 'q has NaN'
+
+
+def test_any_other_error_is_named_as_a_bug():
+    assert error_text(AttributeError("'NoneType' object has no attribute 'x'")) == \
+        "unexpected AttributeError: 'NoneType' object has no attribute 'x' (a bug of " \
+        'frame_kinematics)'

@@ -93,6 +93,18 @@ def test_fk_error_codes_are_move_groups(panda):
         assert answer.error_code == INVALID_ROBOT_STATE, state
 
 
+def test_fk_without_an_srdf_answers_in_the_root_link(panda):
+    bridge, _, _ = panda
+    values = [0.3, -0.2, 0.1, -1.9, 0.2, 1.4, 0.5]
+    answer = MoveItKinematics(ListLogger()).compute_fk(bridge.snapshot(), PositionFKRequestIn(
+        '', ['panda_link8'], RobotStateIn(ARM7, values)))
+    assert answer.error_code == SUCCESS, answer.message
+    pose = answer.pose_stamped[0]
+    assert pose.frame_id == bridge.model.root_link
+    got = transform_from_xyz_quaternion(np.array(pose.position), np.array(pose.orientation))
+    np.testing.assert_allclose(got, _target(bridge, values), atol=1e-12)
+
+
 def test_the_virtual_joint_of_the_robot_state_places_the_model_frame(panda):
     bridge, services, _ = panda
     world_T_0 = transform_from_xyz_rpy(np.array([1.0, 2.0, 0.5]), np.array([0.0, 0.0, 0.7]))

@@ -18,6 +18,7 @@ import os
 from bridge_testing import ARM, arm_state, logged_bridge, SEC
 from frame_kinematics.bridge import (Bridge, BridgeSettings, PARAMETER_DEFAULTS,
                                      settings_from_parameters, UserFrame)
+from frame_kinematics.bridge.parameters import own_parameters
 from frame_kinematics.core import FrameKinematicsError
 import pytest
 
@@ -152,3 +153,18 @@ def test_a_misspelt_parameter_is_refused_as_robot_state_publisher(name):
 def test_rclpy_parameters_pass_through():
     bridge, _ = logged_bridge()
     assert bridge.apply_parameters({'use_sim_time': True}, 0).accepted
+
+
+def test_a_node_starts_with_its_own_parameters_and_leaves_other_nodes_ones():
+    values = {'robot_description': ARM, 'publish_frequency': 10.0, 'use_sim_time': False,
+              'qos_overrides./tf.publisher.depth': 10, 'user_frames.names': ['cam'],
+              'user_frames.cam.parent': 'tool0', 'tools.tool0.xyz': [0.0, 0.0, 0.1],
+              'bogus_param': 1, 'controller_manager.update_rate': 100}
+    own, others = own_parameters(values)
+    assert others == ('bogus_param', 'controller_manager.update_rate')
+    assert own == {name: value for name, value in values.items() if name not in others}
+    bridge = Bridge.from_parameters(own)  # the node's own are all taken
+    assert [frame.name for frame in bridge.settings.user_frames] == ['cam']
+    with pytest.raises(FrameKinematicsError, match="'bogus_param' cannot be set because it "
+                                                   'was not declared'):
+        Bridge.from_parameters(values)

@@ -13,7 +13,7 @@
 # limitations under the License.
 """Errors quote what is at fault through the one excerpt rule: bounded, and never failing."""
 
-from frame_kinematics.core.errors import EXCERPT_LENGTH, quote, UnknownFrameError, \
+from frame_kinematics.core.errors import EXCERPT_LENGTH, name_list, quote, UnknownFrameError, \
     UnknownReferenceFrameError
 import pytest
 
@@ -72,3 +72,9 @@ def test_quote_is_bounded_and_never_fails(kind):
 def test_quote_shows_small_values_as_repr_does():
     for value in (1.5, None, [1, 2], ('a', 'b'), {'k': 1}, 'text', b'raw'):
         assert quote(value) == repr(value)
+
+
+def test_a_list_of_names_shows_plain_names_bare_and_quotes_the_others():
+    assert name_list(['shoulder', '', 'a b', 'x,y', 'tab\there', 3]) == \
+        "shoulder, '', 'a b', 'x,y', 'tab\\there', 3"
+    assert name_list(['a', 'b', 'c'], limit=2) == 'a, b, ... (3 in all)'

@@ -493,23 +493,28 @@ def test_one_executor_wake_up_per_message_publishes_tf_too(harness, tmp_path):
     assert 'Traceback' not in text, text
 
 
-@pytest.mark.parametrize('sig', [signal.SIGTERM, signal.SIGINT])
-def test_node_exits_cleanly_on_a_signal(tmp_path, sig):
+def _started(tmp_path, name, extra=''):
+    """Start the node from a parameters file; return it and its log once it publishes."""
     params = tmp_path / 'params.yaml'
     indented = '\n'.join('        ' + line for line in ARM.splitlines())
     params.write_text('/**:\n  ros__parameters:\n    robot_description: |\n'
-                      + indented + '\n')
+                      + indented + '\n' + extra)
     process = subprocess.Popen(
-        [node_executable(), '--ros-args', '-r', '__node:=frame_kinematics_signal_test',
-         '--params-file', str(params)],
+        [node_executable(), '--ros-args', '-r', f'__node:={name}', '--params-file', str(params)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
         env=dict(os.environ))
+    log = b''
+    end = time.monotonic() + TIMEOUT
+    while b'publishing' not in log and time.monotonic() < end and process.poll() is None:
+        if select.select([process.stdout], [], [], 0.5)[0]:
+            log += os.read(process.stdout.fileno(), 4096)
+    return process, log
+
+
+@pytest.mark.parametrize('sig', [signal.SIGTERM, signal.SIGINT])
+def test_node_exits_cleanly_on_a_signal(tmp_path, sig):
+    process, log = _started(tmp_path, 'frame_kinematics_signal_test')
     try:
-        log = b''
-        end = time.monotonic() + TIMEOUT
-        while b'publishing' not in log and time.monotonic() < end and process.poll() is None:
-            if select.select([process.stdout], [], [], 0.5)[0]:
-                log += os.read(process.stdout.fileno(), 4096)
         assert b'publishing' in log and process.poll() is None, log.decode(errors='replace')
         process.send_signal(sig)
         try:
@@ -520,6 +525,20 @@ def test_node_exits_cleanly_on_a_signal(tmp_path, sig):
         log += process.stdout.read()
         text = log.decode(errors='replace')
         assert code == 0 and 'Traceback' not in text, text
+    finally:
+        stop_group(process, LAUNCH_STOP)
+        process.stdout.close()
+
+
+def test_parameters_of_other_nodes_in_a_shared_file_are_ignored_with_a_warning(tmp_path):
+    process, log = _started(tmp_path, 'frame_kinematics_shared_file_test',
+                            '    bogus_param: 1\n    controller_manager:\n'
+                            '      update_rate: 100\n')
+    try:
+        text = log.decode(errors='replace')
+        assert b'publishing' in log and process.poll() is None, text
+        assert 'ignoring parameters of other nodes (as robot_state_publisher does): ' \
+               'bogus_param, controller_manager.update_rate' in text, text
     finally:
         stop_group(process, LAUNCH_STOP)
         process.stdout.close()

@@ -21,7 +21,10 @@ Values are quoted by the rule of the whole package
 import time
 from typing import Callable, Dict
 
-from ..core.errors import excerpt, EXCERPT_LENGTH
+from ..core.errors import excerpt, EXCERPT_LENGTH, FrameKinematicsError
+
+#: Errors a bad message, request or parameter explains: logged by their message alone.
+INPUT_ERRORS = (FrameKinematicsError, ValueError, TypeError, OverflowError)
 
 
 def shorten(text: str, limit: int = 4 * EXCERPT_LENGTH) -> str:
@@ -32,6 +35,19 @@ def shorten(text: str, limit: int = 4 * EXCERPT_LENGTH) -> str:
     :param limit: most characters kept.
     """
     return excerpt(text, limit)
+
+
+def error_text(exc: Exception) -> str:
+    """
+    Say what a callback caught, in one line (the node's callbacks never let an error through).
+
+    :param exc: the error.
+    :return: its message for one of :data:`INPUT_ERRORS`; else ``'unexpected <type>: <message>
+        (a bug of frame_kinematics)'``: no input explains it.
+    """
+    if isinstance(exc, INPUT_ERRORS):
+        return str(exc)
+    return f'unexpected {type(exc).__name__}: {exc} (a bug of frame_kinematics)'
 
 
 class ThrottledLog:

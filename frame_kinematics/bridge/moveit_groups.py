@@ -28,7 +28,7 @@ What a planning group of an SRDF means on a robot model, as MoveIt reads it.
 """
 
 from dataclasses import dataclass
-from typing import Dict, List, Set, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 from ..core.errors import SRDFError
 from ..core.joints import JointType
@@ -154,15 +154,15 @@ def resolve_group(semantic: SemanticDescription, model: RobotModel, name: str,
     return result
 
 
-def model_frame(semantic: SemanticDescription, model: RobotModel) -> str:
+def model_frame(semantic: Optional[SemanticDescription], model: RobotModel) -> str:
     """
     Return MoveIt's model frame: the parent frame of the virtual joint above the root link.
 
-    :param semantic: the SRDF.
+    :param semantic: the SRDF (None: the node has none).
     :param model: the robot model.
-    :return: that frame, or the root link when no virtual joint holds the root link.
+    :return: that frame, or the root link when no SRDF or virtual joint holds the root link.
     """
-    for joint in semantic.virtual_joints:
+    for joint in () if semantic is None else semantic.virtual_joints:
         if joint.child_link == model.root_link:
             return joint.parent_frame
     return model.root_link

@@ -139,6 +139,28 @@ def is_ros_parameter(name: str) -> bool:
     return name in ROS_PARAMETERS or name.startswith(ROS_PARAMETER_PREFIX)
 
 
+def own_parameters(values: Mapping[str, Any]) -> Tuple[Dict[str, Any], Tuple[str, ...]]:
+    """
+    Split the parameters a node starts with into its own and those of other nodes.
+
+    A parameters file shared by several nodes (a ``/**`` section) names parameters of the
+    others: robot_state_publisher ignores them at start-up, and so does this node (a name set
+    later, with ``ros2 param set``, is refused by :func:`check_parameter`).
+
+    :param values: ``{name: value}`` the node was started with.
+    :return: ``(its own parameters, rclpy's included; the other names, sorted)``.
+    """
+    own, others = {}, []
+    for name, value in values.items():
+        if name in _NODE_CHECKS or name == 'user_frames.names' or name in SETTING_OF or \
+                is_ros_parameter(name) or split_frame_parameter(name) is not None or \
+                split_tool_parameter(name) is not None:
+            own[name] = value
+        else:
+            others.append(name)
+    return own, tuple(sorted(others))
+
+
 def split_frame_parameter(name: str) -> Optional[Tuple[str, str]]:
     """
     Split ``user_frames.<frame>.<key>`` into ``(frame, key)``.

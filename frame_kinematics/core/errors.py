@@ -82,6 +82,9 @@ def name_list(names: Iterable[Any], limit: int = NAMES_SHOWN) -> str:
     """
     Join names for a message, each quoted briefly, at most ``limit`` of them.
 
+    A short name of printable characters without a space or a comma is shown as it is;
+    anything else is quoted (:func:`quote`), so that an empty name reads ``''``.
+
     :param names: the names.
     :param limit: most names shown.
     :return: ``a, b, c`` or ``a, b, ... (12 in all)``.
@@ -90,8 +93,9 @@ def name_list(names: Iterable[Any], limit: int = NAMES_SHOWN) -> str:
     count = 0
     for count, name in enumerate(names, 1):
         if count <= limit:
-            shown.append(name if isinstance(name, str) and len(name) <= EXCERPT_LENGTH
-                         else quote(name))
+            bare = isinstance(name, str) and 0 < len(name) <= EXCERPT_LENGTH and \
+                name.isprintable() and ' ' not in name and ',' not in name
+            shown.append(name if bare else quote(name))
     text = ', '.join(shown)
     return text if count <= limit else f'{text}, ... ({count} in all)'
 

@@ -44,16 +44,13 @@ from visualization_msgs.msg import Marker, MarkerArray
 
 from .reach_conversions import (fill_cloud, fill_reach_feedback, fill_reach_result,
                                 heat_map_messages, reach_goal)
-from ..bridge.log import shorten
+from ..bridge.log import error_text, shorten
 from ..bridge.reach_goal import ReachAnswer, study_request
 from ..bridge.reach_job import ReachOutcome, ReachStudies, TERMINATE_WAIT
 from ..bridge.snapshot import Snapshot
-from ..core.errors import FrameKinematicsError
 
 #: Name of the action.
 ACTION_NAME = '~/reach_study'
-#: Errors of a goal that abort it with their message.
-GOAL_ERRORS = (FrameKinematicsError, ValueError, TypeError, OverflowError)
 
 
 class ReachAction:
@@ -99,10 +96,10 @@ class ReachAction:
         model = snapshot.core.urdf_model
         try:
             request, _ = study_request(reach_goal(goal_handle.request), model, os.getcwd())
-        except GOAL_ERRORS as exc:
+        except Exception as exc:  # a goal that cannot be read is aborted, with the reason
             self._studies.release()
             goal_handle.abort()
-            text = shorten(f'reach_study: {exc}')
+            text = shorten(f'reach_study: {error_text(exc)}')
             self._node.get_logger().error(text)
             return fill_reach_result(result, ReachAnswer(False, text))
         ended = Future()
