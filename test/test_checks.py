@@ -18,7 +18,7 @@ import sys
 import types
 
 from frame_kinematics.core.checks import as_float_array, as_names, as_path, check_number, \
-    check_one_vector, first_repeated, MAX_MAGNITUDE, number_within
+    check_one_vector, first_repeated, MAX_MAGNITUDE, number_within, parse_number
 from frame_kinematics.core.errors import ConfigurationError, URDFError
 from hypothesis import given, strategies as st
 import numpy as np
@@ -35,7 +35,8 @@ def test_a_number_is_taken_exactly_when_finite_and_within_the_bounds(value, low,
 
 
 @pytest.mark.parametrize('value', [True, False, np.bool_(True), None, [1.0], b'1', '1 2',
-                                   '', 'nan', 'inf', 10 ** 400, complex(1, 0), object()])
+                                   '', 'nan', 'inf', 10 ** 400, complex(1, 0), object(),
+                                   '1_0', '\u0661', '0x10'])
 def test_anything_else_is_not_a_number(value):
     assert number_within(value) is None
 
@@ -158,3 +159,18 @@ def test_check_one_vector_takes_exactly_one_vector_of_real_numbers():
                        ([1, np.nan, 3], 'v'), ([1, 1e300, 3], 'v'), ('abc', 'v must be numbers')):
         with pytest.raises(ConfigurationError, match=words):
             check_one_vector(bad, 3, 'v')
+
+
+@pytest.mark.parametrize('text, value', [
+    ('1', 1.0), ('-2.5', -2.5), ('+.5', 0.5), ('3.', 3.0), ('1e-3', 1e-3), ('-4.2E+2', -420.0),
+    (' 7 ', 7.0), ('\t0.25\n', 0.25), ('INF', float('inf')), ('-Infinity', -float('inf')),
+])
+def test_a_number_is_read_as_xml_writes_it(text, value):
+    assert parse_number(text) == value
+
+
+@pytest.mark.parametrize('text', ['1_0', '\u0661', '\uff11', '0x10', '1e', '.', '', '- 1',
+                                  '1.0f', '\u00a01', 'nan1'])
+def test_what_python_reads_beyond_xml_numbers_is_not_a_number(text):
+    with pytest.raises(ValueError):
+        parse_number(text)

@@ -40,6 +40,8 @@ def test_error_in_a_subprocess_is_one_line_without_traceback(tmp_path):
     (['fk', '--links', 'tool0', 'nope'], ["unknown link 'nope'", 'tool0']),
     (['fk', 'foo=1', 'bar=2'], ['foo', 'bar', 'elbow_joint']),
     (['fk', 'elbow_joint=1,5'], ["malformed number '1,5'", 'elbow_joint']),
+    (['fk', 'elbow_joint=1_0'], ["malformed number '1_0'", 'elbow_joint']),
+    (['fk', 'elbow_joint=\u0661'], ["malformed number '\u0661'", 'elbow_joint']),
     (['fk', 'elbow_joint=nan'], ['elbow_joint', 'not a finite number']),
     (['fk', 'elbow_joint'], ["'elbow_joint'", 'NAME=VALUE']),
     (['fk', 'elbow_joint=1', 'elbow_joint=2'], ['elbow_joint', 'twice']),

@@ -20,7 +20,7 @@ Long attributes and names are refused with short error messages.
 import tracemalloc
 
 from conftest import joint_xml, link_xml, random_configuration, urdf
-from frame_kinematics.core import Robot, urdf as urdf_module, URDFError
+from frame_kinematics.core import Robot, URDFError
 from frame_kinematics.core.checks import MAX_MAGNITUDE
 from frame_kinematics.core.errors import EXCERPT_LENGTH
 from frame_kinematics.core.urdf_source import uses_xacro
@@ -298,18 +298,3 @@ def test_long_robot_name_is_refused():
                        'longer than 256'):
         Robot.from_urdf_string(urdf(link_xml('a'), name='r' * 257))
     assert Robot.from_urdf_string(urdf(link_xml('a'), name='r' * 256)).name == 'r' * 256
-
-
-@pytest.mark.parametrize('text, value', [
-    ('1', 1.0), ('-2.5', -2.5), ('+.5', 0.5), ('3.', 3.0), ('1e-3', 1e-3), ('-4.2E+2', -420.0),
-    (' 7 ', 7.0), ('\t0.25\n', 0.25), ('INF', float('inf')), ('-Infinity', -float('inf')),
-])
-def test_a_number_is_read_as_xml_writes_it(text, value):
-    assert urdf_module.parse_number(text) == value
-
-
-@pytest.mark.parametrize('text', ['1_0', '\u0661', '\uff11', '0x10', '1e', '.', '', '- 1',
-                                  '1.0f', '\u00a01', 'nan1'])
-def test_what_python_reads_beyond_xml_numbers_is_not_a_number(text):
-    with pytest.raises(ValueError):
-        urdf_module.parse_number(text)

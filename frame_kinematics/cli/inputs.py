@@ -32,7 +32,7 @@ import numpy as np
 
 from .common import CommandLineError, LOG
 from ..core import configuration as cfg
-from ..core.checks import MAX_MAGNITUDE
+from ..core.checks import MAX_MAGNITUDE, parse_number
 from ..core.errors import (ConfigurationError, excerpt, name_list, quote,
                            UnknownFrameError)
 from ..core.file_input import read_bounded
@@ -60,7 +60,7 @@ def number(value, name: str) -> float:
         raise ConfigurationError(f"malformed number {quote(value)} for '{name}'")
     shown = excerpt(value) if isinstance(value, str) else quote(value)
     try:
-        x = float(value)
+        x = parse_number(value) if isinstance(value, str) else float(value)
     except ValueError:
         raise ConfigurationError(f"malformed number '{shown}' for '{name}'") from None
     except OverflowError:  # an int beyond the floats

@@ -21,7 +21,7 @@ number >= 0, got '-1'``); argparse turns the message into a usage error.
 import argparse
 from typing import Callable, Optional
 
-from ..core.checks import MAX_MAGNITUDE, number_within
+from ..core.checks import MAX_MAGNITUDE, number_within, parse_number
 from ..core.ik.options import MAX_COUNT
 
 
@@ -76,7 +76,7 @@ def real(minimum: float, strict: bool, maximum: Optional[float] = None
 def _beyond(text: str, high: float) -> bool:
     """Whether ``text`` is a number above ``high`` (the message then names the bound)."""
     try:
-        return float(text) > high
+        return parse_number(text) > high
     except ValueError:
         return False
 

@@ -20,6 +20,7 @@ never kept, frozen or written.
 
 import math
 import os
+import re
 import sys
 from typing import Callable, Iterable, Optional, Sequence, Tuple, Union
 
@@ -173,6 +174,27 @@ def check_point(point, name: str = 'point') -> np.ndarray:
     return check_one_vector(point, 3, name, ('x', 'y', 'z'))
 
 
+#: A number written as text (an XML attribute, a command-line value): ASCII digits, no ``_``;
+#: INF and NaN are read so that their callers can say they must be finite.
+_NUMBER_TEXT = re.compile(r'[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?'
+                          r'|inf(?:inity)?|nan)', re.IGNORECASE)
+
+
+def parse_number(text: str) -> float:
+    """
+    Read one number written as text, as XML (and C's ``strtod``, without hexadecimal) write it.
+
+    :param text: the text (white space around it is ignored).
+    :return: the number (INF and NaN included: the caller decides on them).
+    :raises ValueError: for anything else (``1_0``, digits of other scripts, ``0x1p3``),
+        which Python's ``float`` would partly read.
+    """
+    text = text.strip(' \t\n\r')
+    if _NUMBER_TEXT.fullmatch(text) is None:
+        raise ValueError(text)
+    return float(text)
+
+
 def number_within(value, low: float = -MAX_MAGNITUDE, high: float = MAX_MAGNITUDE,
                   strict_low: bool = False) -> Optional[float]:
     """
@@ -191,7 +213,7 @@ def number_within(value, low: float = -MAX_MAGNITUDE, high: float = MAX_MAGNITUD
     """
     if isinstance(value, str):
         try:
-            number = float(value)
+            number = parse_number(value)
         except ValueError:
             return None
     elif isinstance(value, (int, float, np.integer, np.floating)) and \

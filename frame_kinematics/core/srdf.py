@@ -29,9 +29,9 @@ import os
 from types import MappingProxyType
 from typing import Dict, Iterable, Optional, Tuple, Type, Union
 
-from .checks import as_names, as_path, first_repeated, MAX_MAGNITUDE
+from .checks import as_names, as_path, first_repeated, MAX_MAGNITUDE, parse_number
 from .errors import excerpt, SRDFError, URDFError
-from .urdf import MAX_NAME_LENGTH, parse_number
+from .urdf import MAX_NAME_LENGTH
 from .urdf_source import decode_document, read_urdf_file
 from .xml_elements import Element, parse_elements
 

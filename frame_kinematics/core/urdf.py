@@ -34,7 +34,7 @@ from typing import Any, Optional, Tuple, Union
 
 import numpy as np
 
-from .checks import MAX_MAGNITUDE
+from .checks import MAX_MAGNITUDE, parse_number
 from .errors import excerpt, quote, URDFError
 from .joints import JointType
 from .spatial import transform_from_xyz_rpy
@@ -124,27 +124,6 @@ def _not_a_number(attribute: str, kind: str, text: str, where: str) -> URDFError
         return URDFError(f'this is a xacro document: expand it first (attribute '
                          f"'{attribute}' is the xacro expression '{excerpt(text)}')", where)
     return URDFError(f"attribute '{attribute}' is not {kind}: '{excerpt(text)}'", where)
-
-
-#: A number as an XML document writes it (xsd:double: ASCII digits, no ``_``); INF and NaN are
-#: read so that their message says they must be finite.
-_NUMBER = re.compile(r'[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?'
-                     r'|inf(?:inity)?|nan)', re.IGNORECASE)
-
-
-def parse_number(text: str) -> float:
-    """
-    Read one number of a URDF or SRDF attribute, as XML writes numbers.
-
-    :param text: the attribute's text (XML white space around it is ignored).
-    :return: the number (INF and NaN included: the caller decides on them).
-    :raises ValueError: for anything else (``1_0``, digits of other scripts, ``0x1p3``),
-        which Python's ``float`` would partly read.
-    """
-    text = text.strip(' \t\n\r')
-    if _NUMBER.fullmatch(text) is None:
-        raise ValueError(text)
-    return float(text)
 
 
 def _checked(value: float, text: str, where: str, label: str, bound: bool = True) -> float:
