@@ -22,6 +22,7 @@ not set here), or directly::
     sphinx-build -W -b doctest doc /tmp/frame_kinematics_doctest
 """
 
+import importlib.util
 import os
 import sys
 
@@ -56,6 +57,10 @@ autodoc_mock_imports = [
     # the optional extra 'cluster' (reach studies on a Dask cluster)
     'distributed',
 ]
+# The compiled backend's modules import numba, an optional extra: a build with only '.[doc]'
+# reads their docstrings with numba mocked (a build that has numba imports it).
+if importlib.util.find_spec('numba') is None:
+    autodoc_mock_imports.append('numba')
 autodoc_member_order = 'bysource'
 autodoc_typehints = 'description'
 autodoc_default_options = {'members': True, 'show-inheritance': True}

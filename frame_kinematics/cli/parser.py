@@ -105,8 +105,10 @@ def time_budget(text: str) -> float:
         return math.inf
     try:
         return real(0, True, MAX_TIME_BUDGET)(text)
-    except argparse.ArgumentTypeError as exc:
-        raise argparse.ArgumentTypeError(f"{exc} or '{NO_TIME_BUDGET}'") from None
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"must be a number > 0 and <= {MAX_TIME_BUDGET:g} or '{NO_TIME_BUDGET}', got "
+            f'{text!r}') from None
 
 
 _EXAMPLES = {
