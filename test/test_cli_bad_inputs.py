@@ -147,7 +147,7 @@ def test_xacro_without_the_xacro_package_says_what_to_install(capsys, tmp_path, 
 # -- one rule per kind of option value --------------------------------------------------------
 @pytest.mark.parametrize('args, words', [
     (['--urdf', '', 'fk'], ['--urdf must not be empty']),
-    (['fk', '--robot', ''], ['--robot must not be empty']),
+    (['fk', '--robot', ''], ["--robot must be a bundled robot (fk_arm, fk_quadruped), got ''"]),
     (['jacobian', '--link', ''], ['--link must not be empty']),
     (['fk', '--links', 'tool0', ''], ['--links must not be empty']),
     (['fk', '--relative-to', ' '], ['--relative-to must not be empty']),
@@ -179,6 +179,13 @@ def test_xacro_without_the_xacro_package_says_what_to_install(capsys, tmp_path, 
     (['info', '--urdf', 'a.urdf', '--robot', 'fk_arm'], ['--urdf', '--robot']),
     (['jacobian', '--link', 'tool0', '--link', 'wrist_3_link'], ['--link is given twice']),
     (['--urdf', 'a.urdf', 'info', '--urdf', 'b.urdf'], ['--urdf is given before and after']),
+    (['--robot', 'nope', 'info'],
+     ["--robot must be a bundled robot (fk_arm, fk_quadruped), got 'nope'"]),
+    (['ik', '--rpy', '0', '0', '0'], ['give the target with --xyz X Y Z']),
+    (['ik', '--xyz', '0.4', '0', '0.3'], ['target: give the orientation as rpy']),
+    (['render', '-o', 'picture.jpg'], ["-o/--output: output 'picture.jpg' must end with .png"]),
+    (['render', '-o', '/nonexistent/folder/p.png'],
+     ["-o/--output: output folder does not exist: '/nonexistent/folder'"]),
 ])
 def test_bad_option_values_are_usage_errors(capsys, args, words):
     status, out, err = call(capsys, *args)

@@ -70,13 +70,8 @@ def test_points_file_and_base_ranking(capsys, tmp_path):
 
 
 @pytest.mark.parametrize('args, words', [
-    ([], 'give one kind of targets'),
-    (BOX + ['--sphere', '0', '0', '0'], 'not --box and --sphere'),
-    (['--box', '0', '0', '0', '1', '1', '1'], '--box needs --step'),
     (BOX + ['--link', 'no_such_link'], 'no_such_link'),
-    (['--box', '0', '0', '0', '1', '1', '1', '--step', '1e-4'], 'GB'),
     (BOX + ['--frame', 'no_such_frame'], 'no_such_frame'),
-    (BOX + ['--bases', '0', '1', '0', '1', '0.5', '--frame', 'base_link'], 'leave out'),
 ])
 def test_bad_requests_fail_with_one_line_before_any_work(capsys, tmp_path, args, words):
     status, out, err = call(capsys, 'reach', *args, '-o', tmp_path / 'x.npz', '-q')
@@ -127,6 +122,29 @@ def test_usage_errors_exit_2(capsys, tmp_path):
     assert status == 2 and '--so3' in err
 
 
+@pytest.mark.parametrize('args, words', [
+    (BOX + ['--sphere', '0', '0', '0', '--radii', '1', '--count', '3'],
+     'give one kind of targets: --box (with --step), --sphere (with --radii, --count) or '
+     '--points, not --box and --sphere'),
+    (['--box', '0', '0', '0', '1', '1', '1'], '--box needs --step'),
+    ([], 'give one kind of targets'),
+    (BOX + ['--cone', '0.5', '100000', '2'],
+     '--cone: directions must be between 0 and 1024, got 100000'),
+    (BOX + ['--base-map', 'b.png'], '--base-map needs --bases'),
+    (BOX + ['--picture', 'missing/p.png'], '--picture: output folder does not exist'),
+    (BOX + ['--picture', 'p.jpg'], "--picture: output 'p.jpg' must end with .png"),
+    (['--box', '0', '0', '0', '1', '1', '1', '--step', '1e-4'], 'GB'),
+    (BOX + ['--bases', '0', '1', '0', '1', '0.5', '--frame', 'base_link'],
+     'with --bases the targets are in the world: leave out --frame'),
+])
+def test_options_that_do_not_fit_are_usage_errors_before_any_work(
+        capsys, tmp_path, monkeypatch, args, words):
+    monkeypatch.chdir(tmp_path)
+    status, out, err = call(capsys, 'reach', *args, '-o', 's.npz', '-q')
+    assert status == 2 and words in err and len(err.splitlines()) == 1 and not out, err
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_pictures_from_the_command_line(capsys, tmp_path):
     pytest.importorskip('matplotlib')
     rng = np.random.default_rng(2)
@@ -139,9 +157,6 @@ def test_pictures_from_the_command_line(capsys, tmp_path):
     assert status == 0, err
     assert (tmp_path / 'map.png').stat().st_size > 10000
     assert (tmp_path / 'bases.png').stat().st_size > 10000
-    status, _, err = call(capsys, 'reach', *BOX, '-o', tmp_path / 'c.npz', '--base-map',
-                          tmp_path / 'x.png', '-q')
-    assert status == 1 and '--base-map needs --bases' in err
 
 
 def test_progress_bar_on_a_terminal_with_tqdm(monkeypatch, capsys):

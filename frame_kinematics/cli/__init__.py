@@ -33,7 +33,8 @@ import os
 import sys
 from typing import Optional, Sequence
 
-from .common import (CommandLineError, EXIT_ERROR, EXIT_NOT_CONVERGED, EXIT_USAGE, PROG)
+from .common import (CommandLineError, EXIT_ERROR, EXIT_NOT_CONVERGED, EXIT_USAGE, PROG,
+                     UsageError)
 from .parser import build_parser, check_usage, split_extras
 from ..core.errors import FrameKinematicsError
 
@@ -77,7 +78,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except (FrameKinematicsError, OSError, ValueError) as exc:
         message = ' '.join(str(exc).split()) or type(exc).__name__
         sys.stderr.write(f'{PROG}: error: {message}\n')
-        return EXIT_ERROR
+        return EXIT_USAGE if isinstance(exc, UsageError) else EXIT_ERROR
     except KeyboardInterrupt:
         sys.stderr.write(f'{PROG}: error: interrupted\n')
         return 130
@@ -88,4 +89,4 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 __all__ = ['CommandLineError', 'EXIT_ERROR', 'EXIT_NOT_CONVERGED', 'EXIT_USAGE', 'PROG',
-           'build_parser', 'main']
+           'UsageError', 'build_parser', 'main']

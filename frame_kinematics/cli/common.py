@@ -45,6 +45,10 @@ class CommandLineError(FrameKinematicsError, ValueError):
     """A command line or input file that cannot be used (wrong form, conflicting options)."""
 
 
+class UsageError(CommandLineError):
+    """Options that do not fit together, or an option's value refused before any work: status 2."""
+
+
 def fmt(x: float, precision: int) -> str:
     """
     Format a number with a fixed number of decimals, without a negative zero.

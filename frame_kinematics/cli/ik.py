@@ -30,7 +30,7 @@ from typing import List, Optional, Sequence
 import numpy as np
 
 from .common import (CommandLineError, configuration_dict, emit, EXIT_NOT_CONVERGED, fmt,
-                     PROG, Progress, sci, table, to_json)
+                     PROG, Progress, sci, table, to_json, UsageError)
 from .inputs import default_link, number, read_document, read_states, read_text
 from .poses import pose_json
 from .robot_input import model_of
@@ -172,9 +172,13 @@ def run(args: argparse.Namespace) -> int:
         targets = read_targets(args.targets, args.position_only)
         return _solve_batch(model, link, frame, targets, seed, options, args)
     if args.xyz is None:
-        raise CommandLineError('give the target with --xyz X Y Z and --rpy R P Y or '
-                               '--quat X Y Z W (or a file of targets with --targets)')
-    frame_T_target = target_pose(args.xyz, args.rpy, args.quat, 'target', args.position_only)
+        raise UsageError('give the target with --xyz X Y Z and --rpy R P Y or '
+                         '--quat X Y Z W (or a file of targets with --targets)')
+    try:
+        frame_T_target = target_pose(args.xyz, args.rpy, args.quat, 'target',
+                                     args.position_only)
+    except CommandLineError as exc:  # the options' orientation: missing or doubled
+        raise UsageError(str(exc)) from None
     options['time_budget'] = min(args.time_budget, MAX_TIME_BUDGET)
     result = model.inverse_kinematics(link, frame_T_target, seed=seed, **options)
     position_only = args.position_only

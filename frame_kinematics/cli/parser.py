@@ -31,7 +31,7 @@ from typing import Callable, List, Sequence
 from .common import EXIT_USAGE, PROG
 from .ik import run as run_ik
 from .info import run as run_info
-from .parser_types import coordinate, nonempty, real, whole
+from .parser_types import bundled_robot, coordinate, nonempty, real, whole
 from .pictures import run as run_render
 from .poses import run_com, run_fk, run_jacobian
 from .reach import run as run_reach
@@ -179,7 +179,7 @@ def _model_options(parser: argparse.ArgumentParser, top: bool) -> None:
     group = parser.add_argument_group('robot model')
     group.add_argument('--urdf', metavar='PATH', type=nonempty, default=default(None),
                        help='URDF file (default: the bundled arm)')
-    group.add_argument('--robot', metavar='NAME', type=nonempty, default=default(None),
+    group.add_argument('--robot', metavar='NAME', type=bundled_robot, default=default(None),
                        help=f"bundled robot: {', '.join(robots.names())} "
                             f'(default {robots.DEFAULT_ROBOT})')
     group.add_argument('--floating-base', action='store_true', default=default(False),

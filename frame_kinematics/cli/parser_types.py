@@ -21,6 +21,7 @@ number >= 0, got '-1'``); argparse turns the message into a usage error.
 import argparse
 from typing import Callable, Optional
 
+from .. import robots
 from ..core.checks import MAX_MAGNITUDE, number_within, parse_number
 from ..core.ik.options import MAX_COUNT
 
@@ -90,6 +91,19 @@ def nonempty(text: str) -> str:
     """
     if not text.strip():
         raise argparse.ArgumentTypeError(f'must not be empty, got {text!r}')
+    return text
+
+
+def bundled_robot(text: str) -> str:
+    """
+    Option type of ``--robot``: the name of a robot the package bundles.
+
+    :param text: the option's value.
+    :return: the name.
+    """
+    if text not in robots.names():
+        raise argparse.ArgumentTypeError(f"must be a bundled robot ({', '.join(robots.names())}),"
+                                         f' got {text!r}')
     return text
 
 

@@ -27,10 +27,11 @@ from typing import Callable, List, Optional
 
 import numpy as np
 
-from .common import CommandLineError, emit, Progress, table, to_json
+from .common import CommandLineError, emit, Progress, table, to_json, UsageError
 from .inputs import default_link
 from .robot_input import model_of
-from ..core.errors import excerpt, TargetFileError
+from .. import picture_canvas
+from ..core.errors import ConfigurationError, excerpt, TargetFileError
 from ..core.model import RobotModel
 from ..core.reach import floor_grid, rank_bases, run_study, TargetSet
 from ..core.reach.base_search import BaseRanking
@@ -89,11 +90,15 @@ def read_targets(args: argparse.Namespace) -> TargetSet:
 
     :param args: the parsed command line.
     :return: the targets.
-    :raises ConfigurationError: for none or several kinds of targets, or a missing companion
-        option (:func:`~frame_kinematics.core.reach.options.targets_from_options`).
+    :raises UsageError: for none or several kinds of targets, a missing companion option or a
+        bad value (:func:`~frame_kinematics.core.reach.options.targets_from_options`).
+    :raises TargetFileError: for a points file that cannot be read.
     """
     options = TargetOptions(**{name: getattr(args, name) for name in TARGET_SETTINGS})
-    return targets_from_options(options, _option_name)
+    try:
+        return targets_from_options(options, _option_name)
+    except ConfigurationError as exc:  # the options themselves (a file is a TargetFileError)
+        raise UsageError(str(exc)) from None
 
 
 def _study_options(args: argparse.Namespace) -> dict:
@@ -183,26 +188,34 @@ def _pictures(model: RobotModel, result: ReachResult, ranking: Optional[BaseRank
         written.append(reach_pictures.render_reach_map(model, result, args.picture,
                                                        color_by=args.color_by))
     if args.base_map is not None:
-        if ranking is None:
-            raise CommandLineError('--base-map needs --bases')
         written.append(reach_pictures.render_base_map(ranking, args.base_map))
     return written
 
 
-def check_output(path: str) -> None:
+def check_outputs(args: argparse.Namespace) -> None:
     """
-    Refuse an output file that cannot be written, before the work of a study.
+    Refuse output files that cannot be written, before the work of a study.
 
-    The rule is the one :meth:`ReachResult.save` applies:
-    :func:`~frame_kinematics.core.reach.result.save_path`.
+    ``--output`` by the rule :meth:`ReachResult.save` applies
+    (:func:`~frame_kinematics.core.reach.result.save_path`), ``--picture`` and ``--base-map``
+    by a picture's (:func:`~frame_kinematics.picture_canvas.check_output`).
 
-    :param path: the value of ``--output``.
-    :raises CommandLineError: for a name without a file (``dir/``) or a missing directory.
+    :param args: the parsed command line.
+    :raises UsageError: for a name without a file (``dir/``), a missing directory, a picture
+        that is not a PNG, or ``--base-map`` without ``--bases``.
     """
+    if args.base_map is not None and args.bases is None:
+        raise UsageError('--base-map needs --bases')
     try:
-        save_path(path)
+        save_path(args.output)
     except TargetFileError as exc:
-        raise CommandLineError(f'--output: {exc}') from None
+        raise UsageError(f'--output: {exc}') from None
+    for option, path in (('--picture', args.picture), ('--base-map', args.base_map)):
+        if path is not None:
+            try:
+                picture_canvas.check_output(path, ('.png',))
+            except ConfigurationError as exc:
+                raise UsageError(f'{option}: {exc}') from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -212,10 +225,10 @@ def run(args: argparse.Namespace) -> int:
     :param args: the parsed command line.
     :return: the exit status (0).
     """
-    check_output(args.output)
+    check_outputs(args)
     targets = read_targets(args)
     if args.bases is not None and args.frame is not None:
-        raise CommandLineError('with --bases the targets are in the world: leave out --frame')
+        raise UsageError('with --bases the targets are in the world: leave out --frame')
     model = model_of(args)
     link = default_link(model, args.link)
     options = _study_options(args)

@@ -29,7 +29,7 @@ import numpy as np
 from .cloud import read_points
 from .targets import (cone_orientations, grid_targets, make_targets, shell_targets,
                       single_orientation, so3_orientations, TargetSet)
-from ..checks import check_count, check_point
+from ..checks import check_point
 from ..errors import ConfigurationError
 from ..spatial import transform_from_xyz_rpy
 
@@ -90,9 +90,10 @@ def _orientations(options: TargetOptions, spell: Spelling) -> Optional[np.ndarra
         if len(options.cone) != 3:
             raise ConfigurationError(f'{spell("cone")} is an angle, a number of directions '
                                      'and a number of rotations')
-        angle, directions, rotations = options.cone
-        return cone_orientations(angle, check_count(directions, f'{spell("cone")} directions'),
-                                 check_count(rotations, f'{spell("cone")} rotations'))
+        try:
+            return cone_orientations(*options.cone)
+        except ConfigurationError as exc:
+            raise ConfigurationError(f'{spell("cone")}: {exc}') from None
     if options.so3 is not None:
         return so3_orientations(options.so3)
     return None
