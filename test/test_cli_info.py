@@ -77,7 +77,8 @@ def test_info_shows_the_collision_flags(capsys):
     assert out.splitlines()[-2] == 'collision pairs to test: 55 of 66 (11 parent/child pairs off)'
     status, out, err = call(capsys, 'info', '--format', 'json')
     assert json.loads(out)['collision'] == {'pairs': 66, 'parent_child': 11, 'srdf_disabled': 0,
-                                            'tested': 55, 'srdf_disabled_pairs': []}
+                                            'srdf_only': 0, 'tested': 55,
+                                            'srdf_disabled_pairs': []}
 
 
 def test_info_with_an_srdf_counts_its_disabled_pairs(capsys):
@@ -86,10 +87,12 @@ def test_info_with_an_srdf_counts_its_disabled_pairs(capsys):
     status, out, err = call(capsys, 'info', '--urdf', path, '--srdf', srdf)
     assert status == 0, err
     assert out.splitlines()[-2] == (f'collision pairs to test: 30 of 66 (11 parent/child pairs '
-                                    f'off, 34 pairs disabled by {srdf})')
+                                    f'off, 25 more disabled by {srdf} (which also names 9 of '
+                                    'the parent/child pairs))')
     status, out, err = call(capsys, 'info', '--urdf', path, '--srdf', srdf, '--format', 'json')
     collision = json.loads(out)['collision']
     assert collision['tested'] == 30 and collision['srdf_disabled'] == 34
+    assert collision['pairs'] - collision['parent_child'] - collision['srdf_only'] == 30
     assert ['panda_leftfinger', 'panda_rightfinger', 'Default'] in \
         collision['srdf_disabled_pairs']
 

@@ -148,7 +148,7 @@ def test_moveit_panda_pairs(panda):
     # between them has no geometry).
     assert flags.pair_count() == 66 - 11 - 25 == len(flags.pairs())
     assert flags.counts() == {'pairs': 66, 'parent_child': 11, 'srdf_disabled': 34,
-                              'tested': 30}
+                              'srdf_only': 25, 'tested': 30}
     assert not flags.are_colliding('panda_link0', 'panda_link4')
     assert not flags.are_colliding('panda_link7', 'panda_hand')
     assert not flags.are_colliding('panda_rightfinger', 'panda_leftfinger')

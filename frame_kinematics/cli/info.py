@@ -63,7 +63,10 @@ def _collision_text(flags: CollisionFlags, srdf: Optional[str]) -> str:
     text = (f"collision pairs to test: {counts['tested']} of {counts['pairs']} "
             f"({counts['parent_child']} parent/child pairs off")
     if srdf is not None:
-        text += f", {counts['srdf_disabled']} pairs disabled by {srdf}"
+        text += f", {counts['srdf_only']} more disabled by {srdf}"
+        adjacent = counts['srdf_disabled'] - counts['srdf_only']
+        if adjacent:
+            text += f' (which also names {adjacent} of the parent/child pairs)'
     return text + ')'
 
 

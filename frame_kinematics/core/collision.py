@@ -230,13 +230,17 @@ class CollisionFlags:
         """
         How many pairs there are, are off by default, were disabled by an SRDF, are tested.
 
-        :return: ``{'pairs', 'parent_child', 'srdf_disabled', 'tested'}``: every pair of
-            links, the parent/child pairs (off by default), the distinct pairs an SRDF
-            disabled (some may be parent/child too), the pairs tested against each other.
+        :return: ``{'pairs', 'parent_child', 'srdf_disabled', 'srdf_only', 'tested'}``: every
+            pair of links, the parent/child pairs (off by default), the distinct pairs an SRDF
+            disabled (some may be parent/child too), those of them that are not parent/child
+            (the pairs the SRDF adds to those off by default), the pairs tested against each
+            other.
         """
         n = len(self.model.links)
+        srdf_only = sum(not self.is_adjacent(a, b) for a, b, _ in self.srdf_disabled)
         return {'pairs': n * (n - 1) // 2, 'parent_child': max(n - 1, 0),
-                'srdf_disabled': len(self.srdf_disabled), 'tested': self.pair_count()}
+                'srdf_disabled': len(self.srdf_disabled), 'srdf_only': srdf_only,
+                'tested': self.pair_count()}
 
     def copy(self) -> 'CollisionFlags':
         """
