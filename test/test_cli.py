@@ -56,6 +56,9 @@ def test_error_in_a_subprocess_is_one_line_without_traceback(tmp_path):
      ['root_joint', '7 values']),
     (['fk', '--robot', 'fk_quadruped', '--floating-base', 'root_joint/qw=0.5'],
      ['root_joint', 'quaternion']),
+    (['fk', '--robot', 'fk_quadruped', '--floating-base', 'root_joint=0,0,0.4,0,0,0,1',
+      'root_joint/z=1'], ["'root_joint/z' is given twice: as 'root_joint' and as "
+                          "'root_joint/z'"]),
     (['relative-motion', '--lock', 'nope_joint'], ["'nope_joint'"]),
     (['relative-motion', '--transform', 'tool0', 'tool0_fixed_joint'], ['itself']),
     (['ik', '--xyz', '0.3', '0', '0.4', '--quat', '0', '0', '0', '2'], ['norm 2']),

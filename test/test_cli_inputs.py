@@ -159,6 +159,31 @@ def test_any_yaml_anchor_or_alias_is_refused(capsys, tmp_path, text, line):
     assert_one_line_error(status, out, err, f'{path} line {line}: YAML anchors and aliases')
 
 
+@pytest.mark.parametrize('name, text, key', [
+    ('q.json', '{"elbow_joint": 1, "elbow_joint": 2}', 'elbow_joint'),
+    ('q.yaml', 'elbow_joint: 1\nelbow_joint: 2\n', 'elbow_joint'),
+    ('q.yaml', 'position: {elbow_joint: 1}\nname: [elbow_joint]\nposition: [2]\n', 'position'),
+    ('q.yaml', '{a: {b: 1, c: [{d: 1}, {d: 2}], b: 2}}', 'b'),
+])
+def test_a_key_given_twice_in_a_mapping_is_refused(capsys, tmp_path, name, text, key):
+    if name.endswith('.yaml'):
+        pytest.importorskip('yaml')
+    path = tmp_path / name
+    path.write_text(text)
+    status, out, err = call(capsys, 'fk', '--config', path)
+    assert_one_line_error(status, out, err, f"{path}: the key '{key}' is given twice in one "
+                                            'mapping')
+
+
+def test_mappings_in_a_list_may_share_keys(tmp_path):
+    pytest.importorskip('yaml')
+    from frame_kinematics.cli.inputs import read_document
+    path = tmp_path / 'targets.yaml'
+    path.write_text('- {xyz: [0.3, 0, 0.4], rpy: [0, 0, 0]}\n- {xyz: [0.3, 0.1, 0.4], '
+                    'rpy: [0, 0, 0]}\n')
+    assert [sorted(item) for item in read_document(str(path))] == [['rpy', 'xyz']] * 2
+
+
 def test_a_yaml_value_yaml_cannot_build_is_one_line(capsys, tmp_path):
     pytest.importorskip('yaml')
     path = tmp_path / 'q.yaml'

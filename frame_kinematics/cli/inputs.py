@@ -32,7 +32,7 @@ import numpy as np
 
 from .common import CommandLineError, LOG
 from ..core import configuration as cfg
-from ..core.checks import MAX_MAGNITUDE, parse_number
+from ..core.checks import first_repeated, MAX_MAGNITUDE, parse_number
 from ..core.errors import (ConfigurationError, excerpt, name_list, quote,
                            UnknownFrameError)
 from ..core.file_input import read_bounded
@@ -113,17 +113,25 @@ def _entries(model: RobotModel, values: Dict[str, object], velocity: bool) -> Di
                                 list(names) + list(groups) + list(mimics),
                                 'joint' if len(unknown) == 1 else 'joints')
     entries: Dict[str, float] = {}
+    given_as: Dict[str, str] = {}
+
+    def put(entry: str, value, name: str) -> None:
+        if entry in entries:
+            raise ConfigurationError(f"'{entry}' is given twice: as '{given_as[entry]}' and "
+                                     f"as '{name}'")
+        entries[entry], given_as[entry] = number(value, entry), name
+
     for name, value in values.items():
         if name in groups:
             parts = value.split(',') if isinstance(value, str) else value
             if not isinstance(parts, (list, tuple)) or len(parts) != len(groups[name]):
                 raise ConfigurationError(
                     f"joint '{name}' takes {len(groups[name])} values "
-                    f"({', '.join(groups[name])}), got {value!r}")
+                    f"({', '.join(groups[name])}), got {quote(value)}")
             for entry, part in zip(groups[name], parts):
-                entries[entry] = number(part, entry)
+                put(entry, part, name)
         elif name in known:
-            entries[name] = number(value, name)
+            put(name, value, name)
     for name, value in values.items():
         if name in mimics:
             _set_from_mimic(entries, name, number(value, name), mimics[name], velocity)
@@ -154,16 +162,28 @@ def read_json(text: str, path: str):
     :param text: the document.
     :param path: its file, for the message.
     :return: the data.
-    :raises CommandLineError: for invalid JSON, or JSON nested deeper than
-        :data:`MAX_NESTING`.
+    :raises CommandLineError: for invalid JSON, a key given twice in one object, or JSON
+        nested deeper than :data:`MAX_NESTING`.
     """
+    def unique(pairs: List[Tuple[str, object]]) -> dict:
+        document = dict(pairs)
+        if len(document) != len(pairs):
+            raise _twice(path, first_repeated(key for key, _ in pairs))
+        return document
+
     try:
-        document = json.loads(text)
+        document = json.loads(text, object_pairs_hook=unique)
+    except CommandLineError:
+        raise
     except ValueError as exc:
         raise CommandLineError(f'{path} is not valid JSON: {exc}') from None
     except RecursionError:
         raise _too_deep(path) from None
     return _shallow(document, path)
+
+
+def _twice(path: str, key: str) -> CommandLineError:
+    return CommandLineError(f'{path}: the key {quote(key)} is given twice in one mapping')
 
 
 def _too_deep(path: str) -> CommandLineError:
@@ -206,22 +226,39 @@ def _yaml_documents(yaml, text: str, path: str) -> list:
     :param text: the text.
     :param path: its file, for the message.
     :return: the documents that are not empty.
-    :raises CommandLineError: at the first anchor or alias, or lists and mappings nested
-        deeper than :data:`MAX_NESTING`.
+    :raises CommandLineError: at the first anchor or alias, a key given twice in one mapping
+        (pyyaml keeps the last), or lists and mappings nested deeper than
+        :data:`MAX_NESTING`.
     """
     loader = getattr(yaml, 'CSafeLoader', yaml.SafeLoader)  # libyaml's parser when present
-    depth = 0
+    # the open collections: None for a sequence; for a mapping, its keys so far and
+    # whether its next node is a key
+    open_collections: List[Optional[list]] = []
+
+    def node_ends(key: Optional[str]) -> None:
+        mapping = open_collections[-1] if open_collections else None
+        if mapping is not None:
+            if mapping[1] and key is not None:
+                if key in mapping[0]:
+                    raise _twice(path, key)
+                mapping[0].add(key)
+            mapping[1] = not mapping[1]
+
     for event in yaml.parse(text, Loader=loader):  # events only: nothing is built yet
         if isinstance(event, yaml.AliasEvent) or getattr(event, 'anchor', None):
             raise CommandLineError(f'{path} line {event.start_mark.line + 1}: YAML '
                                    'anchors and aliases (&name, *name) are not accepted: '
                                    'write the values out')
         if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
-            depth += 1
-            if depth > MAX_NESTING:
+            if len(open_collections) >= MAX_NESTING:
                 raise _too_deep(path)
+            mapping = isinstance(event, yaml.MappingStartEvent)
+            open_collections.append([set(), True] if mapping else None)
         elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
-            depth -= 1
+            open_collections.pop()
+            node_ends(None)
+        elif isinstance(event, yaml.ScalarEvent):
+            node_ends(event.value)
     return [d for d in yaml.load_all(text, loader) if d is not None]
 
 

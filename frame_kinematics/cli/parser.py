@@ -38,6 +38,8 @@ from .reach import run as run_reach
 from .reach_options import add_options as add_reach_options
 from .relative_motion import run as run_relative_motion
 from .. import __version__, robots
+from ..core.checks import first_repeated
+from ..core.errors import quote
 from ..core.ik.options import MAX_TIME_BUDGET
 from ..core.kinematics import ExpressedIn
 from ..render import AXES, MAX_FRAMES
@@ -375,6 +377,11 @@ _CONFLICTS = (
 )
 
 
+#: Options that list joints, each at most once.
+_JOINT_LISTS = (('--active-joints', 'active_joints'), ('--lock', 'lock'),
+                ('--lock-parameterized', 'lock_parameterized'))
+
+
 def check_usage(args: argparse.Namespace) -> None:
     """
     Refuse options that contradict each other (a usage error, exit status 2).
@@ -387,6 +394,15 @@ def check_usage(args: argparse.Namespace) -> None:
         if getattr(args, name, None) and any(getattr(args, n, None) is not None
                                              for n in names):
             args.parser.error(f'give either {option} or {others}, not both')
+    for option, name in _JOINT_LISTS:
+        repeated = first_repeated(getattr(args, name, None) or ())
+        if repeated is not None:
+            args.parser.error(f'{option} names {quote(repeated)} twice')
+    both = first_repeated(list(getattr(args, 'lock', None) or ())
+                          + list(getattr(args, 'lock_parameterized', None) or ()))
+    if both is not None:
+        args.parser.error(f'{quote(both)} is given to --lock and to --lock-parameterized: '
+                          'give it to one')
 
 
 def split_extras(args: argparse.Namespace, extras: List[str]) -> None:
