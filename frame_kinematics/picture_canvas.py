@@ -20,8 +20,9 @@ the size of a written PNG or GIF file back from its header. matplotlib is import
 figure is made; without it a :class:`MissingDependencyError` says what to install.
 """
 
+import contextlib
 import os
-from typing import Sequence, Tuple
+from typing import Iterator, Sequence, Tuple
 
 from .core.checks import as_path, check_count
 from .core.errors import ConfigurationError, FrameKinematicsError, quote
@@ -81,8 +82,8 @@ def check_output(path: str, suffixes: Sequence[str]) -> str:
     :param path: the file.
     :param suffixes: the endings it may have, e.g. ``('.png', '.gif')``.
     :return: the path as a str.
-    :raises ConfigurationError: for what is not a path, another ending, or a folder that does
-        not exist.
+    :raises ConfigurationError: for what is not a path, another ending, a folder that does
+        not exist, or a path that is a folder.
     """
     path = os.fsdecode(as_path(path, 'output'))
     if not path.lower().endswith(tuple(suffixes)):
@@ -90,7 +91,37 @@ def check_output(path: str, suffixes: Sequence[str]) -> str:
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise ConfigurationError(f'output folder does not exist: {quote(folder)}')
+    if os.path.isdir(path):
+        raise ConfigurationError(f'output {quote(path)} is a folder')
     return path
+
+
+def save_png(fig, path: str, dpi: float = DPI) -> None:
+    """
+    Write a figure to a PNG file.
+
+    :param fig: the matplotlib figure.
+    :param path: the file, checked by :func:`check_output`.
+    :param dpi: dots per inch of the file.
+    :raises ConfigurationError: naming the file, when it cannot be written (a full disk, a
+        device, a folder made since it was checked).
+    """
+    with writing(path):
+        fig.savefig(path, dpi=dpi, format='png')
+
+
+@contextlib.contextmanager
+def writing(path: str) -> Iterator[None]:
+    """
+    Turn the operating system's error of writing a picture into one naming the file.
+
+    :param path: the file being written.
+    :raises ConfigurationError: ``cannot write '<path>': <reason>`` for an ``OSError``.
+    """
+    try:
+        yield
+    except OSError as exc:
+        raise ConfigurationError(f'cannot write {quote(path)}: {exc.strerror or exc}') from None
 
 
 def new_figure(size: Tuple[int, int]):
@@ -130,4 +161,4 @@ def picture_size(path: str) -> Tuple[int, int]:
 
 
 __all__ = ['check_output', 'check_size', 'DPI', 'MAX_PIXELS', 'MissingDependencyError',
-           'new_figure', 'picture_size']
+           'new_figure', 'picture_size', 'save_png', 'writing']

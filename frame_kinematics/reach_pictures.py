@@ -32,7 +32,7 @@ from .core.model import RobotModel
 from .core.reach.base_search import BaseRanking
 from .core.reach.neighbours import point_spacing
 from .core.reach.result import ReachResult
-from .picture_canvas import check_output, check_size, new_figure
+from .picture_canvas import check_output, check_size, new_figure, save_png
 from .render import _Scene
 
 #: Size of the heat map in pixels.
@@ -171,7 +171,7 @@ def render_reach_map(model: RobotModel, result: ReachResult, path: str,
     bar = fig.colorbar(ScalarMappable(Normalize(0.0, 1.0), cmap), cax=bar_axes)
     bar.set_label(label, fontsize=10)
     bar.ax.tick_params(labelsize=9)
-    fig.savefig(path, dpi=fig.dpi, format='png')
+    save_png(fig, path, fig.dpi)
     return path
 
 
@@ -219,5 +219,5 @@ def render_base_map(ranking: BaseRanking, path: str,
                  f'(tip {ranking.best.tip})', fontsize=11)
     bar = fig.colorbar(drawn, ax=ax, fraction=0.046, pad=0.03)
     bar.set_label('targets reached [%]', fontsize=10)
-    fig.savefig(path, dpi=fig.dpi, format='png')
+    save_png(fig, path, fig.dpi)
     return path

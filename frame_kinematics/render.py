@@ -43,7 +43,7 @@ from .core.joints import JointType
 from .core.kinematics import KinematicsState
 from .core.model import RobotModel
 from .picture_canvas import (check_output, check_size, DPI, MAX_PIXELS, MissingDependencyError,
-                             new_figure, picture_size)
+                             new_figure, picture_size, save_png, writing)
 from .picture_text import place_labels, reserve_title
 
 #: Default picture size in pixels (width, height).
@@ -311,7 +311,7 @@ def render_configuration(model: RobotModel, q, path: str,
     ax = fig.add_subplot(projection='3d')
     ax.view_init(*_view(view))
     scene.draw(ax, 0, line_collection, fontsize=7.5, zoom=None)
-    fig.savefig(path, dpi=DPI, format='png')
+    save_png(fig, path)
     return path
 
 
@@ -392,7 +392,7 @@ def render_motion(model: RobotModel, q_start, q_end, path: str, frames: int = 8,
         f'{_changed_joints(model, path_q[-1])}'
     fig.suptitle(textwrap.shorten(motion, max(20, width // 6), placeholder=' ...'),
                  fontsize=8, y=1.0 - 6.0 / height, va='top')
-    fig.savefig(path, dpi=DPI, format='png')
+    save_png(fig, path)
     return path
 
 
@@ -412,7 +412,7 @@ def _animate(scene: _Scene, path_q: np.ndarray, path: str, size: Tuple[int, int]
     title = reserve_title(fig, longest, _TITLE_FONTSIZE)
     ax = fig.add_subplot(projection='3d')
     writer = PillowWriter(fps=fps)
-    with writer.saving(fig, path, DPI):
+    with writing(path), writer.saving(fig, path, DPI):
         for frame in range(count):
             ax.cla()
             ax.view_init(*view)

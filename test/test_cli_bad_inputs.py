@@ -226,6 +226,28 @@ def test_closed_stdout_and_broken_pipe_stop_quietly(tmp_path):
     assert proc.stderr == ''
 
 
+@pytest.mark.skipif(not os.path.exists('/dev/full'), reason='needs /dev/full')
+@pytest.mark.parametrize('command', ['fk', '--help', '--version', 'ik --help'])
+def test_output_that_cannot_be_written_is_an_error_naming_stdout(command):
+    proc = run(shell=f'PROGRAM {command} > /dev/full')
+    assert proc.returncode == 1
+    assert proc.stderr == ('frame-kinematics: error: cannot write the output (stdout): No '
+                           'space left on device\n')
+
+
+@pytest.mark.skipif(not os.path.exists('/dev/full'), reason='needs /dev/full')
+def test_a_picture_that_cannot_be_written_is_an_error_naming_it(tmp_path):
+    pytest.importorskip('matplotlib')
+    (tmp_path / 'full.png').symlink_to('/dev/full')
+    (tmp_path / 'folder.png').mkdir()
+    proc = run(shell=f"cd '{tmp_path}' && PROGRAM render -o full.png")
+    assert_one_line_error(proc.returncode, proc.stdout, proc.stderr,
+                          "cannot write 'full.png': No space left on device")
+    proc = run(shell=f"cd '{tmp_path}' && PROGRAM render -o folder.png")
+    assert_one_line_error(proc.returncode, proc.stdout, proc.stderr,
+                          "-o/--output: output 'folder.png' is a folder", code=2)
+
+
 def test_info_on_a_long_chain(tmp_path):
     path = tmp_path / 'chain.urdf'
     path.write_text(chain_urdf(1500))

@@ -31,10 +31,10 @@ stops quietly with status 1. Warnings go to stderr unless ``-q``.
 import logging
 import os
 import sys
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
-from .common import (CommandLineError, EXIT_ERROR, EXIT_NOT_CONVERGED, EXIT_USAGE, PROG,
-                     UsageError)
+from .common import (CommandLineError, EXIT_ERROR, EXIT_NOT_CONVERGED, EXIT_USAGE,
+                     flush_stdout, PROG, UsageError)
 from .parser import build_parser, check_usage, split_extras
 from ..core.errors import FrameKinematicsError
 
@@ -53,7 +53,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     :return: the exit status.
     """
     parser = build_parser()
-    args, extras = parser.parse_known_args(argv)
+    parsed: list = []
+    status = _finished(lambda: _parse(parser, argv, parsed))
+    if not parsed:  # --help or --version, or their output could not be written
+        return status
+    args, extras = parsed
     split_extras(args, extras)
     check_usage(args)
     level = logging.ERROR if args.quiet else logging.INFO if args.verbose else logging.WARNING
@@ -65,9 +69,38 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     logger.setLevel(level)
     logger.propagate = False
     try:
-        status = args.handler(args)
-        if sys.stdout is not None:
-            sys.stdout.flush()
+        return _finished(lambda: args.handler(args))
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(saved[0])
+        logger.propagate = saved[1]
+
+
+def _parse(parser, argv: Optional[Sequence[str]], parsed: list) -> int:
+    """
+    Parse the command line into ``parsed`` (``[args, extras]``), or print help or version.
+
+    :return: 0 (after help or version, ``parsed`` stays empty).
+    :raises SystemExit: 2 for a usage error.
+    """
+    try:
+        parsed.extend(parser.parse_known_args(argv))
+    except SystemExit as done:
+        if done.code:
+            raise
+    return 0
+
+
+def _finished(work: Callable[[], int]) -> int:
+    """
+    Run a command and flush stdout; say in one line what stopped it.
+
+    :param work: the command; returns its exit status.
+    :return: the exit status.
+    """
+    try:
+        status = work()
+        flush_stdout()
         return status
     except BrokenPipeError:
         # The reader went away (piped into head) or stdout is closed: stop quietly, as other
@@ -82,10 +115,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write(f'{PROG}: error: interrupted\n')
         return 130
-    finally:
-        logger.removeHandler(handler)
-        logger.setLevel(saved[0])
-        logger.propagate = saved[1]
 
 
 __all__ = ['CommandLineError', 'EXIT_ERROR', 'EXIT_NOT_CONVERGED', 'EXIT_USAGE', 'PROG',

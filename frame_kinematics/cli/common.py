@@ -18,12 +18,13 @@ Output goes through :func:`emit` (stdout); warnings and progress go to stderr th
 ``frame_kinematics`` logger and :class:`Progress`, both silenced by ``-q``.
 """
 
+import contextlib
 import json
 import logging
 import math
 import sys
 import time
-from typing import Dict, Optional, Sequence
+from typing import Dict, Iterator, Optional, Sequence
 
 import numpy as np
 
@@ -140,10 +141,46 @@ def emit(text: str) -> None:
 
     :param text: the lines.
     :raises BrokenPipeError: when stdout is closed (the command line stops quietly).
+    :raises CommandLineError: when stdout cannot be written.
+    """
+    write_stdout(text + '\n')
+
+
+def write_stdout(text: str) -> None:
+    """
+    Write text on stdout.
+
+    :param text: the text.
+    :raises BrokenPipeError: when stdout is closed (the command line stops quietly).
+    :raises CommandLineError: when stdout cannot be written.
     """
     if sys.stdout is None:
         raise BrokenPipeError('stdout is closed')
-    sys.stdout.write(text + '\n')
+    with _writing_stdout():
+        sys.stdout.write(text)
+
+
+def flush_stdout() -> None:
+    """
+    Write out what :func:`emit` printed.
+
+    :raises BrokenPipeError: when the reader went away (the command line stops quietly).
+    :raises CommandLineError: when stdout cannot be written (a full disk, ``/dev/full``).
+    """
+    if sys.stdout is not None:
+        with _writing_stdout():
+            sys.stdout.flush()
+
+
+@contextlib.contextmanager
+def _writing_stdout() -> Iterator[None]:
+    try:
+        yield
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise CommandLineError(f'cannot write the output (stdout): {exc.strerror or exc}'
+                               ) from None
 
 
 class Progress:

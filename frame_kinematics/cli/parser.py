@@ -28,7 +28,7 @@ import math
 import sys
 from typing import Callable, List, Sequence
 
-from .common import EXIT_USAGE, PROG
+from .common import EXIT_USAGE, PROG, write_stdout
 from .ik import run as run_ik
 from .info import run as run_info
 from .parser_types import bundled_robot, coordinate, nonempty, real, whole
@@ -82,6 +82,13 @@ class Parser(argparse.ArgumentParser):
         self.register('action', 'store', _StoreOnce)
         self.register('action', None, _StoreOnce)
         self.register('action', 'parsers', _Commands)
+
+    def _print_message(self, message: str, file=None) -> None:
+        """Print help, usage or the version (argparse would ignore a failed write)."""
+        if message and file is sys.stdout:
+            write_stdout(message)
+        elif message:
+            (file or sys.stderr).write(message)
 
     def error(self, message: str) -> None:
         """
