@@ -220,3 +220,17 @@ def test_json_q_is_a_mapping_for_one_target_and_for_each_of_a_batch(capsys, tmp_
     assert status == 0, err
     for item in json.loads(out)['results']:
         assert list(item['q']) == list(model.configuration_names)
+
+
+@pytest.mark.parametrize('args, words', [
+    (['--targets', '/nonexistent/t.csv'], '/nonexistent/t.csv'),
+    (['--xyz', '0.4', '0', '0.3'], 'target: give the orientation as rpy'),
+    (['--xyz', '0.4', 'x', '0.3', '--position-only'], '--xyz must be a number'),
+])
+def test_targets_are_read_before_the_model_is_built(capsys, monkeypatch, args, words):
+    def no_model(_args):
+        raise AssertionError('the model was built before the targets were read')
+
+    monkeypatch.setattr('frame_kinematics.cli.ik.model_of', no_model)
+    status, out, err = call(capsys, 'ik', *args)
+    assert status in (1, 2) and words in err and 'the model was built' not in err, err

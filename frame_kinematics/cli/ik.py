@@ -156,6 +156,19 @@ def run(args: argparse.Namespace) -> int:
     :param args: the parsed command line.
     :return: 0, or :data:`EXIT_NOT_CONVERGED` when a target is not reached.
     """
+    # the targets first: a bad one is refused before the model (and its kernels) is built
+    targets = frame_T_target = None
+    if args.targets:
+        targets = read_targets(args.targets, args.position_only)
+    elif args.xyz is None:
+        raise UsageError('give the target with --xyz X Y Z and --rpy R P Y or '
+                         '--quat X Y Z W (or a file of targets with --targets)')
+    else:
+        try:
+            frame_T_target = target_pose(args.xyz, args.rpy, args.quat, 'target',
+                                         args.position_only)
+        except CommandLineError as exc:  # the options' orientation: missing or doubled
+            raise UsageError(str(exc)) from None
     model = model_of(args)
     if model.nv == 0:
         raise CommandLineError(f"robot '{model.name}' has no joints to move")
@@ -168,17 +181,8 @@ def run(args: argparse.Namespace) -> int:
     frame = args.relative_to or model.root_link
     model.link_index(frame)
     options = _options(args)
-    if args.targets:
-        targets = read_targets(args.targets, args.position_only)
+    if targets is not None:
         return _solve_batch(model, link, frame, targets, seed, options, args)
-    if args.xyz is None:
-        raise UsageError('give the target with --xyz X Y Z and --rpy R P Y or '
-                         '--quat X Y Z W (or a file of targets with --targets)')
-    try:
-        frame_T_target = target_pose(args.xyz, args.rpy, args.quat, 'target',
-                                     args.position_only)
-    except CommandLineError as exc:  # the options' orientation: missing or doubled
-        raise UsageError(str(exc)) from None
     options['time_budget'] = min(args.time_budget, MAX_TIME_BUDGET)
     result = model.inverse_kinematics(link, frame_T_target, seed=seed, **options)
     position_only = args.position_only

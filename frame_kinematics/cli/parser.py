@@ -304,7 +304,9 @@ def build_parser() -> argparse.ArgumentParser:
     ik.add_argument('--orientation-weight', type=real(0, False), default=1.0, metavar='W',
                     help='weight of orientation (rad) against position (m) errors (default 1)')
     ik.add_argument('--max-iterations', type=whole(1), default=1000, metavar='N',
-                    help='iteration limit per target (default 1000)')
+                    help='iteration limit per target (default 1000; the compiled backend '
+                         'counts the step of each of the 16 seeds it tries together, up to '
+                         '16 times as many)')
     ik.add_argument('--time-budget', type=time_budget, default=math.inf, metavar='S',
                     help='wall-clock limit per target in seconds, at most '
                          f"{MAX_TIME_BUDGET:g} (default '{NO_TIME_BUDGET}': the solve stops "
