@@ -221,9 +221,9 @@ def test_save_path_is_the_file_save_writes(study, tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize('output, words', [
-    ('missing/x.npz', "--output: target file 'missing/x.npz' cannot be written: its "
+    ('missing/x.npz', "--output: file 'missing/x.npz' cannot be written: its "
                       'directory does not exist'),
-    ('folder/', "--output: target file 'folder/' is not a file name"),
+    ('folder/', "--output: file 'folder/' is not a file name"),
 ])
 def test_the_command_line_refuses_an_output_it_cannot_write_before_any_work(
         tmp_path, capsys, monkeypatch, output, words):
@@ -232,5 +232,5 @@ def test_the_command_line_refuses_an_output_it_cannot_write_before_any_work(
     status = cli.main(['--backend', 'numpy', 'reach', '--box', '0', '0', '0', '1', '1', '1',
                        '--step', '0.5', '-o', output, '-q'])
     err = capsys.readouterr().err
-    assert status == 1 and len(err.splitlines()) == 1, err
+    assert status == 2 and len(err.splitlines()) == 1, err
     assert words in err and not os.listdir(tmp_path)

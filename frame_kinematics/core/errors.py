@@ -205,7 +205,7 @@ class TargetFileError(FrameKinematicsError, ValueError):
         self.path = path
         text = str(path)
         shown = text if len(text) <= EXCERPT_LENGTH else f'...{text[-EXCERPT_LENGTH:]}'
-        super().__init__(f"target file '{shown}' {message}")
+        super().__init__(f"file '{shown}' {message}")
 
 
 class BackendError(FrameKinematicsError, ValueError):
