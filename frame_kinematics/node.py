@@ -44,6 +44,7 @@ Services (with ``frame_kinematics_interfaces``): ``~/compute_ik``, ``get_jacobia
 """
 
 import gc
+import logging
 import signal
 import sys
 import threading
@@ -71,7 +72,7 @@ from visualization_msgs.msg import Marker, MarkerArray
 from .bridge import (Bridge, BridgeOutput, JointStateInput, PARAMETER_DEFAULTS,
                      USER_FRAME_DEFAULTS)
 from .bridge.intake import JointStateIntake
-from .bridge.log import error_text, shorten
+from .bridge.log import error_text, ForwardingHandler, shorten
 from .bridge.moveit import MoveItKinematics
 from .bridge.moveit_types import FAILURE, PositionFKAnswer, PositionIKAnswer
 from .bridge.parameters import own_parameters, split_frame_parameter, split_tool_parameter
@@ -318,6 +319,10 @@ class FrameKinematicsNode(Node):
         try:
             semantic = None if document is None else \
                 self.moveit.read_semantic(document, self.bridge.model)
+        except Exception as exc:
+            return SetParametersResult(successful=False, reason=shorten(
+                f'rejected the new robot_description_semantic: {error_text(exc)}'))
+        try:
             out = self.bridge.apply_parameters(changes, self._now())
         except Exception as exc:
             return SetParametersResult(successful=False, reason=shorten(error_text(exc)))
@@ -387,7 +392,18 @@ def main(args=None) -> int:
     # The /tf thread waits for the GIL while a service computes in Python: hand it over
     # every millisecond rather than every 5 ms (Python's default).
     sys.setswitchinterval(GIL_SWITCH_INTERVAL)
-    return run(FrameKinematicsNode, args)
+    # The core's log records and Python's warnings go to the ROS log, not bare to stderr.
+    forward = ForwardingHandler(get_logger('frame_kinematics'))
+    logging.getLogger('frame_kinematics').addHandler(forward)
+    logging.captureWarnings(True)
+    logging.getLogger('py.warnings').addHandler(forward)
+
+    def make_node() -> FrameKinematicsNode:
+        node = FrameKinematicsNode()
+        forward.logger = node.get_logger()  # the node's name, as remapped
+        return node
+
+    return run(make_node, args)
 
 
 def run(make_node: Callable[[], Node], args=None,

@@ -13,10 +13,12 @@
 # limitations under the License.
 """Short and throttled log lines of the bridge (frame_kinematics.bridge.log)."""
 
+import logging
+
 from bridge_testing import FakeClock, js, logged_bridge, SEC
 from conftest import ListLogger
 from frame_kinematics.bridge import ThrottledLog
-from frame_kinematics.bridge.log import error_text
+from frame_kinematics.bridge.log import error_text, ForwardingHandler
 from frame_kinematics.core.errors import ConfigurationError
 import pytest
 
@@ -54,3 +56,20 @@ def test_any_other_error_is_named_as_a_bug():
     assert error_text(AttributeError("'NoneType' object has no attribute 'x'")) == \
         "unexpected AttributeError: 'NoneType' object has no attribute 'x' (a bug of " \
         'frame_kinematics)'
+
+
+def test_python_log_records_are_forwarded_at_their_severity():
+    logger = ListLogger()
+    source = logging.getLogger('frame_kinematics.test_forwarding')
+    handler = ForwardingHandler(logger)
+    source.addHandler(handler)
+    try:
+        source.warning('seed is outside the joint limits of %s', ['elbow_joint'])
+        source.error('x' * 10 ** 4)
+        source.critical('gone')
+        source.info('hidden below the logger level')
+    finally:
+        source.removeHandler(handler)
+    assert logger.lines[0] == ('warning', "seed is outside the joint limits of ['elbow_joint']")
+    assert logger.lines[1][0] == 'error' and len(logger.lines[1][1]) < 300
+    assert logger.lines[2] == ('error', 'gone') and len(logger.lines) == 3

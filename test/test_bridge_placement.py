@@ -147,7 +147,9 @@ def test_bad_tool_settings_are_refused(changes, fragment):
 @pytest.mark.parametrize('params, fragment', [
     ({'tools.nowhere.xyz': [0, 0, 1]}, "unknown link 'nowhere'"),
     ({'tools.tool0.name': 'flange'}, "cannot add link 'flange'"),
-    ({'world.xyz': [0, 0, 1], 'world.frame': 'base_link'}, "cannot add link 'base_link'"),
+    ({'world.xyz': [0, 0, 1], 'world.frame': 'base_link'},
+     "world.frame 'base_link' is a link of the robot"),
+    ({'world.frame': 'base_link'}, "world.frame 'base_link' is a link of the robot"),
 ])
 def test_tools_that_do_not_fit_the_model_change_nothing(params, fragment):
     bridge, logger = placed_bridge()

@@ -18,6 +18,7 @@ Values are quoted by the rule of the whole package
 (:func:`~frame_kinematics.core.errors.quote`, :func:`~frame_kinematics.core.errors.name_list`).
 """
 
+import logging
 import time
 from typing import Callable, Dict
 
@@ -48,6 +49,36 @@ def error_text(exc: Exception) -> str:
     if isinstance(exc, INPUT_ERRORS):
         return str(exc)
     return f'unexpected {type(exc).__name__}: {exc} (a bug of frame_kinematics)'
+
+
+class ForwardingHandler(logging.Handler):
+    """
+    Hand Python log records (the core's warnings) to a logger of the bridge's kind.
+
+    In the node, the core's module loggers (under ``frame_kinematics``) then write to the
+    node's ROS log, ``/rosout`` included, instead of a bare line on stderr.
+
+    :param logger: anything with ``info``, ``warning`` and ``error`` taking one string (an
+        rclpy logger); :attr:`logger` may be replaced later (by the node's own, once it is
+        made).
+    """
+
+    def __init__(self, logger) -> None:
+        super().__init__()
+        self.logger = logger
+
+    def emit(self, record: logging.LogRecord) -> None:
+        """Write one record at its severity (errors, warnings, the rest as information)."""
+        try:
+            text = shorten(record.getMessage())
+            if record.levelno >= logging.ERROR:
+                self.logger.error(text)
+            elif record.levelno >= logging.WARNING:
+                self.logger.warning(text)
+            else:
+                self.logger.info(text)
+        except Exception:  # a record whose message cannot be made: logging's own report
+            self.handleError(record)
 
 
 class ThrottledLog:

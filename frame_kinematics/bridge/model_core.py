@@ -24,7 +24,7 @@ import numpy as np
 
 from .layout import build_tree, static_entries, StaticEntry
 from .names import JointIndex
-from .settings import BridgeSettings
+from .settings import BridgeSettings, SettingError
 from .throttle import publish_interval_ns
 from ..core.errors import ConfigurationError, UnknownFrameError
 from ..core.frames import FrameTree
@@ -67,6 +67,9 @@ def placed_model(model: Robot, settings: BridgeSettings) -> Robot:
              for tool in settings.tools}
     world_T_root = None
     if settings.places_world:
+        if model.has_link(settings.world_frame):
+            raise SettingError(f"world.frame '{settings.world_frame}' is a link of the robot: "
+                               'the world link needs a name of its own')
         world_T_root = transform_from_xyz_rpy(np.array(settings.world_xyz),
                                               np.array(settings.world_rpy))
     return place(model, tools, world_T_root, settings.world_frame,

@@ -85,7 +85,10 @@ def check_number(value: Any, what: str, low: float, high: float) -> float:
 
     :raises SettingError: otherwise.
     """
-    number = None if isinstance(value, str) else number_within(value, low, high)
+    if isinstance(value, str):  # ros2 param set sends 1e3 as text (YAML 1.1 reads 1.0e+3)
+        raise SettingError(f'{what} must be a number from {low:g} to {high:g}, got the text '
+                           f'{quote(value)} (write a number with a dot: 1.0e+3, not 1e3)')
+    number = number_within(value, low, high)
     if number is not None:
         return number
     raise SettingError(f'{what} must be a number from {low:g} to {high:g}, got {quote(value)}')

@@ -150,15 +150,17 @@ def unit_quaternion(quat: np.ndarray, name: str = 'quaternion') -> np.ndarray:
     """
     Check quaternions ``[x, y, z, w]`` are unit within the tolerance and normalise them.
 
-    :param quat: finite floats of shape ``(..., 4)``.
+    :param quat: floats of shape ``(..., 4)``.
     :param name: what they are called in error messages.
     :return: the normalised quaternions (a new array).
-    :raises ConfigurationError: for a wrong shape or a norm off by more than
-        :data:`QUATERNION_NORM_TOLERANCE`.
+    :raises ConfigurationError: for a wrong shape, NaN, inf or a magnitude beyond
+        :data:`~frame_kinematics.core.checks.MAX_MAGNITUDE` (no norm overflows), or a norm off
+        by more than :data:`QUATERNION_NORM_TOLERANCE`.
     """
     quat = np.asarray(quat, dtype=float)
     if quat.shape[-1:] != (4,):
         raise ConfigurationError(f'{name} must be [x, y, z, w], got shape {quat.shape}')
+    check_finite(quat, name, ('x', 'y', 'z', 'w'))
     norm = np.linalg.norm(quat, axis=-1)
     if not np.all(np.abs(norm - 1.0) <= QUATERNION_NORM_TOLERANCE):
         shown = ', '.join(f'{x:.6g}' for x in np.atleast_1d(norm)[:3])
