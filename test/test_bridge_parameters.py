@@ -66,8 +66,8 @@ BAD_PARAMETERS = [
     ('publish_frequency', 10 ** 400, 'publish_frequency'),
     ('publish_frequency', 1001.0, 'publish_frequency'),
     ('publish_frequency', 'fast', 'publish_frequency'),
-    ('publish_frequency', '1e3', "publish_frequency must be a number from 0 to 1000, got the "
-                                 "text '1e3'"),
+    ('publish_frequency', '1e3',
+     "publish_frequency must be a number from 0 to 1000, got the text '1e3'"),
     ('com.quaternion', 1.0, 'com.quaternion'),
     ('com.ypr', 1.0, 'com.ypr'),
     ('com.ypr', [], 'com.ypr'),

@@ -17,8 +17,8 @@ import math
 import sys
 import types
 
-from frame_kinematics.core.checks import as_float_array, as_names, as_path, check_number, \
-    check_one_vector, first_repeated, MAX_MAGNITUDE, number_within, parse_number
+from frame_kinematics.core.checks import as_float_array, as_names, as_path, check_count, \
+    check_number, check_one_vector, first_repeated, MAX_MAGNITUDE, number_within, parse_number
 from frame_kinematics.core.errors import ConfigurationError, URDFError
 from hypothesis import given, strategies as st
 import numpy as np
@@ -174,3 +174,11 @@ def test_a_number_is_read_as_xml_writes_it(text, value):
 def test_what_python_reads_beyond_xml_numbers_is_not_a_number(text):
     with pytest.raises(ValueError):
         parse_number(text)
+
+
+def test_check_count_names_an_integer_beyond_the_floats_by_its_size():
+    with pytest.raises(ConfigurationError, match=r'^n must be between 0 and 10, got an integer '
+                                                 r'of 1329 bits$'):
+        check_count(10 ** 400, 'n', 0, 10)
+    with pytest.raises(ConfigurationError, match='got -an integer of 1329 bits'):
+        check_count(-10 ** 400, 'n', 0, 10)

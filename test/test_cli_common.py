@@ -126,6 +126,13 @@ def test_to_json_indents_by_two_and_reads_back():
     assert json.loads(text) == document
 
 
+def test_to_json_writes_strict_json_an_infinite_value_or_nan_as_null():
+    document = {'radius': math.inf, 'rows': [(1.0, np.float64(np.nan)), {'x': -math.inf}]}
+    text = common.to_json(document)
+    assert 'Infinity' not in text and 'NaN' not in text
+    assert json.loads(text) == {'radius': None, 'rows': [[1.0, None], {'x': None}]}
+
+
 def test_configuration_dict_names_every_entry_in_order_as_floats(model):
     named = common.configuration_dict(model, np.array([1, 0.3]))
     assert list(named.items()) == [('a', 1.0), ('c', 0.3)]

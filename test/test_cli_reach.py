@@ -136,6 +136,10 @@ def test_usage_errors_exit_2(capsys, tmp_path):
     (['--box', '0', '0', '0', '1', '1', '1', '--step', '1e-4'], 'GB'),
     (BOX + ['--bases', '0', '1', '0', '1', '0.5', '--frame', 'base_link'],
      'with --bases the targets are in the world: leave out --frame'),
+    (BOX + ['--bases', '0', '1', '0', '1', '0'], '--bases: a floor grid needs step > 0'),
+    (BOX + ['--bases', '0', '100', '0', '100', '0.01'],
+     '--bases: a floor grid of 1e+08 candidates: more than the limit'),
+    (BOX + ['--radii', '1'], '--radii goes with --sphere, not with --box'),
 ])
 def test_options_that_do_not_fit_are_usage_errors_before_any_work(
         capsys, tmp_path, monkeypatch, args, words):

@@ -196,3 +196,10 @@ def test_the_default_seed_of_panda_is_inside_its_limits(core_log):
     assert 'outside' not in log.text
     start = ik.solve(panda, 'panda_link8', root_T_target, restarts=0, max_iterations=0)
     assert within_limits(panda, start.q)
+
+
+@pytest.mark.parametrize('name', ['position_tolerance', 'damping', 'time_budget'])
+def test_a_number_beyond_the_floats_is_refused_in_the_librarys_words(name):
+    model = bundled(backend='numpy')
+    with pytest.raises(ConfigurationError, match=f'^{name} must be a number .* got inf$'):
+        ik.solve(model, 'tool0', np.eye(4), **{name: 10 ** 400})

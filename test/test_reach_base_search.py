@@ -15,6 +15,7 @@
 
 from conftest import bundled
 from frame_kinematics.core import ConfigurationError
+from frame_kinematics.core.errors import UnknownOptionError
 from frame_kinematics.core.reach import floor_grid, make_targets, rank_bases
 import numpy as np
 import pytest
@@ -49,3 +50,13 @@ def test_a_progress_that_cannot_be_called_is_refused_before_any_work():
     targets = make_targets([[2.0, 0.0, 0.4]], [[0.0, 0.0, -1.0]])
     with pytest.raises(ConfigurationError, match='progress must be callable or None, got int'):
         rank_bases(model, 'tool0', targets, floor_grid((1.5, 1.5), (0, 0), 1.0), progress=5)
+
+
+def test_an_option_run_study_does_not_take_is_refused_before_any_study():
+    model = bundled('fk_arm', backend='numpy')
+    targets = make_targets([[2.0, 0.0, 0.4]], [[0.0, 0.0, -1.0]])
+    studies = []
+    with pytest.raises(UnknownOptionError, match='run_study does not take: bogus, frame$'):
+        rank_bases(model, 'tool0', targets, floor_grid((1.5, 1.5), (0, 0), 1.0), seed=0,
+                   bogus=1, frame='world', progress=lambda *done: studies.append(done))
+    assert studies == []

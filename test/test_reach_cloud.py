@@ -14,6 +14,7 @@
 """Tests of frame_kinematics.core.reach.cloud: points with normals from CSV, NPZ, PLY, PCD."""
 
 import os
+import tracemalloc
 
 from frame_kinematics import cli
 from frame_kinematics.core import file_input
@@ -89,6 +90,10 @@ def test_points_without_normals_get_plus_z(tmp_path):
     ('0 0 0 0 0 0\n', 'zero normal'),
     ('0 0 0 1\n', 'rows must be'),
     ('0 0 zero 0 0 1\n', 'not a number'),
+    ('1 2 3 0 0 1\n4 5 6\n7 8 9\n', 'line 2 has 3 values, not 6'),
+    ('x y z\n1 2 3\n\n# note\n4 5\n', 'line 5 has 2 values, not 3'),
+    ('0 0 1_0\n', 'not a number'),
+    ('0 0 \u0661\n', 'not a number'),
 ])
 def test_bad_csv_is_refused(tmp_path, content, words):
     path = tmp_path / 'bad.csv'
@@ -96,6 +101,43 @@ def test_bad_csv_is_refused(tmp_path, content, words):
     with pytest.raises(TargetFileError, match=words) as info:
         read_points(path)
     assert info.value.path == str(path)
+
+
+@pytest.mark.parametrize('header, words', [
+    (b'ply\nformat ascii 1.0\nelement face 1\nproperty list uchar int vertex_indices\n'
+     b'element vertex 3\nproperty float x\nproperty float y\nproperty float z\nend_header\n'
+     b'2 0 1\n0.1 0.2 0.3\n0.4 0.5 0.6\n0.7 0.8 0.9\n',
+     "has the element 'face' before its vertex element"),
+    (b'ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\n'
+     b'property float z\nproperty float x\nend_header\n1 2 3 4\n',
+     "names the vertex property 'x' twice"),
+])
+def test_a_ply_whose_vertices_cannot_be_read_as_written_is_refused(tmp_path, header, words):
+    path = tmp_path / 'a.ply'
+    path.write_bytes(header)
+    with pytest.raises(TargetFileError, match=words):
+        read_points(path)
+
+
+def test_an_npz_declaring_more_points_than_the_limit_is_refused_before_unpacking(tmp_path):
+    path = tmp_path / 'many.npz'
+    np.savez_compressed(path, points=np.zeros((cloud.MAX_POINTS + 1, 3), dtype=np.float32))
+    with pytest.raises(TargetFileError, match=f"array 'points' declares {cloud.MAX_POINTS + 1} "
+                                              f'rows: more than the limit of {cloud.MAX_POINTS}'):
+        read_points(path)
+
+
+def test_a_text_cloud_costs_memory_for_its_points_not_its_text(tmp_path):
+    path = tmp_path / 'blank.csv'
+    path.write_bytes(b'\n' * 3_000_000 + b'1 2 3\n')
+    tracemalloc.start()
+    try:
+        points, _ = read_points(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert points.tolist() == [[1.0, 2.0, 3.0]]
+    assert peak < 3 * path.stat().st_size  # the bytes as read (twice), and little more
 
 
 def test_a_header_declaring_a_huge_cloud_is_refused_before_reading_it(tmp_path):

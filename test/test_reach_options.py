@@ -13,6 +13,8 @@
 # limitations under the License.
 """The settings of a study's targets, read once for the command line and the action."""
 
+import re
+
 from frame_kinematics.core.errors import ConfigurationError
 from frame_kinematics.core.reach import grid_targets, so3_orientations
 from frame_kinematics.core.reach.options import TARGET_SETTINGS, TargetOptions, \
@@ -42,6 +44,25 @@ def test_messages_use_the_callers_names():
     with pytest.raises(ConfigurationError, match='--workpiece-rpy'):
         targets_from_options(TargetOptions(box=(0, 0, 0, 1, 1, 1), step=1,
                                            workpiece_rpy=(0, float('inf'), 0)), spell)
+
+
+@pytest.mark.parametrize('options, words', [
+    ({'box': 5, 'step': 0.5}, 'box (x0 y0 z0 x1 y1 z1) must be 6 numbers'),
+    ({'box': (0, 0, 0, 1, 1, 1), 'step': 0.5, 'cone': 5}, 'cone is an angle, a number of'),
+    ({'box': (0, 0, 0, 1, 1, 1), 'step': 0.5, 'radii': (1,)}, 'radii goes with sphere, not'),
+    ({'box': (0, 0, 0, 1, 1, 1), 'step': 0.5, 'count': 3}, 'count goes with sphere, not'),
+    ({'points': 'part.csv', 'step': 0.3}, 'step goes with box, not with points'),
+    ({'sphere': (0, 0, 0), 'radii': np.array([]), 'count': 3}, 'radii must be one or more'),
+])
+def test_settings_that_do_not_fit_are_refused_by_name(options, words):
+    with pytest.raises(ConfigurationError, match=re.escape(words)):
+        targets_from_options(TargetOptions(**options))
+
+
+def test_radii_may_be_an_array():
+    targets = targets_from_options(TargetOptions(sphere=(0, 0, 0), radii=np.array([1.0, 2.0]),
+                                                 count=3))
+    assert len(targets.points) == 6
 
 
 def test_the_settings_are_the_command_lines_options():

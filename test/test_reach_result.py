@@ -24,7 +24,7 @@ from frame_kinematics.core import ConfigurationError, file_input
 from frame_kinematics.core.errors import TargetFileError
 from frame_kinematics.core.reach import grid_targets, ReachResult, result, run_study, \
     so3_orientations
-from frame_kinematics.core.spatial import rotation_from_quaternion, transform
+from frame_kinematics.core.spatial import rotation_from_quaternion, rotation_from_rpy, transform
 import numpy as np
 import pytest
 
@@ -107,6 +107,12 @@ def test_compare_two_studies(study, model):
     assert sum(counts.values()) == study.status.size
     other = run_study(model, 'tool0', grid_targets([0, 0, 0.3], [0.3, 0.3, 0.3], 0.3))
     with pytest.raises(ConfigurationError, match='different targets'):
+        study.compare(other)
+    turned = grid_targets([-0.6, -0.6, 0.2], [0.6, 0.6, 0.8], 0.3,
+                          so3_orientations(6) @ rotation_from_rpy(np.array([np.pi, 0, 0])))
+    other = run_study(model, 'tool0', turned, seed=3, max_iterations=5, restarts=0,
+                      neighbour_radius=0)
+    with pytest.raises(ConfigurationError, match='different targets .points or orientations.'):
         study.compare(other)
 
 

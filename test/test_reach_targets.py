@@ -119,3 +119,19 @@ def test_point_rotations_give_each_point_its_frame():
         make_targets(np.eye(3), np.eye(3), point_rotations=frames)
     with pytest.raises(ConfigurationError, match='orthonormal'):
         make_targets(np.eye(3), point_rotations=2 * frames)
+
+
+@pytest.mark.parametrize('orientations', [5, float('nan'), {'a': 1}, 'xyz'])
+def test_orientations_are_checked_before_they_are_counted(orientations):
+    with pytest.raises(ConfigurationError, match='orientations'):
+        grid_targets([0, 0, 0], [1, 1, 1], 0.5, orientations)
+    with pytest.raises(ConfigurationError, match='orientations'):
+        shell_targets([0, 0, 0], [1.0], 4, orientations)
+
+
+@pytest.mark.parametrize('call', [lambda: so3_orientations(10 ** 400),
+                                  lambda: shell_targets([0, 0, 0], [1.0], -10 ** 400),
+                                  lambda: cone_orientations(0.5, 10 ** 400, 1)])
+def test_a_count_beyond_the_floats_is_refused_in_the_librarys_words(call):
+    with pytest.raises(ConfigurationError, match='an integer of 13.. bits'):
+        call()

@@ -102,12 +102,22 @@ def finite(x: float) -> Optional[float]:
 
 def to_json(document) -> str:
     """
-    Write a JSON document, indented.
+    Write a JSON document, indented: strict JSON, an infinite value or NaN written as null.
 
-    :param document: plain data.
+    :param document: plain data (dicts, lists and tuples, strings, numbers, None).
     :return: the text.
     """
-    return json.dumps(document, indent=2)
+    return json.dumps(_strict(document), indent=2, allow_nan=False)
+
+
+def _strict(value):
+    if isinstance(value, float):
+        return finite(value)
+    if isinstance(value, dict):
+        return {key: _strict(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_strict(item) for item in value]
+    return value
 
 
 def configuration_dict(model: RobotModel, q: np.ndarray) -> Dict[str, float]:

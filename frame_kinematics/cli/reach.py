@@ -227,17 +227,22 @@ def run(args: argparse.Namespace) -> int:
     """
     check_outputs(args)
     targets = read_targets(args)
-    if args.bases is not None and args.frame is not None:
-        raise UsageError('with --bases the targets are in the world: leave out --frame')
+    bases = None
+    if args.bases is not None:
+        if args.frame is not None:
+            raise UsageError('with --bases the targets are in the world: leave out --frame')
+        x0, x1, y0, y1, step = args.bases
+        try:
+            bases = floor_grid((x0, x1), (y0, y1), step)
+        except ConfigurationError as exc:
+            raise UsageError(f'--bases: {exc}') from None
     model = model_of(args)
     link = default_link(model, args.link)
     options = _study_options(args)
     ranking = None
     with cluster_client(args.scheduler) as client:
         progress = progress_reporter(not args.quiet)
-        if args.bases is not None:
-            x0, x1, y0, y1, step = args.bases
-            bases = floor_grid((x0, x1), (y0, y1), step)
+        if bases is not None:
             ranking = rank_bases(model, link, targets, bases, **options, progress=progress,
                                  client=client)
             result = ranking.best

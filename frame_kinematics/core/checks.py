@@ -268,7 +268,8 @@ def check_count(value, name: str, minimum: int = 0, maximum: int = 10 ** 9) -> i
     else:
         raise ConfigurationError(f'{name} must be a whole number, got {float(value)!r}')
     if not minimum <= number <= maximum:
-        shown = str(number) if len(str(number)) <= 20 else f'{float(number):.3g}'
+        shown = str(number) if abs(number) < 10 ** 20 else \
+            f"{'-' if number < 0 else ''}an integer of {number.bit_length()} bits"
         raise ConfigurationError(f'{name} must be between {minimum} and {maximum}, got {shown}')
     return number
 

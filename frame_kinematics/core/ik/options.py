@@ -148,8 +148,8 @@ def number(value, name: str, minimum: float = 0.0, maximum: float = MAX_MAGNITUD
     if result is None:
         try:
             shown = float(value)
-        except OverflowError:
-            shown = math.copysign(math.inf, value)
+        except OverflowError:  # an int beyond the floats
+            shown = math.inf if value > 0 else -math.inf
         lowest = f'> {minimum:g}' if positive else f'>= {minimum:g}'
         raise ConfigurationError(f'{name} must be a number {lowest} and <= {maximum:g}, got '
                                  f'{shown:.6g}')

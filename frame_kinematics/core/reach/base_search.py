@@ -22,6 +22,7 @@ mean combined score of the reached ones.
 """
 
 from dataclasses import dataclass, replace
+import inspect
 from typing import Callable, Optional, Sequence
 
 import numpy as np
@@ -30,7 +31,7 @@ from .result import ReachResult
 from .study import check_progress, run_study
 from .targets import TargetSet
 from ..checks import as_float_array, check_finite, check_point, check_vector
-from ..errors import ConfigurationError
+from ..errors import ConfigurationError, name_list, UnknownOptionError
 from ..robot import Robot
 from ..spatial import check_transform, inverse, rotation_from_rpy, transform
 
@@ -101,8 +102,17 @@ def rank_bases(model: Robot, tip: str, targets: TargetSet, world_T_bases, *,
     :return: the ranking.
     :raises ConfigurationError: for bad candidates, targets not in the world or a
         ``progress`` that is not callable.
+    :raises UnknownOptionError: for an option :func:`~.study.run_study` does not take (before
+        any study).
     """
     check_progress(progress)
+    taken = inspect.signature(run_study).parameters
+    unknown = [name for name in study_options
+               if name not in taken or taken[name].kind is not inspect.Parameter.KEYWORD_ONLY
+               or name == 'progress']
+    if unknown:
+        raise UnknownOptionError(f'rank_bases got options run_study does not take: '
+                                 f'{name_list(unknown)}')
     if not isinstance(targets, TargetSet) or targets.frame is not None:
         raise ConfigurationError('base placement needs targets in the world (frame=None)')
     bases = as_float_array(world_T_bases, 'world_T_bases')

@@ -25,26 +25,35 @@ file.
 * ``.csv``/``.txt``: rows ``x y z nx ny nz`` (commas or blanks; a first line of names is
   skipped; ``x y z`` rows get ``+z`` normals).
 * ``.npz``: arrays ``points`` ``(P, 3)`` and, optionally, ``normals`` ``(P, 3)``.
-* ``.ply``: a ``vertex`` element with float or double properties ``x y z nx ny nz`` (others
-  skipped), ``format ascii`` or ``binary_little_endian``; later elements (faces) are ignored.
+* ``.ply``: a first ``vertex`` element with float or double properties ``x y z nx ny nz``
+  (others skipped, each named once), ``format ascii`` or ``binary_little_endian``; later
+  elements (faces) are ignored.
 * ``.pcd``: ``FIELDS x y z normal_x normal_y normal_z`` (or ``nx ny nz``), ``DATA ascii`` or
   ``binary``.
 """
 
+import io
+import itertools
 import os
 import re
 from types import MappingProxyType
-from typing import Dict, List, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, Tuple, Union
 
 import numpy as np
 
 from .files import file_name, MAX_FILE_BYTES, read_arrays, read_file
+from ..checks import parse_number
 from ..errors import TargetFileError
 
 #: Most points of a cloud.
 MAX_POINTS = 2 ** 22
 #: Largest magnitude of a coordinate (m): a workpiece is not a kilometre away.
 MAX_COORDINATE = 1e6
+#: Rows of a text table converted at a time.
+_ROWS_AT_ONCE = 1 << 16
+#: A character no number of a text table has (Python's ``float`` also reads ``1_0`` and digits
+#: of other scripts); NaN and inf are read, to be refused by name.
+_NOT_A_NUMBER = re.compile(r'[^0-9eE+\-.nNaAiIfFtTyY]')
 #: Longest header read (bytes).
 _MAX_HEADER = 64 * 1024
 _PLY_TYPES = MappingProxyType({
@@ -100,41 +109,73 @@ def _columns(table: np.ndarray, names: List[str], path: str
     return points, normals
 
 
-def _text_table(text: str, columns: int, path: str) -> np.ndarray:
+def _lines(data: bytes, start: int = 0) -> Iterator[Tuple[int, List[str]]]:
+    """Yield the words of the lines of a text that hold any, with their line numbers."""
+    for number, line in enumerate(io.BytesIO(data[start:] if start else data), 1):
+        words = line.decode('utf-8', errors='replace').replace(',', ' ').split()
+        if words:
+            yield number, words
+
+
+def _text_table(rows: Iterable[Tuple[int, List[str]]], columns: int, path: str) -> np.ndarray:
+    """
+    Read rows of ``columns`` numbers, :data:`_ROWS_AT_ONCE` at a time.
+
+    Only the table and one batch of words are held: the memory follows the points, not the
+    text (a file of blank lines or of long numbers costs no more).
+    """
+    tables: List[np.ndarray] = []
+    batch: List[str] = []
+    held = 0
+    for number, words in rows:
+        if len(words) != columns:
+            raise TargetFileError(f'line {number} has {len(words)} values, not {columns}', path)
+        batch += words
+        held += 1
+        if held > MAX_POINTS:
+            raise TargetFileError(f'has more than {MAX_POINTS} points', path)
+        if len(batch) >= _ROWS_AT_ONCE * columns:
+            tables.append(_numbers(batch, columns, path))
+            batch = []
+    tables.append(_numbers(batch, columns, path))
+    return np.concatenate(tables)
+
+
+def _numbers(words: List[str], columns: int, path: str) -> np.ndarray:
+    """Return the rows of ``columns`` numbers that ``words`` spell (as XML writes numbers)."""
+    if any(_NOT_A_NUMBER.search(word) for word in words):
+        raise TargetFileError('has a value that is not a number', path)
     try:
-        values = np.array(text.replace(',', ' ').split(), dtype=float)
+        return np.array(words, dtype=float).reshape(-1, columns)
     except ValueError:
         raise TargetFileError('has a value that is not a number', path) from None
-    if columns == 0 or len(values) % columns:
-        raise TargetFileError(f'has {len(values)} numbers: not rows of {columns}', path)
-    return values.reshape(-1, columns)
 
 
 def _is_number(word: str) -> bool:
     try:
-        float(word)
+        parse_number(word)
     except ValueError:
         return False
     return True
 
 
 def _csv(data: bytes, path: str) -> Tuple[np.ndarray, np.ndarray]:
-    text = data.decode('utf-8', errors='replace')
-    lines = [line for line in text.splitlines() if line.strip() and not line.startswith('#')]
-    if lines and not any(_is_number(word) for word in lines[0].replace(',', ' ').split()):
-        lines = lines[1:]  # a line of column names
-    if not lines:
+    rows = (row for row in _lines(data) if not row[1][0].startswith('#'))
+    first = next(rows, None)
+    if first is not None and not any(_is_number(word) for word in first[1]):
+        first = next(rows, None)  # a line of column names
+    if first is None:
         raise TargetFileError('has no points', path)
-    width = len(lines[0].replace(',', ' ').split())
+    width = len(first[1])
     if width not in (3, 6):
         raise TargetFileError(f'rows must be "x y z" or "x y z nx ny nz", got {width} '
                               'numbers', path)
-    table = _text_table('\n'.join(lines), width, path)
+    table = _text_table(itertools.chain([first], rows), width, path)
     return _columns(table, ['x', 'y', 'z', 'nx', 'ny', 'nz'][:width], path)
 
 
 def _npz(data: bytes, path: str) -> Tuple[np.ndarray, np.ndarray]:
-    arrays = read_arrays(data, path, ('points', 'normals'), MAX_FILE_BYTES)
+    arrays = read_arrays(data, path, ('points', 'normals'), MAX_FILE_BYTES, MAX_POINTS)
     if 'points' not in arrays:
         raise TargetFileError("has no array 'points'", path)
     points = arrays['points']
@@ -173,11 +214,10 @@ def _table(data: bytes, start: int, count: int, codes: List[str], text: bool,
            path: str) -> np.ndarray:
     """Read ``count`` rows of ``len(codes)`` fields after the header: text, or binary."""
     if text:
-        rows = data[start:].decode('ascii', errors='replace').splitlines()
-        rows = [row for row in rows if row.strip()][:count]
-        if len(rows) < count:
-            raise TargetFileError(f'declares {count} points but holds {len(rows)}', path)
-        return _text_table('\n'.join(rows), len(codes), path)
+        table = _text_table(itertools.islice(_lines(data, start), count), len(codes), path)
+        if len(table) < count:
+            raise TargetFileError(f'declares {count} points but holds {len(table)}', path)
+        return table
     dtype = np.dtype([(f'f{k}', code) for k, code in enumerate(codes)])
     raw = _binary(data, start, dtype, count, path)
     if not count:
@@ -195,12 +235,18 @@ def _ply(data: bytes, path: str) -> Tuple[np.ndarray, np.ndarray]:
         if words[0] == 'format' and len(words) >= 2:
             fmt = words[1]
         elif words[0] == 'element' and len(words) == 3:
+            if element is None and words[1] != 'vertex':
+                raise TargetFileError(f'has the element {words[1][:20]!r} before its vertex '
+                                      'element: the vertices must come first', path)
             element = words[1]
             if element == 'vertex':
                 count = _count(words[2], path)
         elif words[0] == 'property' and element == 'vertex':
             if len(words) != 3 or words[1] not in _PLY_TYPES:
                 raise TargetFileError(f'has an unsupported vertex property {line[:40]!r}',
+                                      path)
+            if any(name == words[2] for name, _ in props):
+                raise TargetFileError(f'names the vertex property {words[2][:20]!r} twice',
                                       path)
             props.append((words[2], _PLY_TYPES[words[1]]))
     if fmt not in ('ascii', 'binary_little_endian') or count is None:

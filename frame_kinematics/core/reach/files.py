@@ -27,7 +27,7 @@ import math
 import os
 import struct
 from types import MappingProxyType
-from typing import Dict, Sequence
+from typing import Dict, Optional, Sequence
 import zipfile
 import zlib
 
@@ -83,8 +83,8 @@ def read_file(name: str, limit: int) -> bytes:
     return read_bounded(name, limit, error, 'a target file path')
 
 
-def read_arrays(data: bytes, name: str, keys: Sequence[str], limit: int
-                ) -> Dict[str, np.ndarray]:
+def read_arrays(data: bytes, name: str, keys: Sequence[str], limit: int,
+                max_rows: Optional[int] = None) -> Dict[str, np.ndarray]:
     """
     Parse the arrays ``keys`` (those present) from the bytes of an ``.npz``.
 
@@ -92,9 +92,11 @@ def read_arrays(data: bytes, name: str, keys: Sequence[str], limit: int
     :param name: the file, for messages.
     :param keys: the arrays wanted.
     :param limit: the most bytes the arrays may unpack to, together.
+    :param max_rows: the most rows (first dimension) an array may declare (None: no limit
+        but ``limit``); checked from its header, before it is unpacked.
     :return: the arrays found, by key.
     :raises TargetFileError: for bytes that are not a zip of ``.npy`` arrays, an array that
-        is not numbers or text, or arrays larger than ``limit``.
+        is not numbers or text, or arrays larger than ``limit`` or ``max_rows``.
     """
     if not data:
         raise TargetFileError('is empty', name)
@@ -107,7 +109,8 @@ def read_arrays(data: bytes, name: str, keys: Sequence[str], limit: int
             if size > limit:
                 raise TargetFileError(f'holds arrays of {size} bytes unpacked: more than the '
                                       f'limit of {limit} bytes', name)
-            return {key: _array(archive, info, key, name) for key, info in members.items()}
+            return {key: _array(archive, info, key, name, max_rows)
+                    for key, info in members.items()}
     except TargetFileError:
         raise
     except _NPZ_ERRORS as exc:
@@ -115,7 +118,8 @@ def read_arrays(data: bytes, name: str, keys: Sequence[str], limit: int
                               f'{str(exc)[:80]}', name) from None
 
 
-def _array(archive: zipfile.ZipFile, info: zipfile.ZipInfo, key: str, name: str) -> np.ndarray:
+def _array(archive: zipfile.ZipFile, info: zipfile.ZipInfo, key: str, name: str,
+           max_rows: Optional[int]) -> np.ndarray:
     """Read a member once its header is checked: numbers or text, no more than it holds."""
     if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
         raise TargetFileError(f"array '{key}' has an unsupported compression", name)
@@ -129,5 +133,8 @@ def _array(archive: zipfile.ZipFile, info: zipfile.ZipInfo, key: str, name: str)
     if math.prod(shape) * dtype.itemsize > info.file_size:
         raise TargetFileError(f"array '{key}' declares {str(shape)[:40]} of {dtype}: more "
                               f'than its {info.file_size} bytes hold', name)
+    if max_rows is not None and shape and shape[0] > max_rows:
+        raise TargetFileError(f"array '{key}' declares {shape[0]} rows: more than the limit "
+                              f'of {max_rows}', name)
     with archive.open(info) as stream:
         return np.lib.format.read_array(stream, allow_pickle=False)

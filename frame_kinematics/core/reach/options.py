@@ -29,7 +29,7 @@ import numpy as np
 from .cloud import read_points
 from .targets import (cone_orientations, grid_targets, make_targets, shell_targets,
                       single_orientation, so3_orientations, TargetSet)
-from ..checks import check_point
+from ..checks import check_one_vector, check_point
 from ..errors import ConfigurationError
 from ..spatial import transform_from_xyz_rpy
 
@@ -39,6 +39,10 @@ Spelling = Callable[[str], str]
 
 def _as_is(name: str) -> str:
     return name
+
+
+#: The settings that go with one kind of targets.
+_COMPANIONS = {'step': 'box', 'radii': 'sphere', 'count': 'sphere'}
 
 
 @dataclass(frozen=True)
@@ -87,11 +91,13 @@ def _orientations(options: TargetOptions, spell: Spelling) -> Optional[np.ndarra
     if options.rpy is not None:
         return single_orientation(options.rpy)
     if options.cone is not None:
-        if len(options.cone) != 3:
-            raise ConfigurationError(f'{spell("cone")} is an angle, a number of directions '
-                                     'and a number of rotations')
         try:
-            return cone_orientations(*options.cone)
+            angle, directions, rotations = options.cone
+        except (TypeError, ValueError):
+            raise ConfigurationError(f'{spell("cone")} is an angle, a number of directions '
+                                     'and a number of rotations') from None
+        try:
+            return cone_orientations(angle, directions, rotations)
         except ConfigurationError as exc:
             raise ConfigurationError(f'{spell("cone")}: {exc}') from None
     if options.so3 is not None:
@@ -116,6 +122,10 @@ def targets_from_options(options: TargetOptions, spell: Spelling = _as_is) -> Ta
             f"give one kind of targets: {spell('box')} (with {spell('step')}), "
             f"{spell('sphere')} (with {spell('radii')}, {spell('count')}) or {spell('points')}"
             f"{', not ' if given else ''}{' and '.join(spell(name) for name in given)}")
+    for companion, owner in _COMPANIONS.items():
+        if getattr(options, companion) is not None and owner != given[0]:
+            raise ConfigurationError(f'{spell(companion)} goes with {spell(owner)}, not with '
+                                     f'{spell(given[0])}')
     rot = _orientations(options, spell)
     pose = transform_from_xyz_rpy(check_point(options.workpiece_xyz, spell('workpiece_xyz')),
                                   check_point(options.workpiece_rpy, spell('workpiece_rpy')))
@@ -123,11 +133,10 @@ def targets_from_options(options: TargetOptions, spell: Spelling = _as_is) -> Ta
     if options.box is not None:
         if options.step is None:
             raise ConfigurationError(f"{spell('box')} needs {spell('step')}")
-        if len(options.box) != 6:
-            raise ConfigurationError(f"{spell('box')} is 6 numbers: x0 y0 z0 x1 y1 z1")
-        return grid_targets(options.box[:3], options.box[3:], options.step, rot, **where)
+        box = check_one_vector(options.box, 6, f"{spell('box')} (x0 y0 z0 x1 y1 z1)")
+        return grid_targets(box[:3], box[3:], options.step, rot, **where)
     if options.sphere is not None:
-        if not options.radii or options.count is None:
+        if options.radii is None or options.count is None:
             raise ConfigurationError(f"{spell('sphere')} needs {spell('radii')} and "
                                      f"{spell('count')}")
         return shell_targets(options.sphere, options.radii, options.count, rot, **where)

@@ -247,9 +247,12 @@ class ReachResult:
             raise ConfigurationError(f'can compare with a ReachResult only, got '
                                      f'{type(other).__name__}')
         if self.status.shape != other.status.shape or \
-                not np.allclose(self.points, other.points, atol=1e-9):
-            raise ConfigurationError(f'cannot compare studies of different targets: '
-                                     f'{self.status.shape} and {other.status.shape}')
+                not np.allclose(self.points, other.points, atol=1e-9) or \
+                not np.all(np.abs(np.sum(self.quaternions * other.quaternions, axis=-1))
+                           >= 1.0 - 1e-9):
+            raise ConfigurationError(f'cannot compare studies of different targets (points '
+                                     f'or orientations): {self.status.shape} and '
+                                     f'{other.status.shape}')
         a, b = self.reached, other.reached
         return ReachComparison(a & ~b, b & ~a, a & b,
                                other.reachability_index - self.reachability_index)

@@ -300,6 +300,8 @@ def grid_targets(low, high, step: float, orientations=None, frame: Optional[str]
     if not step > 0 or np.any(hi < lo):
         raise ConfigurationError('a grid needs step > 0 and high >= low on every axis')
     counts = np.floor((hi - lo) / step + 1e-9) + 1
+    if orientations is not None:
+        orientations = _orientations(orientations)
     n_rot = 1 if orientations is None else len(orientations)
     check_target_count(float(np.prod(counts)) * n_rot, f'a grid with step {step:g} m')
     axes = [lo[k] + step * np.arange(int(counts[k])) for k in range(3)]
@@ -329,6 +331,8 @@ def shell_targets(center, radii: Sequence[float], count: int, orientations=None,
     if not len(r) or np.any(r <= 0):
         raise ConfigurationError('radii must be one or more numbers > 0')
     n = check_count(count, 'count', 1, 10 ** 15)
+    if orientations is not None:
+        orientations = _orientations(orientations)
     n_rot = 1 if orientations is None else len(orientations)
     check_target_count(float(n) * len(r) * n_rot, f'{len(r)} shells of {n} points')
     k = np.arange(n) + 0.5
