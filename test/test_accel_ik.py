@@ -41,7 +41,8 @@ def test_compiled_ik_solutions_reach_the_targets_and_agree_with_numpy_fk(name, t
         .transform(tip)
     seeds = random_configuration(reference, rng, count)
     solver = ik.IKSolver(compiled, tip)
-    assert solver.evaluator().compiled is not None
+    assert solver.evaluator()._compiled is not None
+    assert not hasattr(solver.evaluator(), 'compiled')  # its kernels are private
     result = solver.solve_batch(targets, seed=seeds, time_budget=10.0)
     assert result.success.all(), result.reason
     assert set(result.reason) == {'converged'}

@@ -59,7 +59,7 @@ def test_problems_the_compiled_solve_does_not_handle_go_to_the_numpy_engine():
     model = Robot.from_urdf_file(robots.path('fk_arm'), backend='numba')
     target = model.forward_kinematics(np.full(model.nq, 0.3)).transform('tool0')
     solver = ik.IKSolver(model, 'tool0')
-    compiled = solver.evaluator().compiled
+    compiled = solver.evaluator()._compiled
     problem = solver._residual(np.array([[1.0, 1.0, 1.0, 0.0, 0.0, 1.0]]), 1e-5, 1e-5)
     assert not compiled.supports(problem, None)
     assert compiled.supports(solver._residual(np.ones((1, 6)), 1e-5, 1e-5), np.zeros(7))

@@ -66,6 +66,11 @@ def test_what_a_workspace_exposes_cannot_be_written_and_keeps_no_caller_array(mo
     pose = workspace.transform(model.link_names[-1])
     pose[:] = 0.0  # a copy
     np.testing.assert_array_equal(workspace.poses, before)
+    other = bundled('fk_quadruped', floating_base=True, backend=model.backend)
+    for name, value in (('executor', other.executor), ('model', other)):
+        with pytest.raises(AttributeError):  # bound to the workspace's arrays
+            setattr(workspace, name, value)
+    np.testing.assert_array_equal(workspace.forward_kinematics(workspace.q.copy()), before)
 
 
 @pytest.mark.parametrize('bad', ['nan', 'inf', 'huge', 'short', 'long', 'batch', 'text', 'bytes',

@@ -72,9 +72,6 @@ class ChainEvaluator:
     :ivar tip_parent: ``(n_tips,)`` node above every tip (-1: the root).
     :ivar tip_constant: ``(n_tips, 4, 4)`` constant ``node_T_tip`` (``root_T_tip`` without
         a node).
-    :ivar compiled: the tables of the compiled solve
-        (:class:`~frame_kinematics.core.accel.ik_engine.CompiledChain`) on the numba backend,
-        else None.
     """
 
     def __init__(self, model: 'RobotModel', tips: Tips,
@@ -181,10 +178,12 @@ class ChainEvaluator:
         self.tip_parent = frozen(np.array(tip_parents, dtype=np.int64))
         self.tip_constant = self._tip_constant
         self._compile_columns()
-        self.compiled = None
+        # The tables of the compiled solve (accel.ik_engine.CompiledChain) on the numba
+        # backend, else None: private, as its kernels check nothing the solver did not.
+        self._compiled = None
         if chosen is not None:
             from ..accel.ik_engine import CompiledChain
-            self.compiled = CompiledChain(self, chosen)
+            self._compiled = CompiledChain(self, chosen)
 
     def _compile_columns(self) -> None:
         kernel = self.kernel

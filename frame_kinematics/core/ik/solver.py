@@ -266,7 +266,7 @@ class IKSolver:
         rest = None if opts.rest_posture is None else evaluator._reduce(opts.rest_posture)
         problem = self._residual(opts.weights, opts.position_tolerance,
                                  opts.orientation_tolerance)
-        compiled = evaluator.compiled
+        compiled = evaluator._compiled
         deadline = time.perf_counter() + opts.time_budget
         if compiled is not None and compiled.supports(problem, rest):
             out = compiled.run(evaluator._reduce(q), targets, problem, opts.rng,
@@ -347,7 +347,7 @@ class IKSolver:
         rng = options.get('rng')
         if q.ndim != 1 or not (rng is None or isinstance(rng, np.random.Generator)):
             return None
-        compiled = self._evaluator(q).compiled
+        compiled = self._evaluator(q)._compiled
         targets = np.ascontiguousarray(arr.reshape(-1, 4, 4))
         if not (compiled.supports(problem, None) and compiled.usable(targets, q)):
             return None

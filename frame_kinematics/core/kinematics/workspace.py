@@ -46,8 +46,6 @@ class KinematicsWorkspace:
     :ivar q: the configuration last evaluated, ``(nq,)``: a read-only view that the next
         evaluation overwrites (copy it to keep it).
     :ivar poses: ``root_T_link`` of every link at :attr:`q`, ``(n_links, 4, 4)``, likewise.
-    :ivar executor: what evaluates it (None: numpy), as
-        :attr:`KinematicsState.executor <.state.KinematicsState.executor>`.
     """
 
     def __init__(self, model: 'RobotModel',
@@ -63,8 +61,8 @@ class KinematicsWorkspace:
             :class:`~frame_kinematics.core.model.RobotModel`.
         :raises BackendError: for an invalid ``backend``.
         """
-        self.model = model
-        self.executor = executor(model, backend)  # which refuses what is not a model
+        self._executor = executor(model, backend)  # which refuses what is not a model
+        self._model = model
         self._q = model.neutral_configuration()
         self._poses = np.empty((len(model.links), 4, 4))
         self.q = self._q.view()
@@ -72,6 +70,21 @@ class KinematicsWorkspace:
         self.poses = self._poses.view()
         self.poses.setflags(write=False)
         self.forward_kinematics(self._q.copy())
+
+    @property
+    def model(self) -> 'RobotModel':
+        """Return the robot model the workspace was made for (it cannot be swapped)."""
+        return self._model
+
+    @property
+    def executor(self) -> Union[None, 'Executor']:
+        """
+        Return what evaluates it (None: numpy).
+
+        As :attr:`KinematicsState.executor <.state.KinematicsState.executor>`; bound to the
+        workspace's arrays, it cannot be swapped.
+        """
+        return self._executor
 
     def forward_kinematics(self, q) -> np.ndarray:
         """
@@ -82,7 +95,7 @@ class KinematicsWorkspace:
         :raises ConfigurationError: for an invalid ``q`` or a batch; the workspace then keeps
             the configuration it had.
         """
-        accel = self.executor
+        accel = self._executor
         if accel is not None and accel._poses_into(q, self._q, self._poses):
             return self.poses  # one compiled call checked q and wrote both arrays
         state = KinematicsState(self.model, q, backend=again(self.executor))
