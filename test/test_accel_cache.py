@@ -216,3 +216,25 @@ def test_threads_building_the_first_numba_models_of_a_process_at_once(tmp_path):
                           timeout=900)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == '[]'
+
+
+def test_a_damaged_cache_file_is_a_miss_and_is_written_again(tmp_path):
+    from frame_kinematics.core.accel import cache
+
+    def double(x):
+        return 2.0 * x
+
+    first = numba.njit(double)
+    cache.attach([first], str(tmp_path))
+    assert first(2.0) == 4.0  # compiled and saved
+    files = sorted(tmp_path.glob('*.nbc'))
+    assert files
+    for path in files:
+        path.write_bytes(path.read_bytes()[:20])
+    second = numba.njit(double)
+    cache.attach([second], str(tmp_path))
+    assert second(2.0) == 4.0  # the damaged file is compiled again, without a traceback
+    assert sum(second.stats.cache_misses.values()) == 1
+    third = numba.njit(double)
+    cache.attach([third], str(tmp_path))
+    assert third(2.0) == 4.0 and sum(third.stats.cache_hits.values()) == 1

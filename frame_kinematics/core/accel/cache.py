@@ -174,6 +174,12 @@ def _cache_class(directory: str, digest: str):
     class KernelCache(caching.FunctionCache):
         _impl_class = Impl
 
+        def load_overload(self, sig, target_context):
+            try:
+                return super().load_overload(sig, target_context)
+            except Exception:  # a damaged file (cut short, written by another numba): a miss
+                return None    # numba compiles the kernel again and writes it anew
+
     return KernelCache
 
 
