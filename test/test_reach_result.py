@@ -62,6 +62,12 @@ def test_another_version_or_a_broken_file_is_refused(study, tmp_path):
     np.savez(tmp_path / 'v99.npz', **arrays)
     with pytest.raises(TargetFileError, match='version 99'):
         ReachResult.load(tmp_path / 'v99.npz')
+    for version in (True, 1.0):  # equal to 1 in Python, not the version 1 JSON writes
+        meta['version'] = version
+        arrays['meta'] = np.array(json.dumps(meta))
+        np.savez(tmp_path / 'v.npz', **arrays)
+        with pytest.raises(TargetFileError, match=f'version {version}, this library reads 1'):
+            ReachResult.load(tmp_path / 'v.npz')
     (tmp_path / 'junk.npz').write_bytes(b'not a zip')
     with pytest.raises(TargetFileError, match='not a readable .npz'):
         ReachResult.load(tmp_path / 'junk.npz')

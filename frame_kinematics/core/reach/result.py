@@ -321,7 +321,7 @@ def _meta(array: np.ndarray, name: str) -> Dict[str, Any]:
         meta = None
     if not isinstance(meta, dict):
         raise TargetFileError("is not a reach study: its 'meta' is not a JSON object", name)
-    if meta.get('version') != FORMAT_VERSION:
+    if type(meta.get('version')) is not int or meta['version'] != FORMAT_VERSION:
         raise TargetFileError(f"has format version {quote(meta.get('version'), 20)}, this "
                               f'library reads {FORMAT_VERSION}', name)
     for key, kind in _META.items():
