@@ -15,7 +15,7 @@
 
 from bridge_testing import ARM, FLOATING
 from conftest import joint_xml, link_xml, random_configuration, urdf
-from frame_kinematics.bridge import BridgeSettings, ToolSetting, UserFrame
+from frame_kinematics.bridge import BridgeSettings, SettingError, ToolSetting, UserFrame
 from frame_kinematics.bridge.model_core import ModelCore, parse_description, placed_model
 from frame_kinematics.bridge.throttle import publish_interval_ns
 from frame_kinematics.core.errors import (ConfigurationError, FrameKinematicsError,
@@ -107,7 +107,8 @@ def test_a_core_reuses_the_placed_model_it_is_given(arm):
     ({'com_orientation': 'yaw', 'com_yaw_link': 'nowhere'}, UnknownFrameError, 'nowhere'),
     ({'tools': (ToolSetting('nowhere'),)}, UnknownFrameError, 'nowhere'),
     ({'tools': (ToolSetting('tool0', name='flange'),)}, URDFError, 'flange'),
-    ({'world_frame': 'base_link', 'world_xyz': (0.0, 0.0, 1.0)}, URDFError, 'base_link'),
+    ({'world_frame': 'base_link', 'world_xyz': (0.0, 0.0, 1.0)}, SettingError,
+     "world.frame 'base_link' is a link of the robot"),
 ])
 def test_settings_that_do_not_fit_the_model_are_refused(arm, settings, error, fragment):
     with pytest.raises(error, match=fragment) as caught:

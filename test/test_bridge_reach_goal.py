@@ -44,7 +44,7 @@ def test_a_goal_makes_the_targets_the_command_line_would(arm, tmp_path):
     ({}, ConfigurationError, 'give one kind of targets'),
     (dict(BOX, sphere=(0, 0, 0)), ConfigurationError, 'not box and sphere'),
     ({'box': BOX['box']}, ConfigurationError, 'box needs step'),
-    ({'box': (0, 0, 0, 1, 1), 'step': 0.1}, ConfigurationError, 'box is 6 numbers'),
+    ({'box': (0, 0, 0, 1, 1), 'step': 0.1}, ConfigurationError, 'must be 6 numbers'),
     (dict(BOX, box=(0, 0, float('nan'), 1, 1, 1)), ConfigurationError, 'NaN'),
     (dict(BOX, step=1e-4), ConfigurationError, 'GB'),
     (dict(BOX, rpy=(0, 0, 0)), ConfigurationError, 'at most one orientation set'),

@@ -22,6 +22,7 @@ in its own words (``--box`` on the command line, ``box`` in a goal) through ``sp
 """
 
 from dataclasses import dataclass, fields
+from types import MappingProxyType
 from typing import Callable, Optional, Sequence
 
 import numpy as np
@@ -42,7 +43,7 @@ def _as_is(name: str) -> str:
 
 
 #: The settings that go with one kind of targets.
-_COMPANIONS = {'step': 'box', 'radii': 'sphere', 'count': 'sphere'}
+_COMPANIONS = MappingProxyType({'step': 'box', 'radii': 'sphere', 'count': 'sphere'})
 
 
 @dataclass(frozen=True)
