@@ -121,6 +121,20 @@ UNTYPED_OVERRIDE = ('a parameter given at start-up has no type ({}): an empty li
                     'parameters file (such as user_frames.names: []) has none, write [""]')
 
 
+class NodeStartError(ConfigurationError):
+    """
+    Parameters or a robot description the node cannot start with.
+
+    :param message: what is wrong.
+    :param logger_name: the name of the node's logger (its remapped name), which
+        :func:`run` says it under.
+    """
+
+    def __init__(self, message: str, logger_name: str) -> None:
+        super().__init__(message)
+        self.logger_name = logger_name
+
+
 class FrameKinematicsNode(Node):
     """robot_state_publisher drop-in with CoM frames and kinematics services."""
 
@@ -158,10 +172,14 @@ class FrameKinematicsNode(Node):
             self.get_logger().warning(shorten(
                 'ignoring parameters of other nodes (as robot_state_publisher does): '
                 f'{name_list(others)}'))
-        self.bridge = Bridge.from_parameters(params, logger=self.get_logger(), backend=None)
-        self.moveit = MoveItKinematics(self.get_logger())
-        self.moveit.set_semantic(params.get('robot_description_semantic', ''),
-                                 self.bridge.model)
+        try:
+            self.bridge = Bridge.from_parameters(params, logger=self.get_logger(),
+                                                 backend=None)
+            self.moveit = MoveItKinematics(self.get_logger())
+            self.moveit.set_semantic(params.get('robot_description_semantic', ''),
+                                     self.bridge.model)
+        except FrameKinematicsError as exc:
+            raise NodeStartError(str(exc), self.get_logger().name) from None
         self._description_pub = self.create_publisher(String, 'robot_description', LATCHED_QOS)
         self._tf_pub = self.create_publisher(TFMessage, '/tf', 100)
         # Not tf2_ros's StaticTransformBroadcaster: it never replaces a child frame it has
@@ -438,7 +456,8 @@ def run(make_node: Callable[[], Node], args=None,
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     except startup_errors as exc:
-        get_logger('frame_kinematics').fatal(shorten(f'cannot start: {exc}'))
+        name = exc.logger_name if isinstance(exc, NodeStartError) else 'frame_kinematics'
+        get_logger(name).fatal(shorten(f'cannot start: {exc}'))
         return 1
     finally:
         shutdown(node, executor)
@@ -464,7 +483,7 @@ def shutdown(node: Optional[Node], executor: Executor) -> None:
         rclpy.try_shutdown()
 
 
-__all__ = ['FrameKinematicsNode', 'main', 'run', 'shutdown']
+__all__ = ['FrameKinematicsNode', 'main', 'NodeStartError', 'run', 'shutdown']
 
 if __name__ == '__main__':
     sys.exit(main())

@@ -546,7 +546,9 @@ def test_parameters_of_other_nodes_in_a_shared_file_are_ignored_with_a_warning(t
 
 @pytest.mark.parametrize('extra, words', [
     ('    user_frames:\n      names: []\n', 'user_frames.names: []'),
-    ('    publish_frequency: 5000.0\n', 'publish_frequency'),
+    # refused once the node exists: said under its (remapped) name
+    ('    publish_frequency: 5000.0\n',
+     '[frame_kinematics_startup_test]: cannot start: publish_frequency'),
 ])
 def test_bad_parameters_at_start_up_give_one_line_and_exit_1(tmp_path, extra, words):
     params = tmp_path / 'params.yaml'
