@@ -21,7 +21,7 @@ from frame_kinematics import robots
 from frame_kinematics.core import configuration as cfg
 from frame_kinematics.core import ConfigurationError, ik, Robot
 from frame_kinematics.core.checks import check_finite
-from frame_kinematics.core.spatial import check_transform
+from frame_kinematics.core.transform_checks import check_transform
 import numpy as np
 import pytest
 

@@ -14,7 +14,7 @@
 """Tests of frame_kinematics.core.joints.joint_type: JointType's tables and motion."""
 
 from frame_kinematics.core.joints import ConfigurationLayout, JointType
-from frame_kinematics.core.spatial import QUATERNION_NORM_TOLERANCE
+from frame_kinematics.core.transform_checks import QUATERNION_NORM_TOLERANCE
 import numpy as np
 import pytest
 

@@ -15,7 +15,8 @@
 
 from frame_kinematics.core import ConfigurationError
 from frame_kinematics.core.joints import ConfigurationLayout, JointType, wrap_angle
-from frame_kinematics.core.spatial import QUATERNION_NORM_TOLERANCE, rotation_from_quaternion
+from frame_kinematics.core.spatial import rotation_from_quaternion
+from frame_kinematics.core.transform_checks import QUATERNION_NORM_TOLERANCE
 from hypothesis import given, settings, strategies as st
 import numpy as np
 import pytest

@@ -13,7 +13,6 @@
 # limitations under the License.
 """Algebra axioms and round trips of the spatial module (hypothesis)."""
 
-from frame_kinematics.core import ConfigurationError
 from frame_kinematics.core import spatial as sp
 from hypothesis import given, settings, strategies as st
 from hypothesis.extra.numpy import arrays
@@ -176,39 +175,3 @@ def test_batched_calls_match_single_calls():
         np.testing.assert_allclose(batch[i], sp.rotation_from_rpy(rpy[i]))
     np.testing.assert_allclose(sp.rotation_from_quaternion(sp.quaternion_from_rotation(batch)),
                                batch, atol=1e-12)
-
-
-def test_check_transform_refuses_non_rigid():
-    good = sp.transform_from_xyz_rpy([1, 2, 3], [0.1, 0.2, 0.3])
-    np.testing.assert_allclose(sp.check_transform(good), good)
-    scaled = good.copy()
-    scaled[:3, :3] *= 1.1
-    with pytest.raises(ConfigurationError, match='orthonormal'):
-        sp.check_transform(scaled, 'target')
-    with pytest.raises(ConfigurationError, match='NaN'):
-        sp.check_transform(np.full((4, 4), np.nan))
-    with pytest.raises(ConfigurationError, match='shape'):
-        sp.check_transform(np.eye(3))
-    mirrored = np.diag([1.0, 1.0, -1.0, 1.0])
-    with pytest.raises(ConfigurationError, match='orthonormal'):
-        sp.check_transform(mirrored)
-
-
-def test_check_pose_returns_a_copy_of_one_rigid_transform():
-    good = sp.transform_from_xyz_rpy([1, 2, 3], [0.1, 0.2, 0.3])
-    pose = sp.check_pose(good.tolist(), 'pose')
-    np.testing.assert_array_equal(pose, good)
-    assert pose.dtype == np.float64 and not np.shares_memory(sp.check_pose(good, 'pose'), good)
-
-
-@pytest.mark.parametrize('value, words', [
-    (np.stack([np.eye(4)] * 2), 'pose must be one 4x4 transform, got shape (2, 4, 4)'),
-    ('eye', 'pose must be numbers'),
-    (np.diag([1.0, 1.0, 1.1, 1.0]), 'pose has a rotation that is not orthonormal'),
-    (np.block([[np.eye(3), np.full((3, 1), 1e17)], [np.zeros((1, 3)), np.ones((1, 1))]]),
-     'pose has NaN or inf or a magnitude above'),
-])
-def test_check_pose_refuses_anything_else_by_name(value, words):
-    with pytest.raises(ConfigurationError) as caught:
-        sp.check_pose(value, 'pose')
-    assert str(caught.value).startswith(words)

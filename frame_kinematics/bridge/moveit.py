@@ -58,9 +58,9 @@ from .snapshot import Snapshot
 from ..core.errors import (ConfigurationError, FrameKinematicsError, name_list, quote,
                            SRDFError)
 from ..core.joints import JointType
-from ..core.spatial import (inverse, quaternion_from_rotation, transform_from_xyz_quaternion,
-                            unit_quaternion)
+from ..core.spatial import inverse, quaternion_from_rotation, transform_from_xyz_quaternion
 from ..core.srdf import load_srdf, SemanticDescription
+from ..core.transform_checks import unit_quaternion
 
 #: IK time (s) of a request whose timeout is 0.
 DEFAULT_IK_TIMEOUT = 0.05

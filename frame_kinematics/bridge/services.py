@@ -40,7 +40,8 @@ from ..core.errors import (ConfigurationError, FrameKinematicsError, name_list, 
 from ..core.frames import FrameKind
 from ..core.kinematics import ExpressedIn
 from ..core.relative_motion import RelativeMotion
-from ..core.spatial import inverse, transform_from_xyz_quaternion, unit_quaternion
+from ..core.spatial import inverse, transform_from_xyz_quaternion
+from ..core.transform_checks import unit_quaternion
 from ..core.velocity import is_singular, manipulability
 
 

@@ -30,7 +30,7 @@ from ..core.checks import first_repeated, number_within
 from ..core.errors import ConfigurationError, quote
 from ..core.frames import COM_ORIENTATION_MODES
 from ..core.placement import tool_link_name
-from ..core.spatial import unit_quaternion
+from ..core.transform_checks import unit_quaternion
 from ..core.velocity import SINGULARITY_THRESHOLD
 
 COM_ORIENTATIONS = COM_ORIENTATION_MODES
@@ -313,7 +313,8 @@ class BridgeSettings:
         :attr:`com_yaw_link` about the root's z axis), ``ypr`` (:attr:`com_ypr`, root axes)
         or ``quaternion`` (:attr:`com_quaternion`, root axes).
     :ivar com_quaternion: ``[x, y, z, w]`` for the ``quaternion`` mode (normalised when its
-        norm is within :data:`~frame_kinematics.core.spatial.QUATERNION_NORM_TOLERANCE` of 1).
+        norm is within
+        :data:`~frame_kinematics.core.transform_checks.QUATERNION_NORM_TOLERANCE` of 1).
     :ivar com_ypr: ``[yaw, pitch, roll]`` for the ``ypr`` mode.
     :ivar com_yaw_link: link whose yaw the ``yaw`` mode follows ('' for the base link: the
         child of a floating root joint, else the root link).

@@ -37,8 +37,8 @@ from .robot_input import model_of
 from ..core import configuration as cfg
 from ..core.ik.options import MAX_TIME_BUDGET
 from ..core.robot import Robot
-from ..core.spatial import (rpy_from_rotation, transform_from_xyz_quaternion,
-                            transform_from_xyz_rpy, unit_quaternion)
+from ..core.spatial import rpy_from_rotation, transform_from_xyz_quaternion, transform_from_xyz_rpy
+from ..core.transform_checks import unit_quaternion
 
 _TARGET_FORMS = '{xyz: [x, y, z], rpy: [r, p, y]} or {xyz: [...], quat: [x, y, z, w]}'
 

@@ -47,8 +47,8 @@ from .executor import Executor
 from .joints import JointType
 from .kinematics import KinematicsState
 from .model import RobotModel
-from .spatial import (check_pose, inverse, rotation_from_quaternion, rotation_from_rpy,
-                      rpy_from_rotation, unit_quaternion)
+from .spatial import inverse, rotation_from_quaternion, rotation_from_rpy, rpy_from_rotation
+from .transform_checks import check_pose, unit_quaternion
 
 _LOG = logging.getLogger(__name__)
 

@@ -32,7 +32,7 @@ import numpy as np
 from .errors import ConfigurationError, excerpt, URDFError
 from .model import RobotModel
 from .robot import Robot
-from .spatial import check_pose
+from .transform_checks import check_pose
 from .urdf import (Inertial, JointDescription, LinkDescription, MAX_NAME_LENGTH, Mimic,
                    RobotDescription)
 

@@ -32,7 +32,8 @@ from .checks import as_float_array, check_finite, check_number, check_one_vector
 from .errors import ConfigurationError, quote, ReferenceFrameError
 from .frames import ReferenceFrame
 from .spatial import (force_transform, motion_transform, quaternion_from_rotation,
-                      rotation_from_quaternion, skew, unit_quaternion)
+                      rotation_from_quaternion, skew)
+from .transform_checks import unit_quaternion
 
 
 #: Tolerance of the symmetry and positive semi-definiteness of a rotational inertia, relative
@@ -294,7 +295,7 @@ class FrameOrientation(FrameObject):
 
         :param frame: the frame.
         :param quaternion: unit quaternion ``[x, y, z, w]`` (normalised if within
-            :data:`~frame_kinematics.core.spatial.QUATERNION_NORM_TOLERANCE`).
+            :data:`~frame_kinematics.core.transform_checks.QUATERNION_NORM_TOLERANCE`).
         :raises ConfigurationError: unless ``quaternion`` is 4 real numbers of norm 1.
         :raises ReferenceFrameError: if ``frame`` is not a :class:`ReferenceFrame`.
         """

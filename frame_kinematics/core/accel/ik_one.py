@@ -30,7 +30,7 @@ import numpy as np
 
 from .ik import solve_into
 from ..checks import MAX_MAGNITUDE
-from ..spatial import TRANSFORM_TOLERANCE
+from ..transform_checks import TRANSFORM_TOLERANCE
 
 
 @numba.njit(error_model='numpy', nogil=True)

@@ -28,7 +28,7 @@ views that cost no reference count (a reshaped slice costs one):
   ``column_row``, ``column_v`` and the ``subtree_end`` of the column's link; the ``q`` index
   of every floating joint's quaternion;
 * floats: the bound :data:`~frame_kinematics.core.checks.MAX_MAGNITUDE` and
-  :data:`~frame_kinematics.core.spatial.QUATERNION_NORM_TOLERANCE`; the link rows
+  :data:`~frame_kinematics.core.transform_checks.QUATERNION_NORM_TOLERANCE`; the link rows
   ``(n, 26)``: ``origin`` (rotation row by row, then translation, from :data:`ORIGIN`),
   ``axis`` (:data:`AXIS`), ``multiplier`` and ``offset`` (:data:`SCALE`), the plane basis
   row by row (:data:`PLANE`, see :func:`~frame_kinematics.core.joints.plane_basis`); the
@@ -44,7 +44,7 @@ import numpy as np
 from .runtime import address, int_address
 from ..checks import MAX_MAGNITUDE
 from ..joints import JointType, plane_basis
-from ..spatial import QUATERNION_NORM_TOLERANCE
+from ..transform_checks import QUATERNION_NORM_TOLERANCE
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..joints import ConfigurationLayout, JointKernel

@@ -30,7 +30,7 @@ from ..checks import (as_float_array, check_count, check_finite, check_flag, MAX
                       number_within)
 from ..errors import ConfigurationError, excerpt, UnknownOptionError
 from ..joints import ConfigurationLayout
-from ..spatial import check_transform
+from ..transform_checks import check_transform
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import RobotModel

@@ -27,8 +27,9 @@ import numpy as np
 
 from .joint_type import JointType
 from .kernel import frozen
-from ..spatial import exp_se3, log_se3, quaternion_from_rotation, QUATERNION_NORM_TOLERANCE, \
-    rotation_from_quaternion, transform, unit_quaternion
+from ..spatial import exp_se3, log_se3, quaternion_from_rotation, rotation_from_quaternion, \
+    transform
+from ..transform_checks import QUATERNION_NORM_TOLERANCE, unit_quaternion
 
 _TWO_PI = 2.0 * np.pi
 
@@ -126,7 +127,7 @@ class ConfigurationLayout:
         :param name: what ``q`` is called in error messages.
         :return: ``q`` itself when there is no floating joint, else a normalised copy.
         :raises ConfigurationError: for a quaternion whose norm is off by more than
-            :data:`~frame_kinematics.core.spatial.QUATERNION_NORM_TOLERANCE`.
+            :data:`~frame_kinematics.core.transform_checks.QUATERNION_NORM_TOLERANCE`.
         """
         if not self.floating:
             return q

@@ -33,7 +33,8 @@ from .targets import TargetSet
 from ..checks import as_float_array, check_finite, check_point, check_vector
 from ..errors import ConfigurationError, name_list, UnknownOptionError
 from ..robot import Robot
-from ..spatial import check_transform, inverse, rotation_from_rpy, transform
+from ..spatial import inverse, rotation_from_rpy, transform
+from ..transform_checks import check_transform
 
 #: Most candidate base poses of one ranking.
 MAX_CANDIDATES = 100000

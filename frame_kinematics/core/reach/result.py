@@ -32,7 +32,8 @@ import numpy as np
 from .files import file_name, MAX_STUDY_BYTES, read_arrays, read_file
 from ..checks import check_number, check_point
 from ..errors import ConfigurationError, quote, TargetFileError
-from ..spatial import check_pose, log_so3, rotation_from_quaternion
+from ..spatial import log_so3, rotation_from_quaternion
+from ..transform_checks import check_pose
 
 #: Version of the ``.npz`` layout that :meth:`ReachResult.save` writes.
 FORMAT_VERSION = 1

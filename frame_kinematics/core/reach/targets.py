@@ -41,8 +41,9 @@ import numpy as np
 
 from ..checks import as_float_array, check_count, check_finite, check_point, check_vector
 from ..errors import ConfigurationError
-from ..spatial import (check_transform, rotation_from_axis_angle, rotation_from_quaternion,
-                       rotation_from_rpy, transform)
+from ..spatial import (rotation_from_axis_angle, rotation_from_quaternion, rotation_from_rpy,
+                       transform)
+from ..transform_checks import check_transform
 
 #: Most targets (points times orientations) of one set: 128 bytes of pose each, 1 GB.
 MAX_TARGETS = 2 ** 23
