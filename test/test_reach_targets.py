@@ -135,3 +135,14 @@ def test_orientations_are_checked_before_they_are_counted(orientations):
 def test_a_count_beyond_the_floats_is_refused_in_the_librarys_words(call):
     with pytest.raises(ConfigurationError, match='an integer of 13.. bits'):
         call()
+
+
+@pytest.mark.parametrize('pose, words', [
+    (np.stack([np.eye(4)] * 2), 'frame_T_workpiece must be one 4x4 transform, got shape'),
+    (np.diag([1.0, 1.0, 2.0, 1.0]), 'frame_T_workpiece has a rotation that is not orthonormal'),
+    ([[1, 0, 0, 1e17], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]],
+     'frame_T_workpiece has NaN or inf or a magnitude above'),
+])
+def test_a_workpiece_pose_is_one_rigid_transform(pose, words):
+    with pytest.raises(ConfigurationError, match=words):
+        make_targets([[0.0, 0.0, 0.0]], frame_T_workpiece=pose)

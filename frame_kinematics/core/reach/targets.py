@@ -43,7 +43,7 @@ from ..checks import as_float_array, check_count, check_finite, check_point, che
 from ..errors import ConfigurationError
 from ..spatial import (rotation_from_axis_angle, rotation_from_quaternion, rotation_from_rpy,
                        transform)
-from ..transform_checks import check_transform
+from ..transform_checks import check_pose, check_transform
 
 #: Most targets (points times orientations) of one set: 128 bytes of pose each, 1 GB.
 MAX_TARGETS = 2 ** 23
@@ -273,13 +273,10 @@ def make_targets(points, normals=None, orientations=None, regions=None,
             raise ConfigurationError(f'regions must be {len(pts)} whole numbers')
         labels = raw.astype(np.int64)
     pose = np.eye(4) if frame_T_workpiece is None else \
-        check_transform(check_finite(as_float_array(frame_T_workpiece, 'frame_T_workpiece'),
-                                     'frame_T_workpiece'), 'frame_T_workpiece')
-    if pose.shape != (4, 4):
-        raise ConfigurationError(f'frame_T_workpiece must be (4, 4), got {pose.shape}')
+        check_pose(frame_T_workpiece, 'frame_T_workpiece')
     if frame is not None and (not isinstance(frame, str) or not frame.strip()):
         raise ConfigurationError('frame must be a link name (a non-empty string)')
-    return TargetSet(pts, frames, rot, labels, frame, np.array(pose))
+    return TargetSet(pts, frames, rot, labels, frame, pose)
 
 
 def grid_targets(low, high, step: float, orientations=None, frame: Optional[str] = None,
