@@ -22,7 +22,7 @@ import types
 
 from conftest import joint_xml, link_xml, urdf
 from frame_kinematics.cli import common
-from frame_kinematics.core import FrameKinematicsError, Robot
+from frame_kinematics.core import ConfigurationError, FrameKinematicsError, Robot
 from hypothesis import given, settings, strategies as st
 import numpy as np
 import pytest
@@ -203,3 +203,16 @@ def test_progress_disabled_or_without_work_prints_nothing(capsys, clock):
     nothing(0, 0)
     nothing(1, -1)
     assert capsys.readouterr() == ('', '')
+
+
+def test_usage_errors_turn_an_options_refusal_into_a_usage_error():
+    with pytest.raises(common.UsageError, match='^--bases: step must be > 0$'):
+        with common.usage_errors('--bases'):
+            raise ConfigurationError('step must be > 0')
+    with pytest.raises(common.UsageError, match='^give one kind of targets$'):
+        with common.usage_errors():
+            raise ConfigurationError('give one kind of targets')
+    with pytest.raises(FrameKinematicsError, match='no such file') as other:
+        with common.usage_errors('--output', (common.CommandLineError,)):
+            raise FrameKinematicsError('no such file')  # not one of the errors: as it is
+    assert not isinstance(other.value, common.UsageError)

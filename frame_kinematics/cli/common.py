@@ -24,11 +24,11 @@ import logging
 import math
 import sys
 import time
-from typing import Dict, Iterator, Optional, Sequence
+from typing import Dict, Iterator, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..core.errors import FrameKinematicsError
+from ..core.errors import ConfigurationError, FrameKinematicsError
 from ..core.model import RobotModel
 
 PROG = 'frame-kinematics'
@@ -48,6 +48,23 @@ class CommandLineError(FrameKinematicsError, ValueError):
 
 class UsageError(CommandLineError):
     """Options that do not fit together, or an option's value refused before any work: status 2."""
+
+
+@contextlib.contextmanager
+def usage_errors(option: Optional[str] = None,
+                 errors: Tuple[type, ...] = (ConfigurationError,)) -> Iterator[None]:
+    """
+    Make the refusal of an option's value a usage error (exit status 2).
+
+    :param option: the option, named before the reason (None: the reason alone, which names
+        the options itself).
+    :param errors: the errors that refuse the value.
+    :raises UsageError: for one of ``errors``.
+    """
+    try:
+        yield
+    except errors as exc:
+        raise UsageError(str(exc) if option is None else f'{option}: {exc}') from None
 
 
 def fmt(x: float, precision: int) -> str:

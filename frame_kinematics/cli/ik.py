@@ -30,7 +30,7 @@ from typing import List, Optional, Sequence
 import numpy as np
 
 from .common import (CommandLineError, configuration_dict, emit, EXIT_NOT_CONVERGED, fmt,
-                     PROG, Progress, sci, table, to_json, UsageError)
+                     PROG, Progress, sci, table, to_json, usage_errors, UsageError)
 from .inputs import default_link, number, read_document, read_states, read_text
 from .poses import pose_json
 from .robot_input import model_of
@@ -164,11 +164,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError('give the target with --xyz X Y Z and --rpy R P Y or '
                          '--quat X Y Z W (or a file of targets with --targets)')
     else:
-        try:
+        with usage_errors(errors=(CommandLineError,)):  # an orientation missing or doubled
             frame_T_target = target_pose(args.xyz, args.rpy, args.quat, 'target',
                                          args.position_only)
-        except CommandLineError as exc:  # the options' orientation: missing or doubled
-            raise UsageError(str(exc)) from None
     model = model_of(args)
     if model.nv == 0:
         raise CommandLineError(f"robot '{model.name}' has no joints to move")

@@ -20,11 +20,10 @@ motion), ``.gif`` an animation (one frame without ``--to``/``--to-config``).
 
 import argparse
 
-from .common import emit, Progress, UsageError
+from .common import emit, Progress, usage_errors
 from .inputs import read_states
 from .robot_input import model_of
 from .. import picture_canvas
-from ..core.errors import ConfigurationError
 
 _AS_GIVEN = 'drawn at the values given'
 
@@ -37,10 +36,8 @@ def run(args: argparse.Namespace) -> int:
     :return: the exit status.
     """
     from .. import render
-    try:
+    with usage_errors('-o/--output'):
         picture_canvas.check_output(args.output, ('.png', '.gif'))
-    except ConfigurationError as exc:
-        raise UsageError(f'-o/--output: {exc}') from None
     model = model_of(args)
     q, _ = read_states(model, args.pairs, args.config, _AS_GIVEN)
     links = list(args.links) if args.links else None

@@ -27,11 +27,11 @@ from typing import Callable, List, Optional
 
 import numpy as np
 
-from .common import CommandLineError, emit, Progress, table, to_json, UsageError
+from .common import CommandLineError, emit, Progress, table, to_json, usage_errors, UsageError
 from .inputs import default_link
 from .robot_input import model_of
 from .. import picture_canvas
-from ..core.errors import ConfigurationError, excerpt, TargetFileError
+from ..core.errors import excerpt, TargetFileError
 from ..core.model import RobotModel
 from ..core.reach import floor_grid, rank_bases, run_study, TargetSet
 from ..core.reach.base_search import BaseRanking
@@ -95,10 +95,8 @@ def read_targets(args: argparse.Namespace) -> TargetSet:
     :raises TargetFileError: for a points file that cannot be read.
     """
     options = TargetOptions(**{name: getattr(args, name) for name in TARGET_SETTINGS})
-    try:
+    with usage_errors():  # the options themselves (a file is a TargetFileError)
         return targets_from_options(options, _option_name)
-    except ConfigurationError as exc:  # the options themselves (a file is a TargetFileError)
-        raise UsageError(str(exc)) from None
 
 
 def _study_options(args: argparse.Namespace) -> dict:
@@ -206,16 +204,12 @@ def check_outputs(args: argparse.Namespace) -> None:
     """
     if args.base_map is not None and args.bases is None:
         raise UsageError('--base-map needs --bases')
-    try:
+    with usage_errors('--output', (TargetFileError,)):
         save_path(args.output)
-    except TargetFileError as exc:
-        raise UsageError(f'--output: {exc}') from None
     for option, path in (('--picture', args.picture), ('--base-map', args.base_map)):
         if path is not None:
-            try:
+            with usage_errors(option):
                 picture_canvas.check_output(path, ('.png',))
-            except ConfigurationError as exc:
-                raise UsageError(f'{option}: {exc}') from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -232,10 +226,8 @@ def run(args: argparse.Namespace) -> int:
         if args.frame is not None:
             raise UsageError('with --bases the targets are in the world: leave out --frame')
         x0, x1, y0, y1, step = args.bases
-        try:
+        with usage_errors('--bases'):
             bases = floor_grid((x0, x1), (y0, y1), step)
-        except ConfigurationError as exc:
-            raise UsageError(f'--bases: {exc}') from None
     model = model_of(args)
     link = default_link(model, args.link)
     options = _study_options(args)
