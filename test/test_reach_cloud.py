@@ -119,6 +119,14 @@ def test_a_ply_whose_vertices_cannot_be_read_as_written_is_refused(tmp_path, hea
         read_points(path)
 
 
+def test_a_short_row_of_an_ascii_ply_is_named_by_its_line_in_the_file(tmp_path):
+    path = tmp_path / 'short.ply'
+    path.write_bytes(b'ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\n'
+                     b'property float y\nproperty float z\nend_header\n1 2 3\n4 5\n')
+    with pytest.raises(TargetFileError, match='line 9 has 2 values, not 3'):
+        read_points(path)
+
+
 def test_an_npz_declaring_more_points_than_the_limit_is_refused_before_unpacking(tmp_path):
     path = tmp_path / 'many.npz'
     np.savez_compressed(path, points=np.zeros((cloud.MAX_POINTS + 1, 3), dtype=np.float32))

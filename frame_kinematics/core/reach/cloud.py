@@ -110,8 +110,10 @@ def _columns(table: np.ndarray, names: List[str], path: str
 
 
 def _lines(data: bytes, start: int = 0) -> Iterator[Tuple[int, List[str]]]:
-    """Yield the words of the lines of a text that hold any, with their line numbers."""
-    for number, line in enumerate(io.BytesIO(data[start:] if start else data), 1):
+    """Yield the words of the lines from byte ``start`` that hold any, with their numbers."""
+    stream = io.BytesIO(data)  # shares the bytes: the file is not copied
+    stream.seek(start)
+    for number, line in enumerate(stream, data.count(b'\n', 0, start) + 1):
         words = line.decode('utf-8', errors='replace').replace(',', ' ').split()
         if words:
             yield number, words
