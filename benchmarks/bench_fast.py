@@ -21,9 +21,9 @@ The compiled backend (numba) against the numpy one and the compiled peers, in on
   against Pinocchio (``forwardKinematics`` + ``updateFramePlacements``, in place;
   ``computeFrameJacobian``, a new array), and the compiled kernel that these calls make
   alone (``poses_checked``, ``jacobian_checked``: the checks and the kinematics, into arrays
-  allocated once, numba's dispatch included); each the best of 40 rounds in which every call
-  takes its turn (:func:`_race`), so that a busy moment of the machine does not fall on one
-  side of a ratio only.
+  allocated once, through the entry points that the calls use, ``kernels.entry_point``);
+  each the best of 40 rounds in which every call takes its turn (:func:`_race`), so that a
+  busy moment of the machine does not fall on one side of a ratio only.
 * ``ik``: the TRAC-IK protocol of :mod:`bench_ik` (random reachable targets, random seeds,
   1e-5 m and 1e-5 rad within the limits, 5 ms budget, no iteration limit) with one
   :class:`~frame_kinematics.core.ik.IKSolver` per backend, against roboticstoolbox-python's
@@ -67,7 +67,7 @@ import warnings
 from bench_ik import random_configurations, robot_cases, within_limits
 from frame_kinematics import robots
 from frame_kinematics.core import ik, Robot
-from frame_kinematics.core.accel import jacobian, poses, twists
+from frame_kinematics.core.accel import poses, twists
 from frame_kinematics.core.spatial import log_so3, quaternion_from_rotation
 import numpy as np
 import steady_malloc
@@ -130,8 +130,8 @@ def part_fk():
             calls[name, 0] = lambda m=m: m.forward_kinematics(q)
             calls[name, 1] = lambda w=workspace: w.forward_kinematics(q)
             calls[name, 2] = lambda m=m: m.jacobian(q, tip)
-        calls['kernel', 0] = lambda: poses.poses_checked(acc._table, q, q_copy, world)
-        calls['kernel', 2] = lambda: jacobian.jacobian_checked(
+        calls['kernel', 0] = lambda: acc._poses_checked(acc._table, q, q_copy, world)
+        calls['kernel', 2] = lambda: acc._jacobian_checked(
             acc._table, q, index, origin, twists.LOCAL_WORLD_ALIGNED, jac)
         calls['pinocchio', 0] = lambda: (pin.forwardKinematics(pmodel, pdata, pq),
                                          pin.updateFramePlacements(pmodel, pdata))

@@ -38,6 +38,10 @@ _PROBE = textwrap.dedent("""
     from frame_kinematics import robots
     from frame_kinematics.core import ExpressedIn, FrameKinematicsError, Robot
 
+    def read_only(array):
+        array.setflags(write=False)
+        return array
+
     model = Robot.from_urdf_file(robots.path(sys.argv[1]), backend=sys.argv[2])
     n, nq, nv = len(model.links), model.nq, model.nv
     q = model.neutral_configuration()
@@ -55,7 +59,9 @@ _PROBE = textwrap.dedent("""
                np.zeros((2, 2, 4, 4)), np.array([10 ** 6]), np.array([-5]),
                np.array([10 ** 6], dtype=np.int64), np.zeros((3, nq))[:, ::-1],
                np.ma.masked_array(np.zeros(nq), mask=True), ExpressedIn.WORLD,
-               np.zeros((4, 4)), 'tool0'.encode()]
+               np.zeros((4, 4)), 'tool0'.encode(), read_only(np.zeros(nq)),
+               read_only(np.zeros((n, 4, 4))), np.zeros(nq, dtype='>f8'),
+               np.zeros(8 * nq + 1, dtype=np.uint8)[1:].view(np.float64)]
     SKIP = {'inverse_kinematics'}  # the IK solver's own suite covers it
 
     def good(param, index):

@@ -109,6 +109,10 @@ class Accelerator(Executor):
         kernels.prepare(cache_directory)
         super().__init__(model)
         self._table = tables.pack(model)  # private: see tables.pack
+        # called with arguments checked here, past numba's dispatch (kernels.entry_point)
+        self._pose_checked = kernels.entry_point(poses.pose_checked)
+        self._poses_checked = kernels.entry_point(poses.poses_checked)
+        self._jacobian_checked = kernels.entry_point(jacobian.jacobian_checked)
         self._mass = (model.link_masses, model.link_p_coms, model.total_mass)
         self._nv = model.nv
         self._n = len(model.links)
@@ -176,7 +180,7 @@ class Accelerator(Executor):
             return None
         q_copy = np.empty(self._q_shape)
         world = np.empty(self._poses_shape)
-        if poses.poses_checked(self._table, q, q_copy, world):
+        if self._poses_checked(self._table, q, q_copy, world):
             return q_copy, world
         return None
 
@@ -197,7 +201,7 @@ class Accelerator(Executor):
     def _poses_into(self, q, q_out: np.ndarray, world: np.ndarray) -> bool:
         """:meth:`checked_poses_into` into arrays of the right kind (a workspace's own)."""
         return type(q) is np.ndarray and q.dtype is _FLOAT and q.ndim == 1 and \
-            poses.poses_checked(self._table, q, q_out, world)
+            self._poses_checked(self._table, q, q_out, world)
 
     def checked_pose(self, q, link: int) -> Optional[np.ndarray]:
         """
@@ -217,7 +221,7 @@ class Accelerator(Executor):
         if not _is_vector(q):
             return None
         out = np.empty((4, 4))
-        if poses.pose_checked(self._table, q, index, out):
+        if self._pose_checked(self._table, q, index, out):
             return out
         return None
 
@@ -246,9 +250,8 @@ class Accelerator(Executor):
         if not (type(q) is np.ndarray and q.dtype is _FLOAT and q.ndim == 1):
             return None
         out = np.zeros(self._jacobian_shape)
-        if jacobian.jacobian_checked(self._table, q, index,
-                                     self._origin if point is None else point, _code(ref),
-                                     out):
+        if self._jacobian_checked(self._table, q, index,
+                                  self._origin if point is None else point, _code(ref), out):
             return out
         return None
 

@@ -52,6 +52,23 @@ def _checked() -> Tuple[Tuple[Dispatcher, types.Type], ...]:
     )
 
 
+def entry_point(kernel: Dispatcher) -> Callable[..., bool]:
+    """
+    Return a checked kernel's compiled function for its one signature, past numba's dispatch.
+
+    numba's dispatch finds every argument's type again at each call, a sixth of a single
+    configuration's FK kernel. The checked face (:class:`~frame_kinematics.core.accel.
+    Accelerator`) checks every argument in Python before it calls a kernel, so it calls this
+    function instead: it types nothing, and takes only arguments of the signature's types.
+
+    :param kernel: a checked kernel (:func:`~.tables.checked_signature`), after
+        :func:`prepare`.
+    :return: the compiled function, called with the kernel's arguments.
+    """
+    signature = next(signature for checked, signature in _checked() if checked is kernel)
+    return kernel.overloads[signature.args].entry_point
+
+
 def dispatchers() -> Iterator[Dispatcher]:
     """Yield every kernel of the compiled backend (each numba dispatcher once)."""
     seen = set()
