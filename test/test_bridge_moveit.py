@@ -16,7 +16,7 @@
 from bridge_testing import ARM7, moveit_text, panda_fixture, READY
 from conftest import ListLogger
 from frame_kinematics.bridge import Bridge, BridgeSettings
-from frame_kinematics.bridge.moveit import DEFAULT_IK_TIMEOUT, MoveItKinematics
+from frame_kinematics.bridge.moveit import DEFAULT_IK_TIMEOUT, MAX_FK_LINKS, MoveItKinematics
 from frame_kinematics.bridge.moveit_types import (FRAME_TRANSFORM_FAILURE, INVALID_GROUP_NAME,
                                                   INVALID_LINK_NAME, INVALID_ROBOT_STATE,
                                                   NO_IK_SOLUTION, PoseIn, PositionFKRequestIn,
@@ -91,6 +91,16 @@ def test_fk_error_codes_are_move_groups(panda):
                   RobotStateIn(['panda_joint1', 'panda_joint1'], [0.0, 0.1])):
         answer = services.compute_fk(snap, PositionFKRequestIn('', ['panda_link8'], state))
         assert answer.error_code == INVALID_ROBOT_STATE, state
+
+
+def test_fk_refuses_more_names_than_its_bound_before_placing_any(panda):
+    bridge, services, _ = panda
+    snap = bridge.snapshot()
+    most = ['panda_link8'] * MAX_FK_LINKS
+    assert len(services.compute_fk(snap, PositionFKRequestIn('', most)).pose_stamped) == MAX_FK_LINKS
+    answer = services.compute_fk(snap, PositionFKRequestIn('', most + ['panda_link8']))
+    assert (answer.error_code, answer.pose_stamped) == (INVALID_LINK_NAME, ())
+    assert f'{MAX_FK_LINKS + 1} names, more than {MAX_FK_LINKS}' in answer.message
 
 
 def test_fk_without_an_srdf_answers_in_the_root_link(panda):

@@ -32,7 +32,7 @@ MoveIt's kinematics services (``GetPositionIK``, ``GetPositionFK``) on plain dat
   throttled warning says so.
 * ``compute_fk``: the pose of every frame of ``fk_link_names`` at ``robot_state`` in
   ``frame_id`` (the model frame when empty); unknown names are left out and the answer is then
-  ``INVALID_LINK_NAME``, as is an empty list.
+  ``INVALID_LINK_NAME``, as is an empty list or one of more than :data:`MAX_FK_LINKS` names.
 
 The model frame is MoveIt's: the parent frame of the SRDF's virtual joint above the root link
 (``world`` for the Panda), placed at the root link unless ``robot_state`` gives that virtual
@@ -64,6 +64,8 @@ from ..core.transform_checks import unit_quaternion
 
 #: IK time (s) of a request whose timeout is 0.
 DEFAULT_IK_TIMEOUT = 0.05
+#: The most names a ``GetPositionFK`` request may give (a robot has far fewer frames).
+MAX_FK_LINKS = 10_000
 
 
 class _Refused(Exception):
@@ -326,6 +328,9 @@ class MoveItKinematics:
         names = list(request.fk_link_names)
         if not names:
             return PositionFKAnswer(INVALID_LINK_NAME, 'no links in fk_link_names')
+        if len(names) > MAX_FK_LINKS:
+            return PositionFKAnswer(INVALID_LINK_NAME, f'fk_link_names has {len(names)} names, '
+                                    f'more than {MAX_FK_LINKS}')
         semantic = self._semantic
         try:
             q, model_T_root = self._state(snapshot, request.robot_state, semantic)
