@@ -224,6 +224,7 @@ def test_save_path_is_the_file_save_writes(study, tmp_path, monkeypatch):
                         ('s\0.npz', 'holds a NUL byte'), ('.', 'is not a file name'),
                         ('..', 'is not a file name'), ('folder/..', 'is not a file name'),
                         ('\ud800', 'is not a file name the file system can encode'),
+                        ('/proc/self/s', 'cannot be written: its directory is not writable'),
                         (5, 'must be str, bytes or os.PathLike')):
         with pytest.raises(TargetFileError, match=words):
             result.save_path(name)
@@ -235,6 +236,8 @@ def test_save_path_is_the_file_save_writes(study, tmp_path, monkeypatch):
 @pytest.mark.parametrize('output, words', [
     ('missing/x.npz', "--output: file 'missing/x.npz' cannot be written: its "
                       'directory does not exist'),
+    ('/proc/self/x.npz', "--output: file '/proc/self/x.npz' cannot be written: its "
+                         'directory is not writable'),
     ('folder/', "--output: file 'folder/' is not a file name"),
 ])
 def test_the_command_line_refuses_an_output_it_cannot_write_before_any_work(

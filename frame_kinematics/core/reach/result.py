@@ -72,7 +72,7 @@ def save_path(path: Union[str, os.PathLike]) -> str:
     :return: the file's name.
     :raises TargetFileError: for what is not a path, a name without a file (``''``,
         ``folder/``, ``.``, ``..``), with a NUL byte or that the file system cannot encode (a
-        lone surrogate), or a directory that does not exist.
+        lone surrogate), or a directory that does not exist or cannot be written.
     """
     name = file_name(path, 'a study path')
     if '\0' in name:
@@ -86,6 +86,8 @@ def save_path(path: Union[str, os.PathLike]) -> str:
         raise TargetFileError('is not a file name', name)
     if folder and not os.path.isdir(folder):
         raise TargetFileError('cannot be written: its directory does not exist', name)
+    if not os.access(folder or os.curdir, os.W_OK | os.X_OK):
+        raise TargetFileError('cannot be written: its directory is not writable', name)
     return name if name.endswith('.npz') else f'{name}.npz'
 
 
