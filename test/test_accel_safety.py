@@ -167,3 +167,65 @@ def test_a_link_index_whose_conversion_fails_is_an_unknown_link_index(numba_arm)
     q = numba_arm.neutral_configuration()
     with pytest.raises(UnknownFrameError, match='^unknown link index <BadIndex'):
         numba_arm.executor.checked_pose(q, BadIndex())
+
+
+_LIARS = textwrap.dedent("""
+    import numpy as np
+    from frame_kinematics import robots
+    from frame_kinematics.core import ExpressedIn, FrameKinematicsError, Robot
+
+    model = Robot.from_urdf_file(robots.path('fk_arm'), backend='numba')
+    executor, n, nq = model.executor, len(model.links), model.nq
+    q = model.neutral_configuration()
+
+    def liar(attribute, value):
+        return type('Liar', (np.ndarray,), {attribute: property(lambda self: value)})
+
+    class NotAnArray:
+        __class__ = property(lambda self: np.ndarray)
+
+    Shape, Flags = liar('shape', (n, 4, 4)), liar('flags', np.empty(1).flags)
+    Float, Int = liar('dtype', np.dtype(np.float64)), liar('dtype', np.dtype(np.int64))
+    Dims = liar('ndim', 3)
+    frozen = np.frombuffer(bytes(n * 128), dtype=np.float64).reshape(n, 4, 4)
+    CASES = {
+        'short world': lambda: executor.checked_poses_into(q, np.empty(nq),
+                                                           np.empty((1, 4, 4)).view(Shape)),
+        'short q_out': lambda: executor.checked_poses_into(
+            q, np.empty(1).view(liar('shape', (nq,))), np.empty((n, 4, 4))),
+        'read-only world': lambda: executor.checked_poses_into(q, np.empty(nq),
+                                                               frozen.view(Flags)),
+        '2-D point': lambda: executor.checked_jacobian(
+            q, 1, np.zeros((3, 3)).view(liar('shape', (3,))), ExpressedIn.LOCAL),
+        'float32 point': lambda: executor.checked_jacobian(
+            q, 1, np.zeros(3, np.float32).view(Float), ExpressedIn.LOCAL),
+        'short poses': lambda: executor.center_of_mass(np.zeros((1, 4, 4)).view(Shape)),
+        'float32 poses': lambda: executor.center_of_mass(
+            np.zeros((n, 4, 4), np.float32).view(Float)),
+        '3-D batch': lambda: executor.center_of_mass(np.zeros((n, 2, 4, 4)).view(Dims)),
+        'short tf q': lambda: executor.tf.transforms(np.zeros(1).view(liar('shape', (nq,))),
+                                                     np.arange(n)),
+        'float rows': lambda: executor.tf.transforms(q, np.zeros(3).view(Int)),
+        'not an array': lambda: executor.checked_poses_into(q, np.empty(nq), NotAnArray()),
+        'overlapping outputs': lambda world=np.empty((n, 4, 4)): executor.checked_poses_into(
+            q, world.reshape(-1)[16:16 + nq], world),
+    }
+    for name, call in CASES.items():
+        try:
+            call()
+            print(name, 'answered')
+        except FrameKinematicsError as error:
+            print(name, 'refused')
+        except Exception as error:
+            print(name, 'foreign', type(error).__name__, error)
+    print('bytes unchanged', bytes(frozen) == bytes(n * 128))
+""")
+
+
+def test_arrays_that_misreport_their_memory_are_checked_as_their_memory(numba_arm):
+    done = subprocess.run([sys.executable, '-c', _LIARS], capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONFAULTHANDLER='1'), timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.splitlines()
+    assert len(lines) == 13 and lines[-1] == 'bytes unchanged True', done.stdout
+    assert [line for line in lines[:-1] if not line.endswith(' refused')] == [], done.stdout

@@ -18,7 +18,8 @@ import sys
 import types
 
 from frame_kinematics.core.checks import as_float_array, as_names, as_path, check_count, \
-    check_number, check_one_vector, first_repeated, MAX_MAGNITUDE, number_within, parse_number
+    check_number, check_one_vector, first_repeated, MAX_MAGNITUDE, number_within, parse_number, \
+    plain_array
 from frame_kinematics.core.errors import ConfigurationError, URDFError
 from hypothesis import given, strategies as st
 import numpy as np
@@ -182,3 +183,21 @@ def test_check_count_names_an_integer_beyond_the_floats_by_its_size():
         check_count(10 ** 400, 'n', 0, 10)
     with pytest.raises(ConfigurationError, match='got -an integer of 1329 bits'):
         check_count(-10 ** 400, 'n', 0, 10)
+
+
+def test_plain_array_is_the_memory_a_subclass_describes_or_none():
+    plain = np.arange(3.0)
+    assert plain_array(plain) is plain
+    lying = type('Lying', (np.ndarray,), {'shape': property(lambda self: (7,))})
+    view = plain_array(np.zeros(2).view(lying))
+    assert type(view) is np.ndarray and view.shape == (2,)
+    memory = np.zeros(2)
+    plain_array(memory.view(lying))[0] = 5.0
+    assert memory[0] == 5.0
+
+    class NotAnArray:
+        __class__ = property(lambda self: np.ndarray)
+
+    assert isinstance(NotAnArray(), np.ndarray)
+    for other in (NotAnArray(), [1.0, 2.0], None, 3.0, 'abc'):
+        assert plain_array(other) is None

@@ -79,6 +79,21 @@ def as_float_array(x, name: str) -> np.ndarray:
                                  'fewer at a time') from None
 
 
+def plain_array(x) -> Optional[np.ndarray]:
+    """
+    Return an array as a plain ``numpy.ndarray`` of its memory, or None for anything else.
+
+    A subclass may answer ``shape``, ``dtype`` or ``flags`` with properties that do not
+    describe its memory, and compiled code reads and writes the memory: an array handed to
+    compiled code is checked as this view, and this view is handed over.
+
+    :param x: anything.
+    :return: ``x`` itself for a plain array, a view for a subclass (what is written into it
+        reaches ``x``), None for what is not an array (whatever its ``__class__`` says).
+    """
+    return np.asarray(x) if issubclass(type(x), np.ndarray) else None
+
+
 def check_finite(arr: np.ndarray, name: str, entries: Optional[Sequence[str]] = None,
                  bound: float = MAX_MAGNITUDE) -> np.ndarray:
     """

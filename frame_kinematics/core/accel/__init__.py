@@ -34,6 +34,7 @@ import numpy as np
 
 from . import com, ik_engine, jacobian, kernels, poses, tables, twists
 from .tf import TfKernels
+from ..checks import plain_array
 from ..errors import ConfigurationError, UnknownFrameError
 from ..executor import Executor
 from ..kinematics.expressed import ExpressedIn
@@ -67,18 +68,23 @@ def _is_vector(q) -> bool:
     return type(q) is np.ndarray and q.dtype is _FLOAT and q.ndim == 1
 
 
-def _require(array, shape: Tuple[int, ...], name: str, writable: bool = False) -> None:
+def _require(array, shape: Tuple[int, ...], name: str, writable: bool = False) -> np.ndarray:
     """
     Refuse anything but a C-contiguous float64 array of ``shape`` (writable if asked).
 
+    :return: the array as a plain ``numpy.ndarray``
+        (:func:`~frame_kinematics.core.checks.plain_array`), which was checked: the one to
+        hand to a kernel.
     :raises ConfigurationError: naming ``name`` and what is wrong.
     """
-    if not isinstance(array, np.ndarray) or array.dtype != _FLOAT:
+    plain = plain_array(array)
+    if plain is None or plain.dtype != _FLOAT:
         raise ConfigurationError(f'{name} must be a float64 array')
-    if array.shape != shape:
-        raise ConfigurationError(f'{name} must have shape {shape}, got {array.shape}')
-    if not array.flags.c_contiguous or (writable and not array.flags.writeable):
+    if plain.shape != shape:
+        raise ConfigurationError(f'{name} must have shape {shape}, got {plain.shape}')
+    if not plain.flags.c_contiguous or (writable and not plain.flags.writeable):
         raise ConfigurationError(f'{name} must be C-contiguous{" and writable" * writable}')
+    return plain
 
 
 class Accelerator(Executor):
@@ -194,8 +200,10 @@ class Accelerator(Executor):
         :return: whether ``q`` was taken and passed the checks.
         :raises ConfigurationError: for outputs of another kind.
         """
-        _require(q_out, self._q_shape, 'q_out', writable=True)
-        _require(world, self._poses_shape, 'world', writable=True)
+        q_out = _require(q_out, self._q_shape, 'q_out', writable=True)
+        world = _require(world, self._poses_shape, 'world', writable=True)
+        if np.may_share_memory(q_out, world):
+            raise ConfigurationError('q_out and world must not overlap')
         return self._poses_into(q, q_out, world)
 
     def _poses_into(self, q, q_out: np.ndarray, world: np.ndarray) -> bool:
@@ -259,7 +267,7 @@ class Accelerator(Executor):
         """Return a point for the kernels: the origin for None, a copy of a read-only one."""
         if point is None:
             return self._origin
-        _require(point, (3,), 'point')
+        point = _require(point, (3,), 'point')
         # the kernels are compiled for writable arrays: a read-only point is copied
         return point if point.flags.writeable else point.copy()
 
@@ -274,13 +282,14 @@ class Accelerator(Executor):
             C-contiguous.
         :raises ConfigurationError: for an array of another kind.
         """
-        if isinstance(q, np.ndarray) and q.dtype == _FLOAT:
-            q = np.ascontiguousarray(q)  # a validated batch may be in Fortran order
-        if isinstance(q, np.ndarray) and q.ndim == 2:
-            _require(q, (len(q),) + self._q_shape, 'q')
-            return self._batch_first(poses.poses_batch(self._table, q)), None
-        _require(q, self._q_shape, 'q')
-        both = poses.poses(self._table, q)
+        plain = plain_array(q)
+        if plain is not None and plain.dtype == _FLOAT:
+            plain = np.ascontiguousarray(plain)  # a validated batch may be in Fortran order
+        if plain is not None and plain.ndim == 2:
+            plain = _require(plain, (len(plain),) + self._q_shape, 'q')
+            return self._batch_first(poses.poses_batch(self._table, plain)), None
+        plain = _require(plain, self._q_shape, 'q')
+        both = poses.poses(self._table, plain)
         return both[0], both[1]
 
     @staticmethod
@@ -290,12 +299,11 @@ class Accelerator(Executor):
 
     def _world(self, world) -> np.ndarray:
         """Check poses from :meth:`poses`; return them configurations first for a batch."""
-        if isinstance(world, np.ndarray) and world.ndim == 4:
-            first = self._batch_first(world)
-            _require(first, (first.shape[0],) + self._poses_shape, 'world (batch first)')
-            return first
-        _require(world, self._poses_shape, 'world')
-        return world
+        plain = plain_array(world)
+        if plain is not None and plain.ndim == 4:
+            first = self._batch_first(plain)
+            return _require(first, (first.shape[0],) + self._poses_shape, 'world (batch first)')
+        return _require(plain, self._poses_shape, 'world')
 
     def jacobian(self, world: np.ndarray, link: int, point: Optional[np.ndarray],
                  ref: ExpressedIn) -> np.ndarray:

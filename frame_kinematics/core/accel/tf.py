@@ -31,6 +31,7 @@ from .com import center_of_mass_into, center_of_mass_motion_into
 from .poses import poses_into
 from .tables import link_count
 from .transforms import load, quaternion_of
+from ..checks import plain_array
 from ..errors import ConfigurationError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -116,7 +117,8 @@ class TfKernels:
             the root-aligned CoM velocity and angular momentum about the CoM ``(9,)``.
         :raises ConfigurationError: for arrays of another kind or rows out of range.
         """
-        if not (isinstance(rows, np.ndarray) and rows.dtype == np.int64 and rows.ndim == 1):
+        rows = plain_array(rows)
+        if rows is None or rows.dtype != np.int64 or rows.ndim != 1:
             raise ConfigurationError('rows must be an int64 vector')
         if len(rows) and not (0 <= rows.min() and rows.max() < self._n):
             raise ConfigurationError(f'rows must be link indices from 0 to {self._n - 1}')
@@ -139,10 +141,15 @@ class TfKernels:
 
 
 def _vector(array, size: int, name: str) -> np.ndarray:
-    """Return ``array`` if a writable C-contiguous float64 ``(size,)`` array, else a copy."""
-    if not (isinstance(array, np.ndarray) and array.dtype == np.float64
-            and array.shape == (size,)):
+    """
+    Return a float64 ``(size,)`` array as a plain writable C-contiguous one (else a copy).
+
+    Checked as the plain view (:func:`~frame_kinematics.core.checks.plain_array`), which is
+    returned.
+    """
+    plain = plain_array(array)
+    if plain is None or plain.dtype != np.float64 or plain.shape != (size,):
         raise ConfigurationError(f'{name} must be a float64 array of shape ({size},)')
-    if array.flags.c_contiguous and array.flags.writeable:
-        return array
-    return np.array(array)
+    if plain.flags.c_contiguous and plain.flags.writeable:
+        return plain
+    return np.array(plain)
