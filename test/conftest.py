@@ -22,8 +22,16 @@ from frame_kinematics.core import ik, Robot
 from frame_kinematics.core.joints import JointType
 from frame_kinematics.core.reach import cone_orientations, grid_targets
 from frame_kinematics.core.spatial import log_so3
+from hypothesis import HealthCheck, settings
 import numpy as np
 import pytest
+
+# Every property test draws the same examples at every run (derived from the test's name),
+# with no deadline and no example database: neither a busy machine nor an earlier run changes
+# what a run checks. A test's own @settings keep these for what they do not set.
+settings.register_profile('frame_kinematics', derandomize=True, deadline=None, database=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile('frame_kinematics')
 
 
 def erd_urdf(relative):

@@ -147,7 +147,7 @@ def _near_principal_chain(axes, kinds):
 
 
 @pytest.mark.parametrize('backend', _backends())
-@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=15, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_axes_principal_up_to_float_noise_conform(backend, data):
     count = data.draw(st.integers(1, 5), label='joints')
@@ -191,7 +191,7 @@ def _random_tree(data):
 
 
 @pytest.mark.parametrize('backend', _backends())
-@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=25, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_random_trees_of_every_joint_type_conform(backend, data):
     text = _random_tree(data)

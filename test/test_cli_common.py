@@ -75,7 +75,7 @@ def test_fmt_rounds_to_fixed_decimals_without_negative_zero():
                                                                            'nan']
 
 
-@settings(max_examples=200, deadline=None, derandomize=True)
+@settings(max_examples=200)
 @given(st.floats(-1e6, 1e6), st.integers(0, 6))
 def test_fmt_text_is_the_number_within_half_a_last_decimal(x, precision):
     text = common.fmt(x, precision)

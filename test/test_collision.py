@@ -77,7 +77,7 @@ def test_names_and_indices_set_and_query_the_same_flags(arm):
     assert flags.colliding_links() == arm.link_names
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7), st.booleans()), max_size=30))
 def test_flags_are_symmetric_and_the_export_matches_the_queries(arm, changes):
     flags = CollisionFlags(arm)

@@ -145,7 +145,7 @@ def test_planar_step_moves_in_the_child_frame(model, q_at):
         np.allclose(out[iq:iq + 3], [0.0, 2 / np.pi, np.pi], atol=1e-12)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(st.integers(0, 2 ** 31 - 1), st.floats(0.0, 1.0))
 def test_difference_inverts_integrate_and_interpolation_is_geodesic(model, seed, alpha):
     rng = np.random.default_rng(seed)

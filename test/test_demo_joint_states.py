@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=50)
 @given(st.floats(0.0, 1e4), st.sampled_from(['fk_arm', 'fk_quadruped']))
 def test_sweep_stays_within_the_limits(t, robot):
     model = bundled(robot)

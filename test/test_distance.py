@@ -168,7 +168,7 @@ def box_and_members(model, rng, widths):
     return lower, upper, inside
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.integers(0, 2 ** 32 - 1),
        st.lists(st.floats(0.0, 7.0), min_size=2, max_size=2))
 def test_rectangle_distances_bound_every_configuration_inside(model, seed, widths):
@@ -185,7 +185,7 @@ def test_rectangle_distances_bound_every_configuration_inside(model, seed, width
         assert dist.min_distance_to_rectangle(model, member, lower, upper) <= 1e-9
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.integers(0, 2 ** 32 - 1))
 def test_rectangle_distances_are_exact_without_quaternions(arm, seed):
     rng = np.random.default_rng(seed)

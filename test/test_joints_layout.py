@@ -193,7 +193,7 @@ def test_wrap_angle_maps_odd_multiples_of_pi_to_minus_pi_and_keeps_shape():
     assert wrap_angle(0.0).shape == ()
 
 
-@settings(max_examples=200, deadline=None, derandomize=True)
+@settings(max_examples=200)
 @given(st.floats(-1e6, 1e6))
 def test_wrap_angle_stays_within_pi_and_moves_by_whole_turns(angle):
     wrapped = float(wrap_angle(angle))
@@ -238,7 +238,7 @@ def test_integrate_by_zero_keeps_the_point_with_a_unit_quaternion(layout):
     np.testing.assert_allclose(np.linalg.norm(out[:, QUAT], axis=1), 1.0, rtol=0, atol=1e-15)
 
 
-@settings(max_examples=30, deadline=None, derandomize=True)
+@settings(max_examples=30)
 @given(st.integers(0, 2 ** 32 - 1))
 def test_integrating_the_difference_reaches_the_second_configuration(layout, seed):
     q0, q1 = _draws(layout, seed, 2)
@@ -250,7 +250,7 @@ def test_integrating_the_difference_reaches_the_second_configuration(layout, see
     assert -np.pi <= reached[CONT] < np.pi
 
 
-@settings(max_examples=30, deadline=None, derandomize=True)
+@settings(max_examples=30)
 @given(st.integers(0, 2 ** 32 - 1), st.floats(0.0, 3.0))
 def test_difference_recovers_a_twist_shorter_than_half_a_turn(layout, seed, turn):
     rng = np.random.default_rng(seed)
@@ -261,7 +261,7 @@ def test_difference_recovers_a_twist_shorter_than_half_a_turn(layout, seed, turn
                                atol=1e-9)
 
 
-@settings(max_examples=30, deadline=None, derandomize=True)
+@settings(max_examples=30)
 @given(st.integers(0, 2 ** 32 - 1))
 def test_difference_is_zero_on_the_diagonal_and_antisymmetric(layout, seed):
     q0 = _draws(layout, seed, 5)

@@ -40,7 +40,7 @@ names = st.sampled_from(['base_link', 'tool0', 'forearm_link', 'wrist_2_link_com
 vec = st.lists(st.floats(-5, 5), min_size=6, max_size=6)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(names, names, vec)
 def test_change_frame_round_trips(quantity_tree, a, b, values):
     t = quantity_tree
@@ -112,7 +112,7 @@ def test_spatial_inertia_momentum_matches_state():
         tree.state.velocity('forearm_link', link.link_p_com)[:3]), atol=1e-12)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(names, names, vec)
 def test_vector_pairs_rotate_both_vectors_and_move_neither(quantity_tree, a, b, values):
     t = quantity_tree

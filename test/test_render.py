@@ -141,7 +141,7 @@ def test_interpolation_ends_and_quaternions():
     np.testing.assert_allclose(np.diff(path[:, rev]), (q1[rev] - q0[rev]) / 8, atol=1e-12)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30)
 @given(st.integers(0, 2**32 - 1), st.integers(2, 12))
 def test_interpolated_motion_moves_at_constant_speed(seed, count):
     model = all_joint_types_model()

@@ -32,7 +32,7 @@ def transforms(draw):
     return sp.transform_from_xyz_quaternion(draw(vec3), quat / np.linalg.norm(quat))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(transforms(), transforms(), transforms())
 def test_composition_is_associative_and_inverse_works(a_T_b, b_T_c, c_T_d):
     np.testing.assert_allclose((a_T_b @ b_T_c) @ c_T_d, a_T_b @ (b_T_c @ c_T_d), atol=1e-12)
@@ -41,7 +41,7 @@ def test_composition_is_associative_and_inverse_works(a_T_b, b_T_c, c_T_d):
                                atol=1e-12)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(quats)
 def test_quaternion_matrix_round_trip(quat):
     quat = quat / np.linalg.norm(quat)
@@ -54,7 +54,7 @@ def test_quaternion_matrix_round_trip(quat):
     np.testing.assert_allclose(back, sign * quat, atol=1e-12)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(quats, quats)
 def test_the_quaternion_product_composes_rotations(q1, q2):
     q1, q2 = q1 / np.linalg.norm(q1), q2 / np.linalg.norm(q2)
@@ -67,7 +67,7 @@ def test_the_quaternion_product_composes_rotations(q1, q2):
     np.testing.assert_allclose(sp.quaternion_multiply(q1, [0.0, 0.0, 0.0, 1.0]), q1, atol=0.0)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(arrays(float, 3, elements=st.floats(-3.1, 3.1)), st.floats(-1.5, 1.5))
 def test_rpy_round_trip(rpy, pitch):
     rpy = np.array([rpy[0], pitch, rpy[2]])
@@ -88,7 +88,7 @@ def test_rpy_matches_urdf_fixed_axis_convention():
                                sp.rotation_from_rpy([0.0, np.pi / 2, 0.4]), atol=1e-12)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(arrays(float, 3, elements=st.floats(-3.0, 3.0)))
 def test_so3_exp_log_round_trip(omega):
     rot = sp.exp_so3(omega)
@@ -116,7 +116,7 @@ def test_so3_log_is_continuous_where_it_takes_the_axis_from_the_quaternion():
                                    atol=0)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(vec6)
 def test_se3_exp_log_round_trip(twist):
     twist = twist * np.array([1, 1, 1, 0.15, 0.15, 0.15])
@@ -125,7 +125,7 @@ def test_se3_exp_log_round_trip(twist):
     np.testing.assert_allclose(sp.log_se3(pose), twist, atol=1e-8)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(transforms(), transforms(), vec6, vec6)
 def test_adjoints_are_homomorphisms_and_dual(a_T_b, b_T_c, twist, wrench):
     np.testing.assert_allclose(sp.motion_transform(a_T_b @ b_T_c),
@@ -139,7 +139,7 @@ def test_adjoints_are_homomorphisms_and_dual(a_T_b, b_T_c, twist, wrench):
         wrench @ twist, atol=1e-8)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(transforms(), vec6)
 def test_exp_of_conjugated_twist(a_T_b, twist):
     twist = twist * 0.2

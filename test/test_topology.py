@@ -42,7 +42,7 @@ def _ancestors(parent, i):
     return out[::-1]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(trees())
 def test_queries_equal_brute_force(tree):
     parent, values = tree

@@ -68,7 +68,7 @@ def test_forward_positions_and_stacked_jacobian(arm):
         vel.stacked_jacobian(state, ['tool0', 'nope'])
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(st.integers(0, 2 ** 31 - 1), st.sampled_from(VARIANTS))
 def test_pseudo_inverse_identities_off_singularities(arm, seed, variant):
     jac = _arm_jacobian(_arm_state(arm, seed), variant)
@@ -141,7 +141,7 @@ def test_manipulability_is_sqrt_det_and_singular_arm_poses(arm):
     assert vel.manipulability(np.ones((3, 2))) == 0.0 and vel.is_singular(np.eye(3)[:, :2])
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(st.integers(0, 2 ** 31 - 1), st.sampled_from(VARIANTS))
 def test_velocity_and_force_duality(arm, seed, variant):
     rng = np.random.default_rng(seed)
