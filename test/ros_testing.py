@@ -18,10 +18,12 @@ Every DDS participant of a test stays on the loopback interface, in a domain of 
 """
 
 import contextlib
+import fcntl
 import os
 import shutil
 import signal
 import subprocess
+import tempfile
 import time
 from typing import Callable, Iterator
 
@@ -71,21 +73,52 @@ def stay_on_loopback(domain_id: int) -> Iterator[None]:
                 os.environ[name] = value
 
 
-def loopback_fixture(first: int, count: int) -> Callable:
+#: The ROS domains the tests take: those whose ports stay below Linux's ephemeral ports (ROS
+#: 2's "The ROS_DOMAIN_ID" concept page), but 0, every other ROS user's default.
+DOMAINS = tuple(range(1, 102)) + tuple(range(215, 233))
+
+
+@contextlib.contextmanager
+def free_domain() -> Iterator[int]:
+    """
+    Claim a domain of :data:`DOMAINS` that no other test of this machine holds, until leaving.
+
+    A domain is held by an exclusive lock on its file in the temporary directory, which the
+    system releases when its holder ends, however it ends. The search starts at a domain
+    picked by the process id.
+
+    :raises RuntimeError: when every domain is held.
+    """
+    start = os.getpid() % len(DOMAINS)
+    for k in range(len(DOMAINS)):
+        domain = DOMAINS[(start + k) % len(DOMAINS)]
+        lock = open(os.path.join(tempfile.gettempdir(),
+                                 f'frame_kinematics_test_domain_{domain}.lock'), 'a')
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:  # another test run holds it
+            lock.close()
+            continue
+        try:
+            yield domain
+        finally:
+            lock.close()
+        return
+    raise RuntimeError(f'all {len(DOMAINS)} test domains are held by other test runs')
+
+
+def loopback_fixture() -> Callable:
     """
     Make the module-scoped autouse fixture ``loopback`` of a ROS test file.
 
     Its participants stay on the loopback interface (:func:`stay_on_loopback`) from the
-    file's first test to its last, in a domain picked by the process id so that runs side by
-    side meet seldom: ``loopback = loopback_fixture(first, count)`` in the file.
-
-    :param first: the first ROS domain of the file.
-    :param count: how many domains from ``first`` the file may take.
+    file's first test to its last, in a domain no other test of the machine holds
+    (:func:`free_domain`): ``loopback = loopback_fixture()`` in the file.
     """
     @pytest.fixture(scope='module', autouse=True, name='loopback')
     def loopback() -> Iterator[None]:
         """Keep every DDS participant of this file on the loopback interface."""
-        with stay_on_loopback(first + os.getpid() % count):
+        with free_domain() as domain, stay_on_loopback(domain):
             yield
 
     return loopback

@@ -15,6 +15,7 @@
 
 import sys
 import threading
+import time
 
 from bridge_testing import (ARM_JOINTS, arm_state, as_matrix, full_state, js, logged_bridge,
                             make, MS, SEC)
@@ -176,11 +177,12 @@ def test_transform_between_frames():
 
 
 def test_tf_stays_exact_while_services_run_in_another_thread():
-    """Finding 1: a service's read preempted by joint_states must not leave TF stale."""
+    """A service's read, preempted by joint_states, leaves neither TF nor its answer stale."""
     bridge, _ = logged_bridge()  # 20 Hz: most messages are throttled, their values only stored
     model = bridge.model
     bridge.on_joint_state(arm_state(0.0), SEC)
     errors = []
+    answered = []
     stop = threading.Event()
 
     def services():
@@ -208,11 +210,13 @@ def test_tf_stays_exact_while_services_run_in_another_thread():
             if not np.all(values == values[0]):
                 errors.append(f'snapshot mixes two messages: {values}')
                 return
+            answered.append(values[0])
 
     interval = sys.getswitchinterval()
     sys.setswitchinterval(1e-6)
     thread = threading.Thread(target=services)
     thread.start()
+    published = 0
     try:
         for k in range(1, 1500):
             value = 0.001 * k
@@ -223,6 +227,7 @@ def test_tf_stays_exact_while_services_run_in_another_thread():
                 q[model.joint(name).idx_q] = value
             q[model.joint('left_finger_joint').idx_q] = 0.02
             state = model.forward_kinematics(q)
+            published += len(out.tf)
             for transform in out.tf:
                 if transform.child == 'com':
                     np.testing.assert_allclose(transform.translation, state.center_of_mass(),
@@ -232,10 +237,14 @@ def test_tf_stays_exact_while_services_run_in_another_thread():
                         as_matrix(transform),
                         state.local_poses[model.link_index(transform.child)], atol=1e-12)
     finally:
+        waited = time.monotonic()
+        while not (answered or errors) and thread.is_alive() and time.monotonic() < waited + 60:
+            time.sleep(0.001)  # a starved service thread answers at least once
         stop.set()
         thread.join()
         sys.setswitchinterval(interval)
     assert not errors, errors[0]
+    assert published > 0 and answered  # both sides ran: the checks above checked something
 
 
 def test_static_set_is_resent_only_when_it_changed():

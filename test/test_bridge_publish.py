@@ -189,6 +189,7 @@ def assert_same_output(ours, theirs):
         if a is not None:
             np.testing.assert_allclose(a, b, rtol=0, atol=1e-11, err_msg=field)
     assert (ours.markers is None) == (theirs.markers is None)
+    assert len(ours.markers or ()) == len(theirs.markers or ())
     for a, b in zip(ours.markers or (), theirs.markers or ()):
         assert a[:4] == b[:4]
         np.testing.assert_allclose(a.position, b.position, rtol=0, atol=1e-12)

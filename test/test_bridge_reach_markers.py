@@ -67,7 +67,9 @@ def test_the_visuals_saved_by_the_study_process_are_the_heat_map_and_cloud(tmp_p
     save_visuals(_hand_result(), str(tmp_path / 'v.npz'))
     markers, cloud = load_visuals(str(tmp_path / 'v.npz'), 'base_link', 9)
     assert cloud == reach_cloud(_hand_result(), 'base_link', 9)
-    for got, expected in zip(markers, heat_map(_hand_result(), 'base_link', 9)):
+    expected_markers = heat_map(_hand_result(), 'base_link', 9)
+    assert len(markers) == len(expected_markers) > 0
+    for got, expected in zip(markers, expected_markers):
         assert (got.namespace, got.frame_id, got.stamp_ns) == \
             (expected.namespace, expected.frame_id, expected.stamp_ns)
         assert got.diameter == expected.diameter

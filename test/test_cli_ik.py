@@ -218,7 +218,9 @@ def test_json_q_is_a_mapping_for_one_target_and_for_each_of_a_batch(capsys, tmp_
     status, out, err = call(capsys, 'ik', '--targets', targets, '--position-only',
                             '--format', 'json')
     assert status == 0, err
-    for item in json.loads(out)['results']:
+    results = json.loads(out)['results']
+    assert len(results) == 2
+    for item in results:
         assert list(item['q']) == list(model.configuration_names)
 
 

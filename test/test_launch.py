@@ -47,7 +47,7 @@ sensor_msgs = pytest.importorskip('sensor_msgs.msg')
 std_msgs = pytest.importorskip('std_msgs.msg')
 visualization_msgs = pytest.importorskip('visualization_msgs.msg')
 
-loopback = loopback_fixture(1, 99)
+loopback = loopback_fixture()
 pytestmark = needs_workspace()
 
 TIMEOUT = 30.0

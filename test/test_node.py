@@ -48,7 +48,7 @@ sensor_msgs = pytest.importorskip('sensor_msgs.msg')
 std_msgs = pytest.importorskip('std_msgs.msg')
 tf2_msgs = pytest.importorskip('tf2_msgs.msg')
 
-loopback = loopback_fixture(100, 100)
+loopback = loopback_fixture()
 pytestmark = needs_workspace()
 
 
@@ -423,7 +423,7 @@ def test_tf_keeps_flowing_while_ik_solves(harness):
     client = harness.clients['ik']
     assert harness.spin_until(client.service_is_ready)
     future = client.call_async(request)
-    during = 0
+    during = spins = 0
     end = time.monotonic() + TIMEOUT
     k = 0
     while not future.done() and time.monotonic() < end:
@@ -432,14 +432,16 @@ def test_tf_keeps_flowing_while_ik_solves(harness):
         before = len(received)
         harness.executor.spin_once(timeout_sec=0.01)
         if not future.done():
+            spins += 1
             during += len(received) - before
     harness.node.destroy_subscription(sub)
     every.parameters = [_parameter('publish_frequency', 20.0)]
     assert harness.call('parameters', every).results[0].successful
     answer = future.result()
     assert not answer.success and 'no solution' in answer.message
-    # one message per 10 ms spin: a node that waits for the solver delivers none meanwhile
-    assert during >= 10, f'{during} /tf messages while the solver ran'
+    # a message per joint_states message, one per spin: a node that waited for the solver
+    # would deliver none while it ran, however long it runs on this machine
+    assert spins > 0 and during >= spins / 2, f'{during} /tf messages in {spins} spins'
 
 
 def test_joints_of_two_sources_in_one_batch_are_both_on_tf(harness):

@@ -40,7 +40,7 @@ moveit_msg = pytest.importorskip('moveit_msgs.msg')
 sensor_msgs = pytest.importorskip('sensor_msgs.msg')
 tf2_msgs = pytest.importorskip('tf2_msgs.msg')
 
-loopback = loopback_fixture(220, 10)
+loopback = loopback_fixture()
 pytestmark = needs_workspace()
 
 
@@ -192,28 +192,32 @@ def test_tf_keeps_its_rate_while_ik_calls_run_back_to_back(panda):
     far = np.eye(4)
     far[:3, 3] = (3.0, 0.0, 0.0)
     stop = threading.Event()
+    published = []  # when each joint_states message was sent
 
     def joint_states():
         k = 0
         while not stop.is_set():
             k += 1
             panda.publish(ARM, [v + 1e-4 * k for v in READY])
+            published.append(time.monotonic())
             time.sleep(0.01)
 
     publisher = threading.Thread(target=joint_states)
     publisher.start()
     try:
-        end = time.monotonic() + 3.0
-        calls = 0
-        while time.monotonic() < end:
+        start = time.monotonic()
+        for _ in range(3):
             assert panda.call(panda.ik, _ik_request(far, timeout=0.5)).error_code.val == \
                 Codes.NO_IK_SOLUTION
-            calls += 1
+        end = time.monotonic()
     finally:
         stop.set()
         publisher.join()
         panda.node.destroy_subscription(sub)
-    gaps = np.diff(received)
-    print(f'\n{calls} compute_ik calls; {len(received)} /tf messages, longest gap '
-          f'{1e3 * gaps.max():.1f} ms')
-    assert calls >= 3 and len(received) >= 100  # 100 Hz joint_states for 3 s
+    sent = sum(start <= t <= end for t in published)
+    got = [t for t in received if start <= t <= end]
+    print(f'\n3 compute_ik calls in {end - start:.2f} s; {sent} joint_states, {len(got)} /tf '
+          f'messages, longest gap {1e3 * np.diff([start] + got + [end]).max():.1f} ms')
+    # one /tf message per joint_states message (publish_frequency 0): a node that waited for
+    # the solver would publish none while a call ran, a third of the window at least
+    assert sent > 0 and len(got) >= sent / 2

@@ -168,6 +168,7 @@ def test_tf_messages_are_built_once_per_frame_list_then_filled():
     last = (2 ** 31 - 1) * 10 ** 9 + 999_999_999
     moved = [t._replace(stamp_ns=last, translation=(7.0, 8.0, 9.0)) for t in first]
     assert filler(moved) is msg and len(built) == 2  # the same objects, refilled
+    assert len(msg.transforms) == len(moved)
     for out, transform in zip(msg.transforms, moved):
         assert (out.header.frame_id, out.child_frame_id) == (transform.parent, transform.child)
         assert (out.header.stamp.sec, out.header.stamp.nanosec) == (2 ** 31 - 1, 999_999_999)

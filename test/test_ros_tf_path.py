@@ -22,7 +22,7 @@ rclpy = pytest.importorskip('rclpy')
 sensor_msgs = pytest.importorskip('sensor_msgs.msg')
 tf_path = pytest.importorskip('frame_kinematics.ros.tf_path')
 
-loopback = loopback_fixture(215, 5)
+loopback = loopback_fixture()
 
 
 @pytest.fixture
