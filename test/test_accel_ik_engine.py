@@ -13,6 +13,10 @@
 # limitations under the License.
 """Tests of frame_kinematics.core.accel.ik_engine: CompiledChain, batches and threads."""
 
+import os
+import subprocess
+import sys
+import textwrap
 import threading
 
 from accel_testing import compiled_model
@@ -83,3 +87,36 @@ def test_batches_stay_on_one_thread_under_numbas_workqueue_layer(monkeypatch):
     assert ik_engine.warm_up() == (numba.threading_layer() in ik_engine.THREAD_SAFE_LAYERS)
     monkeypatch.setattr(numba, 'threading_layer', lambda: 'workqueue')
     assert ik_engine.warm_up() is False  # two threads launching at once would abort
+
+
+_FIRST_SOLVES = textwrap.dedent("""
+    import threading
+    import numpy as np
+    from frame_kinematics import robots
+    from frame_kinematics.core import ik, KinematicsState, RobotModel
+
+    model = RobotModel(RobotModel.parse(open(robots.path('fk_arm')).read())[0])
+    ik.solve(model, 'tool0', np.eye(4), time_budget=0.001)  # chooses the layer
+    goal = KinematicsState(model, np.full(model.nq, 0.1)).transform('tool0')
+
+    def solves():  # each builds an executor whose first solver warms up
+        for _ in range(100):
+            ik.solve(model, 'tool0', goal, max_iterations=50)
+
+    threads = [threading.Thread(target=solves) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    import numba
+    print(numba.threading_layer())
+""")
+
+
+def test_first_solvers_of_two_threads_at_once_survive_numbas_workqueue_layer():
+    pytest.importorskip('numba')
+    env = dict(os.environ, NUMBA_THREADING_LAYER='workqueue', FRAME_KINEMATICS_BACKEND='numba')
+    done = subprocess.run([sys.executable, '-c', _FIRST_SOLVES], env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ['workqueue']

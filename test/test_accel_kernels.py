@@ -17,6 +17,8 @@ Tests of frame_kinematics.core.accel.kernels: the checked kernels' entry points.
 The kernels' cache and their preparation are tested in ``test_accel_cache.py``.
 """
 
+import threading
+
 from frame_kinematics import robots
 from frame_kinematics.core import Robot
 import numpy as np
@@ -44,3 +46,28 @@ def test_a_checked_kernels_entry_point_is_its_compiled_function_with_the_same_an
             np.testing.assert_array_equal(ours, reference)
         bad = np.full(model.nq, np.nan)
         assert entry(table, bad, *args[2:]) is False
+
+
+def test_a_model_is_built_while_another_thread_holds_numbas_compiler_lock():
+    from numba.core.compiler_lock import global_compiler_lock
+    Robot.from_urdf_file(robots.path('fk_arm'), backend='numba')  # the kernels are prepared
+    held, release = threading.Event(), threading.Event()
+
+    def compiling():  # as a thread compiling a function of its own
+        with global_compiler_lock:
+            held.set()
+            release.wait(600)
+
+    holder = threading.Thread(target=compiling)
+    holder.start()
+    built = []
+    try:
+        assert held.wait(600)
+        builder = threading.Thread(target=lambda: built.append(
+            Robot.from_urdf_file(robots.path('fk_arm'), backend='numba')))
+        builder.start()
+        builder.join(120)
+        assert built, 'building a model waited for the compiler lock'
+    finally:
+        release.set()
+        holder.join()

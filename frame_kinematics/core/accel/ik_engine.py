@@ -34,6 +34,7 @@ import time
 from typing import NamedTuple, Optional, Tuple, TYPE_CHECKING
 
 import numba
+from numba.core.compiler_lock import global_compiler_lock
 import numpy as np
 
 from . import ik, ik_one, tables
@@ -304,8 +305,12 @@ def warm_up() -> bool:
     """
     Load (or compile) the solve kernels on a one-joint chain with the tables' own types.
 
-    Called by the first compiled solver of a process, before its first solve's time budget
+    Called by the first compiled solver of each executor, before its first solve's time budget
     starts (:attr:`Accelerator.threads <frame_kinematics.core.accel.Accelerator.threads>`).
+    The parallel kernel is launched only while numba's compiler lock is held and the threading
+    layer is not chosen yet (its first launch chooses it), or when the layer is one that
+    several Python threads may call at once: numba's own workqueue layer aborts the process
+    when two threads launch at once.
 
     :return: whether batches run on threads: numba's threading layer is one that several
         Python threads may call at once (:data:`THREAD_SAFE_LAYERS`); otherwise batches run
@@ -334,9 +339,22 @@ def warm_up() -> bool:
     ik_one.solve_full(nodes, root, first, eye, columns, bounds, settings, first, target, q,
                       np.ones(1, dtype=np.uint64), frozen(np.ones(3, dtype=np.int64)), 0.0,
                       np.empty((2, 1)))
-    try:
-        call(ik.solve_parallel)
-    except ValueError:  # numba: no threading layer satisfies NUMBA_THREADING_LAYER
+    if _layer() is None:
+        with global_compiler_lock:
+            if _layer() is None:
+                try:
+                    call(ik.solve_parallel)
+                except ValueError:  # numba: no layer satisfies NUMBA_THREADING_LAYER
+                    return False
+    if _layer() not in THREAD_SAFE_LAYERS:
         return False
-    # numba's own workqueue layer aborts the process when two threads launch at once
-    return numba.threading_layer() in THREAD_SAFE_LAYERS
+    call(ik.solve_parallel)  # loaded now, not in a batch's time budget
+    return True
+
+
+def _layer() -> Optional[str]:
+    """Return numba's threading layer, or None before the first parallel launch chooses it."""
+    try:
+        return numba.threading_layer()
+    except ValueError:
+        return None

@@ -96,8 +96,11 @@ def prepare(directory: Optional[str], notice: Callable[[str], None] = _LOG.warni
         compiled now because the cache does not hold them yet.
 
     Threads may build their first numba models at once: the preparation holds numba's own
-    compiler lock, so one of them prepares and the others find it done.
+    compiler lock, so one of them prepares and the others find it done. Once it is done, the
+    lock is not taken (a model is not built after another thread's compilation of anything).
     """
+    if prepared():
+        return
     with global_compiler_lock:
         _prepare(directory, notice)
 
