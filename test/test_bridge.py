@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 
-from bridge_testing import (ARM_JOINTS, arm_state, as_matrix, full_state, js, logged_bridge,
+from bridge_testing import (ARM, ARM_JOINTS, arm_state, as_matrix, full_state, js, logged_bridge,
                             make, MS, SEC)
 from conftest import all_joint_types_model, ListLogger, random_configuration
 from frame_kinematics import robots
@@ -302,3 +302,45 @@ def test_the_markers_switch_is_a_bool(value):
     bridge = _arm_bridge()
     out = bridge.apply_parameters({'publish.com_markers': value}, 10**9)
     assert not out.accepted and 'publish.com_markers' in out.reason
+
+
+def test_a_robot_swapped_in_while_a_message_is_read_makes_it_read_again(monkeypatch):
+    quadruped = open(robots.path('fk_quadruped')).read()
+    bridge, _ = logged_bridge(quadruped, publish_frequency=0.0)
+    message = full_state(bridge, bridge.model.neutral_configuration() + 0.1)
+    assert bridge.on_joint_state(message, SEC).accepted  # the quadruped's plans in place
+    from frame_kinematics.bridge import names
+    plan = names.PlanCache.get
+    swapped = []
+
+    def get_then_swap(cache, joints):  # another thread loads the arm at this moment
+        found = plan(cache, joints)
+        if not swapped:
+            swapped.append(bridge.set_robot_description(ARM, SEC))
+        return found
+
+    monkeypatch.setattr(names.PlanCache, 'get', get_then_swap)
+    out = bridge.on_joint_state(message, 2 * SEC)  # read again under the arm
+    assert swapped[0].accepted and bridge.model.name == 'fk_arm'
+    assert out.accepted  # the quadruped's names are unknown to the arm, and said so
+
+
+def test_parameters_applied_while_the_compiled_robot_moves_in_keep_it(monkeypatch):
+    pytest.importorskip('numba')
+    from frame_kinematics.bridge import bridge as bridge_module
+    from frame_kinematics.core import Robot
+    bridge, _ = logged_bridge(publish_frequency=0.0)
+    compiled = Robot.from_urdf_string(ARM, backend='numba')
+    prepare = bridge_module.prepare
+    built = []
+
+    def prepare_then_move(current, values):  # the compile thread installs its robot now
+        built.append(prepare(current, values))
+        if len(built) == 1:
+            bridge._install_compiled(compiled)
+        return built[-1]
+
+    monkeypatch.setattr(bridge_module, 'prepare', prepare_then_move)
+    assert bridge.apply_parameters({'warn_throttle_period': 7.0}, SEC).accepted
+    assert len(built) == 2  # built again from the compiled core
+    assert (bridge.model.backend, bridge.settings.warn_period) == ('numba', 7.0)

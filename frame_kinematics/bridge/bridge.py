@@ -269,25 +269,20 @@ class Bridge:
         return BridgeOutput(accepted=False, reason=reason)
 
     def _apply(self, values: ParameterValues, now_ns: int) -> BridgeOutput:
-        try:
-            core, carry, waiting = prepare(self._core, values)
-        except SwapError as exc:
-            return self._refuse(str(exc))
-        previous = self._core.settings
-        with self._lock:
-            if carry is not None:
-                q = core.initial_configuration()
-                received = core.initial_received()
-                q[carry[0]] = self._q[carry[1]]
-                received[carry[0]] |= self._received[carry[1]]
-                self._install_state(core, q, received)
-            elif self._core.index.skipped != core.index.skipped:
-                self._install_state(core, self._q.copy(),
-                                    self._received | core.initial_received())
-            self._core = core
-            self._params = values
-            changed = core.static != self._sent_static
-            self._sent_static = core.static
+        for _ in range(3):  # built from the current core, swapped in if it is still current
+            current = self._core
+            try:
+                core, carry, waiting = prepare(current, values)
+            except SwapError as exc:
+                return self._refuse(str(exc))
+            with self._lock:
+                if self._core is current:
+                    changed = self._swap_in(core, carry, values)
+                    break
+        else:
+            return self._refuse('the robot changed three times while the parameters were '
+                                'applied: set them again')
+        previous = current.settings
         self._log.period = core.settings.warn_period
         for text in waiting:
             self.logger.warning(text)
@@ -302,6 +297,22 @@ class Bridge:
                              f'{len(model.joint_names)} actuated joints')
             self._compile(core)
         return out
+
+    def _swap_in(self, core: ModelCore, carry, values: ParameterValues) -> bool:
+        """Install ``core`` and its joint values, the lock held: whether /tf_static changes."""
+        if carry is not None:
+            q = core.initial_configuration()
+            received = core.initial_received()
+            q[carry[0]] = self._q[carry[1]]
+            received[carry[0]] |= self._received[carry[1]]
+            self._install_state(core, q, received)
+        elif self._core.index.skipped != core.index.skipped:
+            self._install_state(core, self._q.copy(), self._received | core.initial_received())
+        self._core = core
+        self._params = values
+        changed = core.static != self._sent_static
+        self._sent_static = core.static
+        return changed
 
     # -- joint states: the /tf path ------------------------------------------------------------
     def _tf_caches(self, core: ModelCore) -> None:
@@ -379,7 +390,11 @@ class Bridge:
             return self._reject('duplicate', 'ignored a joint_states message naming '
                                 f'{name_list(plan.duplicates)} more than once')
         model = core.model
-        q = self._q.copy()
+        with self._lock:  # the values of ``core``'s robot: another robot's may follow a swap
+            if self._core is not core:
+                return None
+            q, received, complete = self._q.copy(), self._received, self._complete
+            v, v_known, v_known_all = self._v, self._v_known, self._v_known_all
         q[plan.q_idx] = positions[plan.q_pos]
         if plan.multi:
             try:
@@ -392,11 +407,9 @@ class Bridge:
                               f'{name_list(plan.unknown)}'
                               + (f' ({plan.unknown_count} in all)'
                                  if plan.unknown_count > len(plan.unknown) else ''))
-        received = self._received
-        if not self._complete:
+        if not complete:
             received = received.copy()
             received[plan.q_idx] = True
-        v, v_known, v_known_all = self._v, self._v_known, self._v_known_all
         if len(plan.v_idx):
             v = v.copy()
             v[plan.v_idx] = velocities[plan.v_pos] if len(velocities) else 0.0
