@@ -13,9 +13,11 @@
 # limitations under the License.
 """Tests of frame_kinematics.core.kinematics.state: KinematicsState and its checks."""
 
+import glob
 import logging
+import os
 
-from conftest import bundled, random_configuration, real_robot_path, REAL_ROBOTS
+from conftest import bundled, erd_urdf, random_configuration, real_robot_path, REAL_ROBOTS
 from frame_kinematics.core import ConfigurationError, ExpressedIn, Robot, UnknownFrameError
 from frame_kinematics.core.joints import JointType
 from kinematics_testing import integrate, model_fixture, MODEL_NAMES, \
@@ -200,3 +202,68 @@ def test_a_quantity_of_a_batch_that_does_not_fit_is_refused_with_its_size(
     assert all(vars(state)[key] is value for key, value in kept.items())
     monkeypatch.undo()
     np.testing.assert_array_equal(call(state), expected)
+
+
+def _pinocchio_q(model, pmodel, q):
+    """Pinocchio's configuration of our ``q``: angles as (cos, sin), mimic joints followed."""
+    qp = np.zeros(pmodel.nq)
+    for joint in model.joints:
+        if joint.type is JointType.FIXED:
+            continue
+        pj = pmodel.joints[pmodel.getJointId(joint.name)]
+        if joint.mimic is not None:
+            master, multiplier, offset = joint.mimic
+            ours = np.array([q[model.joint(master).idx_q] * multiplier + offset])
+        else:
+            ours = q[joint.idx_q:joint.idx_q + joint.nq]
+        if pj.nq == len(ours):
+            qp[pj.idx_q:pj.idx_q + pj.nq] = ours
+        elif joint.type is JointType.CONTINUOUS:
+            qp[pj.idx_q:pj.idx_q + 2] = np.cos(ours[0]), np.sin(ours[0])
+        else:  # planar: x, y, (cos, sin) of theta
+            qp[pj.idx_q:pj.idx_q + 4] = ours[0], ours[1], np.cos(ours[2]), np.sin(ours[2])
+    return qp
+
+
+def test_matches_pinocchio_on_every_example_robot_data_robot():
+    pin = pytest.importorskip('pinocchio')
+    root = os.path.dirname(os.path.dirname(erd_urdf('ur_description/urdf/ur5_robot.urdf')))
+    paths = sorted(glob.glob(os.path.join(os.path.dirname(root), '**', '*.urdf'),
+                             recursive=True))
+    rng = np.random.default_rng(23)
+    checked = []
+    for path in paths:
+        logging.disable(logging.WARNING)  # meshes, mimics of fixed joints, ...
+        try:
+            # floating: Pinocchio counts no mass of a fixed base's root body in the CoM
+            model = Robot.from_urdf_file(path, floating_base=True, world_frame='fk_world',
+                                         backend='numpy')
+            pmodel = pin.buildModelFromUrdf(path, pin.JointModelFreeFlyer())
+        except Exception:  # a xacro left unexpanded, a joint type one of them lacks
+            continue
+        finally:
+            logging.disable(logging.NOTSET)
+        pdata = pmodel.createData()
+        for _ in range(2):
+            q = random_configuration(model, rng)
+            qp = _pinocchio_q(model, pmodel, q)
+            pin.forwardKinematics(pmodel, pdata, qp)
+            pin.updateFramePlacements(pmodel, pdata)
+            pin.computeJointJacobians(pmodel, pdata, qp)
+            _, _, _, expand = to_pinocchio(model, pmodel, q, np.zeros(model.nv),
+                                           np.zeros(model.nv))
+            state = model.forward_kinematics(q)
+            for link in model.link_names[1:]:  # all but our world link, Pinocchio's universe
+                fid = pmodel.getFrameId(link, pin.BODY)
+                np.testing.assert_allclose(state.transform(link), pdata.oMf[fid].homogeneous,
+                                           atol=TOL, err_msg=f'{path}: {link}')
+                np.testing.assert_allclose(
+                    state.jacobian(link), pin.getFrameJacobian(
+                        pmodel, pdata, fid, pin.LOCAL_WORLD_ALIGNED) @ expand,
+                    atol=TOL, err_msg=f'{path}: {link}')
+            if model.total_mass > 0:
+                np.testing.assert_allclose(state.center_of_mass(),
+                                           pin.centerOfMass(pmodel, pdata, qp), atol=TOL,
+                                           err_msg=path)
+        checked.append(path)
+    assert len(checked) >= 65, checked
