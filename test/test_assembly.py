@@ -39,6 +39,19 @@ def test_fixed_joint_with_mimic_is_kept_fixed_and_logged(core_log):
     assert "joint 'f' is fixed" in log.text
 
 
+def test_a_mimic_of_an_unknown_joint_is_ignored_and_logged(core_log):
+    log = core_log('frame_kinematics.core.assembly')
+    body = ''.join(link_xml(n) for n in 'abcd') + \
+        joint_xml('j1', 'revolute', 'a', 'b', extra='<mimic joint="ghost" multiplier="2"/>') + \
+        joint_xml('j2', 'revolute', 'b', 'c', extra='<mimic joint="j1" multiplier="3"/>') + \
+        joint_xml('j3', 'revolute', 'c', 'd', extra='<mimic joint="j2"/>')
+    model = Robot.from_urdf_string(urdf(body))
+    # j1 moves on its own, as robot_state_publisher and MoveIt take it; its mimics follow it
+    assert model.joint('j1').mimic is None and model.joint_names == ('j1',)
+    assert model.joint('j3').mimic == ('j1', 3.0, 0.0)
+    assert "joint 'j1' mimics unknown joint 'ghost': its <mimic> is ignored" in log.text
+
+
 def test_floating_base_option():
     body = TWO_LINKS + joint_xml('j', 'revolute', 'a', 'b')
     model = Robot.from_urdf_string(urdf(body), floating_base=True)

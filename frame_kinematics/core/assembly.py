@@ -126,9 +126,17 @@ def _tree(description: RobotDescription) -> Tuple[str, Dict[str, List[JointDescr
 
 
 def _resolve_mimics(joints: Dict[str, JointDescription]) -> Dict[str, Tuple[str, float, float]]:
+    ignored = set()  # a <mimic> of a joint the URDF does not have: the joint moves on its own
+    for name, joint in joints.items():
+        if joint.mimic is not None and JointType(joint.type) is not JointType.FIXED and \
+                joint.mimic.joint not in joints:
+            _LOG.warning("joint '%s' mimics unknown joint '%s': its <mimic> is ignored (the joint "
+                         'moves on its own, as robot_state_publisher and MoveIt take it)', name,
+                         joint.mimic.joint)
+            ignored.add(name)
     resolved = {}
     for name, joint in joints.items():
-        if joint.mimic is None:
+        if joint.mimic is None or name in ignored:
             continue
         where = f"joint '{name}'"
         jtype = JointType(joint.type)
@@ -139,10 +147,9 @@ def _resolve_mimics(joints: Dict[str, JointDescription]) -> Dict[str, Tuple[str,
         if not jtype.one_dof:
             raise URDFError(f'a {jtype.value} joint cannot mimic another joint', where)
         multiplier, offset, current, visited = 1.0, 0.0, joint, [name]
-        while current.mimic is not None and JointType(current.type) is not JointType.FIXED:
+        while current.mimic is not None and JointType(current.type) is not JointType.FIXED \
+                and current.name not in ignored:
             master = current.mimic.joint
-            if master not in joints:
-                raise URDFError(f"mimics unknown joint '{master}'", f"joint '{current.name}'")
             offset = multiplier * current.mimic.offset + offset
             multiplier = multiplier * current.mimic.multiplier
             if master in visited:
