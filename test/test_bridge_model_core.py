@@ -147,11 +147,12 @@ def test_two_floating_joints_on_tf_leave_the_com_known():
 @pytest.mark.parametrize('frequency, ignore_timestamp, interval', [
     (20.0, False, publish_interval_ns(20.0)),
     (333.0, False, publish_interval_ns(333.0)),
-    (0.0, False, None),
+    (0.0, False, 0),  # every message not older than its joints' last, as robot_state_publisher
     (20.0, True, None),
+    (0.0, True, None),
 ])
-def test_the_throttle_interval_is_none_when_nothing_is_throttled(arm, frequency,
-                                                                 ignore_timestamp, interval):
+def test_the_throttle_interval_is_none_only_when_stamps_are_ignored(arm, frequency,
+                                                                    ignore_timestamp, interval):
     core = core_of(arm, publish_frequency=frequency, ignore_timestamp=ignore_timestamp)
     assert core.interval_ns == interval
 

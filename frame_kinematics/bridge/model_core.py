@@ -118,7 +118,7 @@ class ModelCore:
         self.baked = dict(baked or {})
         self.n_baked = sum(f.baked for f in settings.user_frames)
         self.interval_ns: Optional[int] = None
-        if not (settings.ignore_timestamp or settings.publish_frequency == 0):
+        if not settings.ignore_timestamp:
             self.interval_ns = publish_interval_ns(settings.publish_frequency)
         q = self.initial_configuration()
         tree = self.make_tree(q, complete=False)

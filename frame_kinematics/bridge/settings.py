@@ -43,7 +43,7 @@ FLOATING_JOINT_MODES = ('skip', 'tf')
 FREQUENCY_RANGE = (0.0, 1000.0)
 #: Smallest positive ``publish_frequency`` (Hz): its throttle interval, 1e9 s, is within the
 #: 2**31 s a ``builtin_interfaces/Time`` counts; a smaller one would never let a message
-#: through, so it is refused (0 still publishes every message).
+#: through, so it is refused (0 is an interval of 0: every message not older than the last).
 MIN_PUBLISH_FREQUENCY = 1e-9
 #: Range of ``singularity_threshold``.
 THRESHOLD_RANGE = (0.0, 1e3)
@@ -253,7 +253,7 @@ def _tools(value: Any, what: str) -> Tuple[ToolSetting, ...]:
 def _frequency(value: Any, what: str) -> float:
     number = check_number(value, what, *FREQUENCY_RANGE)
     if 0.0 < number < MIN_PUBLISH_FREQUENCY:
-        raise SettingError(f'{what} must be 0 (every message) or from {MIN_PUBLISH_FREQUENCY:g} '
+        raise SettingError(f'{what} must be 0 (no interval) or from {MIN_PUBLISH_FREQUENCY:g} '
                            f'to {FREQUENCY_RANGE[1]:g} Hz, got {quote(value)}: a throttle '
                            'interval longer than the 2**31 s a stamp counts would never let a '
                            'message through')

@@ -65,9 +65,13 @@ def publish_interval_ns(publish_frequency: float) -> int:
     """
     Throttle interval of a publish frequency, in whole milliseconds, as nanoseconds.
 
-    :param publish_frequency: Hz, > 0.
-    :return: ``int(1000 / publish_frequency)`` ms in ns, at most :data:`MAX_INTERVAL_NS`.
+    :param publish_frequency: Hz, >= 0.
+    :return: ``int(1000 / publish_frequency)`` ms in ns, at most :data:`MAX_INTERVAL_NS`; 0
+        for 0 Hz, as robot_state_publisher 3.3 takes it: every message is due that is not
+        older than the last published stamp of the joints it names.
     """
+    if publish_frequency == 0:
+        return 0
     ms = 1000.0 / publish_frequency
     if not math.isfinite(ms) or ms * 1e6 >= MAX_INTERVAL_NS:
         return MAX_INTERVAL_NS
