@@ -59,3 +59,17 @@ def test_jacobian_help_examples_are_not_singular(capsys):
         status, out, err = call(capsys, *command, '--format', 'json')
         assert status == 0, err
         assert json.loads(out)['manipulability'] > 1e-2, command
+
+
+def test_negative_numbers_with_an_exponent_are_values_not_options(capsys):
+    written = call(capsys, 'ik', '--xyz', '0.4', '0.2', '0.3', '--rpy', '3.14159', '-1e-3',
+                   '-.5', '--format', 'json')
+    plain = call(capsys, 'ik', '--xyz', '0.4', '0.2', '0.3', '--rpy', '3.14159', '-0.001',
+                 '-0.5', '--format', 'json')
+    assert written[0] == plain[0] == 0, written[2]
+    answers = [json.loads(out) for _, out, _ in (written, plain)]
+    for answer in answers:
+        del answer['elapsed']
+    assert answers[0] == answers[1]
+    status, out, err = call(capsys, 'render', '--view', '25', '-6e1', '-o', '-x.png')
+    assert_one_line_error(status, out, err, code=2)  # -x.png is still an option

@@ -25,6 +25,7 @@ refused. All of these are usage errors (exit status 2).
 
 import argparse
 import math
+import re
 import sys
 from typing import Callable, List, Sequence
 
@@ -74,11 +75,19 @@ class _Commands(argparse._SubParsersAction):
         namespace.given_options |= before
 
 
+#: What argparse reads as a negative number rather than an option: ``-`` and a digit, or
+#: ``-.`` and a digit (``-1e-3``, ``-.5``, ``-2``).
+_NEGATIVE_NUMBER = re.compile(r'-\.?\d')
+
+
 class Parser(argparse.ArgumentParser):
     """Argument parser whose usage errors are one line on stderr, and options given once."""
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        # A value such as -1e-3 is a number, not an option, as Python 3.13's argparse reads it
+        # (3.10 to 3.12 know only -1 and -1.5; no option of this parser looks like a number)
+        self._negative_number_matcher = _NEGATIVE_NUMBER
         self.register('action', 'store', _StoreOnce)
         self.register('action', None, _StoreOnce)
         self.register('action', 'parsers', _Commands)
