@@ -180,8 +180,10 @@ def test_random_uniform_is_reproducible_and_within_limits(model):
     b = cfg.random_uniform(arm, np.random.default_rng(7), 500)
     assert np.array_equal(a, b)
     assert np.all(cfg.is_valid(arm, a))
-    # Uniform: the sample spans the range of every joint.
-    span = (a.max(axis=0) - a.min(axis=0)) / (arm.upper - arm.lower)
+    # Uniform: the sample spans the range of every joint (one turn of the arm's +-2 pi ones)
+    lower, upper = arm.layout.turn_bounds()
+    assert np.any(upper - lower < arm.upper - arm.lower)
+    span = (a.max(axis=0) - a.min(axis=0)) / (upper - lower)
     assert np.all(span > 0.9)
     free = cfg.random_uniform(model, np.random.default_rng(3), 200, translation_range=0.5)
     assert np.all(np.abs(free[:, :3]) <= 0.5)

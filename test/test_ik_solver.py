@@ -20,6 +20,7 @@ from conftest import assert_verified, bundled, far_base_case, joint_xml, link_xm
 from frame_kinematics.core import configuration as cfg
 from frame_kinematics.core import ConfigurationError, ReferenceFrameError, Robot
 from frame_kinematics.core import ik
+from frame_kinematics.core.backend import numba_error
 from frame_kinematics.core.spatial import exp_so3, log_so3
 from ik_testing import arm_fixture, arm_joints_fixture, reachable, \
     same_result, TOL, within_limits
@@ -421,3 +422,25 @@ def test_solving_never_imports_numpy_ma_while_the_budget_runs():
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == 'False'
+
+
+def _backends():
+    return ['numpy'] + (['numba'] if numba_error() is None else [])
+
+
+@pytest.mark.parametrize('backend', _backends())
+def test_free_rotors_written_with_huge_limits_recover_from_a_huge_seed(backend):
+    """Restarts draw their angles over one turn: at 1e12 rad a float cannot place a rotor."""
+    def rotor(name, parent, child, xyz, axis):
+        return (f'<joint name="{name}" type="revolute"><parent link="{parent}"/>'
+                f'<child link="{child}"/><origin xyz="{xyz}"/><axis xyz="{axis}"/>'
+                '<limit lower="-1e16" upper="1e16" effort="1" velocity="1"/></joint>')
+
+    body = ''.join(link_xml(n) for n in 'abc') + rotor('r1', 'a', 'b', '0 0 0', '0 0 1') + \
+        rotor('r2', 'b', 'c', '0.3 0 0', '0 1 0')
+    model = Robot.from_urdf_string(urdf(body), backend=backend)
+    target = model.forward_kinematics(np.array([0.4, -0.7])).transform('c')
+    result = ik.solve(model, 'c', target, seed=np.full(2, 1e12), time_budget=60.0,
+                      max_iterations=2000)
+    assert result.success
+    assert_verified(model, 'c', target, result)

@@ -292,6 +292,25 @@ def test_sampling_bounds_are_the_limits_a_turn_for_angles_and_the_range_elsewher
     assert layout.sampling_bounds(0.25)[0][0] == -1.0 and layout.lower[0] == -1.0
 
 
+@pytest.mark.parametrize('limits, turn', [
+    ((-1e16, 1e16), (-np.pi, np.pi)),  # a free rotor written with huge limits
+    ((0.0, 4 * np.pi), (0.0, 2 * np.pi)),  # the turn moved into the limits
+    ((-100.0, -2.0), (-2.0 - 2 * np.pi, -2.0)),
+    ((-2 * np.pi, 2 * np.pi), (-np.pi, np.pi)),  # UR arms
+    ((-3.0, 3.0), (-3.0, 3.0)),  # less than a turn: the limits
+])
+def test_a_revolute_angle_is_drawn_over_one_turn_at_most(limits, turn):
+    layout = ConfigurationLayout([('r', JointType.REVOLUTE, *limits),
+                                  ('p', JointType.PRISMATIC, -1e3, 1e3),
+                                  ('c', JointType.CONTINUOUS, -np.inf, np.inf)])
+    lower, upper = layout.turn_bounds()
+    np.testing.assert_allclose([lower[0], upper[0]], turn, rtol=0.0, atol=1e-15)
+    np.testing.assert_array_equal([lower[1:], upper[1:]], [[-1e3, -np.pi], [1e3, np.pi]])
+    assert (layout.lower[0], layout.upper[0]) == limits
+    q = layout.sample_uniform(np.random.default_rng(2), 500, 1.0)
+    assert np.all((q[:, 0] >= turn[0]) & (q[:, 0] <= turn[1])) and np.all(layout.is_valid(q, 0))
+
+
 def test_sample_uniform_is_seeded_shaped_and_within_the_sampling_bounds(layout):
     one = layout.sample_uniform(np.random.default_rng(8), None, 0.3)
     assert one.shape == (layout.nq,)

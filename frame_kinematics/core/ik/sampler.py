@@ -14,11 +14,11 @@
 """
 Random restarts: reduced configurations drawn within the limits of the active joints.
 
-Bounded coordinates are drawn uniformly within their limits, continuous angles in
-``[-pi, pi)``, a floating joint's quaternion in ``[-1, 1]^4`` then normalised (a random
-orientation); coordinates without limits (a floating joint's position, planar joints,
-unbounded prismatic joints) keep the seed's values, so a floating base starts where the seed
-puts it.
+Bounded coordinates are drawn uniformly within their limits, angles over one turn at most
+(:meth:`~frame_kinematics.core.joints.ConfigurationLayout.turn_bounds`), a floating joint's
+quaternion in ``[-1, 1]^4`` then normalised (a random orientation); coordinates without
+limits (a floating joint's position, planar joints, unbounded prismatic joints) keep the
+seed's values, so a floating base starts where the seed puts it.
 """
 
 import numpy as np
@@ -36,9 +36,7 @@ class Sampler:
         :param layout: layout of the reduced configuration.
         :param rng: the generator the draws come from (owned by the call).
         """
-        lower, upper = layout.lower.copy(), layout.upper.copy()
-        if len(layout.wrap_q):
-            lower[layout.wrap_q], upper[layout.wrap_q] = -np.pi, np.pi
+        lower, upper = layout.turn_bounds()
         self.bounded = np.isfinite(lower) & np.isfinite(upper)
         self.quaternions = [slice(iq + 3, iq + 7) for iq, _, _ in layout.floating]
         self.lower = np.where(self.bounded, lower, 0.0)

@@ -65,6 +65,7 @@ class ConfigurationLayout:
     :ivar one_v: the matching ``v`` index.
     :ivar wrap_q: ``q`` indices of continuous joints.
     :ivar wrap_v: the matching ``v`` indices.
+    :ivar turn_q: ``q`` indices of revolute joints.
     :ivar floating: ``(idx_q, idx_v, name)`` of every floating joint.
     :ivar planar: ``(idx_q, idx_v, name)`` of every planar joint.
     :ivar lower: lower limit of every ``q`` entry (read-only; see :meth:`JointType.limits`).
@@ -82,6 +83,7 @@ class ConfigurationLayout:
         one_v: List[int] = []
         wrap_q: List[int] = []
         wrap_v: List[int] = []
+        turn_q: List[int] = []
         self.floating: List[Tuple[int, int, str]] = []
         self.planar: List[Tuple[int, int, str]] = []
         lower, upper, neutral = [], [], []
@@ -93,6 +95,8 @@ class ConfigurationLayout:
                 if jtype is JointType.CONTINUOUS:
                     wrap_q.append(iq)
                     wrap_v.append(iv)
+                elif jtype is JointType.REVOLUTE:
+                    turn_q.append(iq)
             elif jtype is JointType.FLOATING:
                 self.floating.append((iq, iv, name))
             elif jtype is JointType.PLANAR:
@@ -108,6 +112,7 @@ class ConfigurationLayout:
         self.one_v = frozen(np.array(one_v, dtype=np.int64))
         self.wrap_q = frozen(np.array(wrap_q, dtype=np.int64))
         self.wrap_v = frozen(np.array(wrap_v, dtype=np.int64))
+        self.turn_q = frozen(np.array(turn_q, dtype=np.int64))
         self.lower = frozen(np.concatenate(lower + [np.zeros(0)]))
         self.upper = frozen(np.concatenate(upper + [np.zeros(0)]))
         self._neutral = frozen(np.concatenate(neutral + [np.zeros(0)]))
@@ -260,16 +265,34 @@ class ConfigurationLayout:
             out[..., iv + 2] = w
         return out
 
-    def sampling_bounds(self, translation_range: float) -> Tuple[np.ndarray, np.ndarray]:
+    def turn_bounds(self) -> Tuple[np.ndarray, np.ndarray]:
         """
-        Bounds to draw coordinates in: the limits, ``[-pi, pi)`` for angles that wrap.
+        Return the limits, with the angle of a one-dof joint over one turn at most.
 
-        :param translation_range: half-width for coordinates without limits.
+        A continuous angle: ``[-pi, pi)``. A revolute angle whose limits span more than a turn:
+        the turn ``[-pi, pi]``, moved as little as its limits need. It holds every orientation
+        of the joint, at angles a float resolves finely: limits of 1e16 rad (as some exports
+        write for free rotors) are no range to draw from, a float's spacing there being 2.
+        Any other coordinate: its limits.
+
         :return: ``(lower, upper)`` (new arrays).
         """
         lower, upper = self.lower.copy(), self.upper.copy()
         if len(self.wrap_q):
             lower[self.wrap_q], upper[self.wrap_q] = -np.pi, np.pi
+        wide = self.turn_q[upper[self.turn_q] - lower[self.turn_q] > _TWO_PI]
+        start = np.clip(-np.pi, lower[wide], upper[wide] - _TWO_PI)
+        lower[wide], upper[wide] = start, start + _TWO_PI
+        return lower, upper
+
+    def sampling_bounds(self, translation_range: float) -> Tuple[np.ndarray, np.ndarray]:
+        """
+        Bounds to draw coordinates in: :meth:`turn_bounds`, and for a planar angle one turn.
+
+        :param translation_range: half-width for coordinates without limits.
+        :return: ``(lower, upper)`` (new arrays).
+        """
+        lower, upper = self.turn_bounds()
         for iq, _, _ in self.planar:
             lower[iq + 2], upper[iq + 2] = -np.pi, np.pi
         unbounded = ~np.isfinite(lower) | ~np.isfinite(upper)
