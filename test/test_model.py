@@ -178,3 +178,11 @@ def test_a_file_that_is_not_a_robot_description_is_named(tmp_path, build):
         build(path)
     with pytest.raises(URDFError, match=f"^file '{path}': world_frame must not be empty"):
         build(path, floating_base=True, world_frame='')
+    # a structural fault, found as the model is built, is named with its file too
+    path.write_text('<robot name="r"><link name="a"/><joint name="j" type="fixed">'
+                    '<parent link="a"/><child link="zz"/></joint></robot>')
+    with pytest.raises(URDFError, match=f"^file '{path}': joint 'j': child link 'zz' does not"):
+        build(path)
+    path.write_text('<robot name="r"/>')
+    with pytest.raises(URDFError, match=f"^file '{path}': the robot has no <link>$"):
+        build(path)

@@ -27,8 +27,9 @@ Everything the model exposes is read-only: its arrays are backed by immutable me
 joints and links are frozen, and nothing it computes depends on state a caller can change.
 """
 
+import contextlib
 import os
-from typing import Any, Dict, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, Iterator, Mapping, Optional, Tuple, Union
 
 import numpy as np
 
@@ -41,6 +42,20 @@ from .urdf import check_name, load_urdf, RobotDescription
 from .urdf_source import read_urdf_file
 
 __all__ = ['Joint', 'Link', 'require_model', 'RobotModel']
+
+
+@contextlib.contextmanager
+def naming_file(name: Union[str, bytes]) -> Iterator[None]:
+    """
+    Name the file ``name`` in a :class:`~.errors.URDFError` raised within the block.
+
+    :param name: the path as :func:`~.checks.as_path` returns it.
+    :raises URDFError: the block's, as ``file '<name>': <its message>``.
+    """
+    try:
+        yield
+    except URDFError as exc:
+        raise URDFError(str(exc), f"file '{os.fsdecode(name)}'") from None
 
 
 class RobotModel:
@@ -175,10 +190,8 @@ class RobotModel:
         """
         name = as_path(path, 'a URDF path', URDFError)  # once: a user's __fspath__ is called once
         text = read_urdf_file(name)
-        try:
+        with naming_file(name):
             return RobotModel.parse(text, floating_base, world_frame)
-        except URDFError as exc:
-            raise URDFError(str(exc), f"file '{os.fsdecode(name)}'") from None
 
     @classmethod
     def from_urdf_string(cls, text: Union[str, bytes], floating_base: bool = False,
@@ -207,10 +220,13 @@ class RobotModel:
         :param world_frame: name of the root link added with the floating base.
         :return: the model.
         :raises URDFError: if ``path`` is not a path, the file cannot be read or is not a valid
-            robot description, or ``world_frame`` is not a link name.
+            robot description (the file named), or ``world_frame`` is not a link name.
         :raises ConfigurationError: if ``floating_base`` is not a bool.
         """
-        return cls(*cls.parse_file(path, floating_base, world_frame))
+        name = as_path(path, 'a URDF path', URDFError)
+        description, text = cls.parse_file(name, floating_base, world_frame)
+        with naming_file(name):  # the structure is checked as the model is built
+            return cls(description, text)
 
     # -- lookup -------------------------------------------------------------------------------
     @property

@@ -29,11 +29,11 @@ import numpy as np
 
 from .backend import executor, resolve
 from .bounded import BoundedCache
-from .checks import check_point
-from .errors import ConfigurationError
+from .checks import as_path, check_point
+from .errors import ConfigurationError, URDFError
 from .ik.calls import one_call
 from .kinematics import ExpressedIn, KinematicsState, KinematicsWorkspace
-from .model import RobotModel
+from .model import naming_file, RobotModel
 from .urdf import RobotDescription
 
 __all__ = ['IK_SOLVERS_KEPT', 'Robot']
@@ -131,8 +131,10 @@ class Robot(RobotModel):
         :raises ConfigurationError: if ``floating_base`` is not a bool.
         :raises BackendError: for an unknown backend or numba asked for and missing.
         """
-        description, text = cls.parse_file(path, floating_base, world_frame)
-        return cls(description, backend, urdf=text)
+        name = as_path(path, 'a URDF path', URDFError)
+        description, text = cls.parse_file(name, floating_base, world_frame)
+        with naming_file(name):  # the structure is checked as the model is built
+            return cls(description, backend, urdf=text)
 
     # -- kinematics shortcuts -------------------------------------------------------------
     def forward_kinematics(self, q, v=None, a=None) -> KinematicsState:
