@@ -109,6 +109,8 @@ def test_a_core_reuses_the_placed_model_it_is_given(arm):
     ({'tools': (ToolSetting('tool0', name='flange'),)}, URDFError, 'flange'),
     ({'world_frame': 'base_link', 'world_xyz': (0.0, 0.0, 1.0)}, SettingError,
      "world.frame 'base_link' is a link of the robot"),
+    ({'com_frame': 'tool0'}, SettingError,
+     r"com.frame 'tool0' is a link of the robot: .* \(set com.frame; robot_state_publisher"),
 ])
 def test_settings_that_do_not_fit_the_model_are_refused(arm, settings, error, fragment):
     with pytest.raises(error, match=fragment) as caught:

@@ -86,8 +86,8 @@ class ModelCore:
     :param placed: :func:`placed_model` of ``model`` and ``settings`` when it is known already
         (reused, so the model keeps its identity).
     :raises FrameKinematicsError: when the settings do not fit the model (a user frame
-        parent that does not exist, a clash of names, an unknown ``com.yaw_link``, an
-        unknown tool tip).
+        parent that does not exist, a clash of names, ``com.frame`` naming a link, an unknown
+        ``com.yaw_link``, an unknown tool tip).
     :ivar urdf_model: the model of the robot description.
     :ivar model: the model the bridge uses: ``urdf_model`` with the tools and world link.
     :ivar reference: the link the robot CoM and baked frames are given in.
@@ -99,6 +99,10 @@ class ModelCore:
                  placed: Optional[Robot] = None) -> None:
         self.urdf_model = model
         model = placed_model(model, settings) if placed is None else placed
+        if model.has_link(settings.com_frame):
+            raise SettingError(f"com.frame '{settings.com_frame}' is a link of the robot: the "
+                               'robot CoM frame needs a name of its own (set com.frame; '
+                               'robot_state_publisher has no CoM frame)')
         self.model = model
         self.settings = settings
         skip = settings.floating_joints == 'skip'
