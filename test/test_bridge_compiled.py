@@ -87,3 +87,14 @@ def test_a_robot_loaded_while_compiling_is_the_one_moved_to_numba():
     bridge.wait_compiled(900)  # the first robot's move, if it ended later, changed nothing
     assert bridge.model.backend == 'numba'
     assert bridge.model.name == 'fk_arm'
+
+
+def test_the_compiled_robot_is_the_parsed_one_put_on_numba_and_not_parsed_again(core_log):
+    log = core_log('frame_kinematics.core.assembly')
+    body = _urdf('fk_arm').replace(
+        '</robot>', '<link name="pad"/><joint name="pad_joint" type="fixed"><parent '
+        'link="tool0"/><child link="pad"/><mimic joint="elbow_joint"/></joint></robot>')
+    bridge = Bridge(body, BridgeSettings(), logger=ListLogger(), backend='numba')
+    assert bridge.wait_compiled(900)
+    assert bridge.model.backend == 'numba'
+    assert log.text.count("joint 'pad_joint' is fixed: its <mimic>") == 1

@@ -122,7 +122,7 @@ class Bridge:
             return
         self._compiling = threading.Thread(
             target=switch_to_compiled, name='frame_kinematics_compiled', daemon=True,
-            args=(core.urdf_model.urdf, self._install_compiled, self.logger))
+            args=(core.urdf_model, self._install_compiled, self.logger))
         self._compiling.start()
 
     def _install_compiled(self, model: Robot) -> None:

@@ -18,8 +18,9 @@ The bridge publishes from its first joint_states on the numpy backend, as
 robot_state_publisher does; when numba is the backend, :func:`switch_to_compiled` gets the same
 robot on the compiled one meanwhile, in a thread of the bridge: a child process loads or
 compiles every kernel into the disk cache (so that the compiler never holds this process's
-interpreter), then the model is built here from that cache. The kernels do not depend on the
-robot (its tables are data), so the child warms them on the bundled arm.
+interpreter), then the numpy model's data are put on the compiled backend here, from that
+cache (the URDF is not parsed again, nor its warnings logged twice). The kernels do not
+depend on the robot (its tables are data), so the child warms them on the bundled arm.
 """
 
 import subprocess
@@ -41,15 +42,15 @@ _WARM = ('from frame_kinematics import robots\n'
          'model.executor.threads\n')
 
 
-def switch_to_compiled(urdf: str, install: Callable[[Robot], None], logger) -> None:
+def switch_to_compiled(parsed: Robot, install: Callable[[Robot], None], logger) -> None:
     """
-    Build ``urdf``'s model on the numba backend without compiling here, and hand it over.
+    Put ``parsed``'s data on the numba backend without compiling here, and hand it over.
 
     Runs in a thread of the bridge. When the disk cache does not hold the node's kernels yet,
     a child process compiles them all first (the ``/tf`` path's and the solvers'), so that
     neither ``/tf`` nor a service ever waits for the compiler in this process.
 
-    :param urdf: the robot description (already parsed once, on numpy).
+    :param parsed: the robot description's model on numpy (its data are shared).
     :param install: takes the model, its checked, ``/tf`` and solver kernels loaded.
     :param logger: where to say what happens (``info``/``warning``); when the compiled backend
         cannot be made ready, the reason is logged and ``install`` is not called.
@@ -75,7 +76,7 @@ def switch_to_compiled(urdf: str, install: Callable[[Robot], None], logger) -> N
                            f'({_last_line(done.stderr)})')
             return
     try:
-        model = Robot.from_urdf_string(urdf, backend='numba')
+        model = Robot(parsed, backend='numba')
         model.executor.tf  # loaded now, not on a message
         model.executor.threads  # the solvers' kernels, loaded now, not on a request
     except FrameKinematicsError as error:
