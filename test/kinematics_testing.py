@@ -52,6 +52,15 @@ def integrate(model, q, v, dt):
     return q
 
 
+def _pinocchio_angles(values, pj, joint):
+    """Our coordinates of a joint as Pinocchio's: continuous and planar angles as (cos, sin)."""
+    if pj.nq == len(values):
+        return values
+    if joint.type is JointType.CONTINUOUS:
+        return [np.cos(values[0]), np.sin(values[0])]
+    return [values[0], values[1], np.cos(values[2]), np.sin(values[2])]  # planar
+
+
 def to_pinocchio(model, pmodel, q, v, a):
     """Map our (q, v, a) to Pinocchio's, and the v-expansion matrix for mimic joints."""
     qp, vp, ap = np.zeros(pmodel.nq), np.zeros(pmodel.nv), np.zeros(pmodel.nv)
@@ -63,12 +72,14 @@ def to_pinocchio(model, pmodel, q, v, a):
         if joint.mimic is not None:
             master, mult, off = joint.mimic
             mj = model.joint(master)
-            qp[pj.idx_q] = q[mj.idx_q] * mult + off
+            qp[pj.idx_q:pj.idx_q + pj.nq] = _pinocchio_angles([q[mj.idx_q] * mult + off], pj,
+                                                              joint)
             vp[pj.idx_v] = v[mj.idx_v] * mult
             ap[pj.idx_v] = a[mj.idx_v] * mult
             expand[pj.idx_v, mj.idx_v] = mult
         else:
-            qp[pj.idx_q:pj.idx_q + pj.nq] = q[joint.idx_q:joint.idx_q + joint.nq]
+            qp[pj.idx_q:pj.idx_q + pj.nq] = _pinocchio_angles(
+                q[joint.idx_q:joint.idx_q + joint.nq], pj, joint)
             vp[pj.idx_v:pj.idx_v + pj.nv] = v[joint.idx_v:joint.idx_v + joint.nv]
             ap[pj.idx_v:pj.idx_v + pj.nv] = a[joint.idx_v:joint.idx_v + joint.nv]
             expand[pj.idx_v:pj.idx_v + pj.nv, joint.idx_v:joint.idx_v + joint.nv] = \

@@ -16,7 +16,7 @@
 import dataclasses
 
 from frame_kinematics.bridge.messages import (BridgeOutput, CenterOfMassOut, JointStateInput,
-                                              TransformOut)
+                                              read_joint_state, RefusedMessage, TransformOut)
 import pytest
 
 
@@ -65,3 +65,20 @@ def test_bridge_outputs_do_not_share_their_transform_list():
     assert second.tf == [] and BridgeOutput().tf == []
     second.accepted, second.reason = False, 'bad message'
     assert (second.accepted, second.reason) == (False, 'bad message')
+
+
+def test_a_joint_state_is_read_once_and_refused_whole_with_the_kind_of_its_fault():
+    names, positions, velocities, stamp = read_joint_state(
+        JointStateInput(['a', 'b'], [1, 2.5], [], 7))
+    assert (names, positions.tolist(), velocities.tolist(), stamp) == (('a', 'b'), [1.0, 2.5],
+                                                                       [], 7)
+    for msg, key, words in (
+            (JointStateInput(['a'], ['x']), 'values', 'are not numbers'),
+            (JointStateInput(['a'], [1.0], [], float('inf')), 'values', 'are not numbers'),
+            (JointStateInput(['a', 'b'], [1.0]), 'length', '2 names and 1 positions'),
+            (JointStateInput(['a'], [1.0], [1.0, 2.0]), 'length', '1 names and 2 velocities'),
+            (JointStateInput(['a', 'b'], [1.0, float('nan')]), 'nan', 'NaN, inf .* for b$'),
+            (JointStateInput(['a'], [0.0], [2e16]), 'nan', 'NaN, inf .* for a$')):
+        with pytest.raises(RefusedMessage, match=words) as refused:
+            read_joint_state(msg)
+        assert refused.value.key == key

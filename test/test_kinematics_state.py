@@ -204,27 +204,6 @@ def test_a_quantity_of_a_batch_that_does_not_fit_is_refused_with_its_size(
     np.testing.assert_array_equal(call(state), expected)
 
 
-def _pinocchio_q(model, pmodel, q):
-    """Pinocchio's configuration of our ``q``: angles as (cos, sin), mimic joints followed."""
-    qp = np.zeros(pmodel.nq)
-    for joint in model.joints:
-        if joint.type is JointType.FIXED:
-            continue
-        pj = pmodel.joints[pmodel.getJointId(joint.name)]
-        if joint.mimic is not None:
-            master, multiplier, offset = joint.mimic
-            ours = np.array([q[model.joint(master).idx_q] * multiplier + offset])
-        else:
-            ours = q[joint.idx_q:joint.idx_q + joint.nq]
-        if pj.nq == len(ours):
-            qp[pj.idx_q:pj.idx_q + pj.nq] = ours
-        elif joint.type is JointType.CONTINUOUS:
-            qp[pj.idx_q:pj.idx_q + 2] = np.cos(ours[0]), np.sin(ours[0])
-        else:  # planar: x, y, (cos, sin) of theta
-            qp[pj.idx_q:pj.idx_q + 4] = ours[0], ours[1], np.cos(ours[2]), np.sin(ours[2])
-    return qp
-
-
 def test_matches_pinocchio_on_every_example_robot_data_robot():
     pin = pytest.importorskip('pinocchio')
     root = os.path.dirname(os.path.dirname(erd_urdf('ur_description/urdf/ur5_robot.urdf')))
@@ -246,12 +225,11 @@ def test_matches_pinocchio_on_every_example_robot_data_robot():
         pdata = pmodel.createData()
         for _ in range(2):
             q = random_configuration(model, rng)
-            qp = _pinocchio_q(model, pmodel, q)
+            qp, _, _, expand = to_pinocchio(model, pmodel, q, np.zeros(model.nv),
+                                            np.zeros(model.nv))
             pin.forwardKinematics(pmodel, pdata, qp)
             pin.updateFramePlacements(pmodel, pdata)
             pin.computeJointJacobians(pmodel, pdata, qp)
-            _, _, _, expand = to_pinocchio(model, pmodel, q, np.zeros(model.nv),
-                                           np.zeros(model.nv))
             state = model.forward_kinematics(q)
             for link in model.link_names[1:]:  # all but our world link, Pinocchio's universe
                 fid = pmodel.getFrameId(link, pin.BODY)

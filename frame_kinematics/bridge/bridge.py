@@ -36,7 +36,7 @@ import numpy as np
 from .compiled import switch_to_compiled
 from .layout import baked_placements, stamped
 from .log import shorten, ThrottledLog
-from .messages import BridgeOutput, JointStateInput
+from .messages import BridgeOutput, JointStateInput, read_joint_state, RefusedMessage
 from .model_core import ModelCore, parse_description
 from .names import PlanCache
 from .parameters import ParameterValues
@@ -46,7 +46,6 @@ from .snapshot import MIMIC_TOLERANCE, Snapshot
 from .swap import prepare, SwapError
 from .throttle import Throttle
 from ..core.backend import resolve
-from ..core.checks import MAX_MAGNITUDE
 from ..core.errors import ConfigurationError, FrameKinematicsError, name_list, quote
 from ..core.joints import JointType
 from ..core.robot import Robot
@@ -336,28 +335,9 @@ class Bridge:
         :return: the transforms (and CoM) to publish; ``accepted=False`` if it was rejected.
         """
         try:
-            names = tuple(msg.names)
-            positions = np.asarray(msg.positions, dtype=float).reshape(-1)
-            velocities = np.asarray(msg.velocities, dtype=float).reshape(-1)
-            stamp_ns = int(msg.stamp_ns)
-        except (TypeError, ValueError, OverflowError):
-            return self._reject('values', 'ignored a joint_states message whose positions, '
-                                'velocities or stamp are not numbers')
-        if len(positions) != len(names):
-            return self._reject('length', f'ignored a joint_states message with {len(names)} '
-                                f'names and {len(positions)} positions '
-                                f'(joints {name_list(names)})')
-        if len(velocities) and len(velocities) != len(names):
-            return self._reject('length', f'ignored a joint_states message with {len(names)} '
-                                f'names and {len(velocities)} velocities '
-                                f'(joints {name_list(names)})')
-        usable = np.abs(positions) <= MAX_MAGNITUDE  # False for NaN
-        if len(velocities):
-            usable &= np.abs(velocities) <= MAX_MAGNITUDE
-        if not usable.all():
-            bad = [names[i] for i in np.flatnonzero(~usable).tolist()]
-            return self._reject('nan', 'ignored a joint_states message with NaN, inf or a '
-                                f'magnitude above {MAX_MAGNITUDE:g} for {name_list(bad)}')
+            names, positions, velocities, stamp_ns = read_joint_state(msg)
+        except RefusedMessage as refused:
+            return self._reject(refused.key, str(refused))
         for _ in range(3):
             core = self._core
             if core is not self._tf_core:

@@ -20,7 +20,11 @@ Stamps are integer nanoseconds (``builtin_interfaces/Time`` as one number).
 from dataclasses import dataclass, field
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
+import numpy as np
+
 from .markers import MarkerOut
+from ..core.checks import MAX_MAGNITUDE
+from ..core.errors import name_list
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,50 @@ class JointStateInput:
     positions: Sequence[float]
     velocities: Sequence[float] = ()
     stamp_ns: int = 0
+
+
+class RefusedMessage(Exception):
+    """
+    A joint_states message refused whole (:func:`read_joint_state`).
+
+    :ivar key: what kind of fault (the throttled log's key).
+    """
+
+    def __init__(self, key: str, text: str) -> None:
+        """Keep the kind of fault and say it."""
+        super().__init__(text)
+        self.key = key
+
+
+def read_joint_state(msg: JointStateInput) -> Tuple[Tuple[str, ...], np.ndarray, np.ndarray, int]:
+    """
+    Read a joint_states message once, and check it as a whole.
+
+    :param msg: the message.
+    :return: ``(names, positions, velocities, stamp_ns)``, the arrays new float vectors.
+    :raises RefusedMessage: for values or a stamp that are not numbers, lengths that differ
+        from the names', or a NaN, an inf or a magnitude above ``MAX_MAGNITUDE``.
+    """
+    try:
+        names = tuple(msg.names)
+        positions = np.asarray(msg.positions, dtype=float).reshape(-1)
+        velocities = np.asarray(msg.velocities, dtype=float).reshape(-1)
+        stamp_ns = int(msg.stamp_ns)
+    except (TypeError, ValueError, OverflowError):
+        raise RefusedMessage('values', 'ignored a joint_states message whose positions, '
+                             'velocities or stamp are not numbers') from None
+    for what, values in (('positions', positions), ('velocities', velocities)):
+        if len(values) != len(names) and (what == 'positions' or len(values)):
+            raise RefusedMessage('length', f'ignored a joint_states message with {len(names)} '
+                                 f'names and {len(values)} {what} (joints {name_list(names)})')
+    usable = np.abs(positions) <= MAX_MAGNITUDE  # False for NaN
+    if len(velocities):
+        usable &= np.abs(velocities) <= MAX_MAGNITUDE
+    if not usable.all():
+        bad = [names[i] for i in np.flatnonzero(~usable).tolist()]
+        raise RefusedMessage('nan', 'ignored a joint_states message with NaN, inf or a '
+                             f'magnitude above {MAX_MAGNITUDE:g} for {name_list(bad)}')
+    return names, positions, velocities, stamp_ns
 
 
 class TransformOut(NamedTuple):
