@@ -41,7 +41,7 @@ def study_inputs():
 def local_cluster():
     """Return a LocalCluster of 2 single-thread worker processes on loopback (numpy backend)."""
     return distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                                    host='127.0.0.1', dashboard_address=None,
+                                    host='127.0.0.1', dashboard_address=':0',
                                     env={'FRAME_KINEMATICS_BACKEND': 'numpy', 'PYTHONPATH': ROOT})
 
 
