@@ -128,6 +128,8 @@ def test_origin_axis_limits_inertial_and_mimic_are_read():
      'mimic chain loops: j -> k -> j'),
     (TWO_LINKS + joint_xml('j', 'floating', 'a', 'b', extra='<mimic joint="j"/>'),
      'a floating joint cannot mimic'),
+    (TWO_LINKS + joint_xml('j', 'planar', 'a', 'b', extra='<mimic joint="ghost"/>'),
+     'a planar joint cannot mimic'),
     (TWO_LINKS + joint_xml('j', 'revolute', 'a', 'b', xyz='1e308 0 0'),
      r"joint 'j': origin xyz 1e\+308 exceeds 1e\+16"),
     (TWO_LINKS + joint_xml('j', 'revolute', 'a', 'b', rpy='0 -2e16 0'),

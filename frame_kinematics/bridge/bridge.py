@@ -390,6 +390,7 @@ class Bridge:
         if not complete:
             received = received.copy()
             received[plan.q_idx] = True
+            complete = bool(received.all())
         if len(plan.v_idx):
             v = v.copy()
             v[plan.v_idx] = velocities[plan.v_pos] if len(velocities) else 0.0
@@ -403,7 +404,7 @@ class Bridge:
             self._q = _frozen(q)
             if received is not self._received:
                 self._received = _frozen(received)
-                self._complete = bool(received.all())
+                self._complete = complete
             if v is not self._v:
                 self._v = _frozen(v)
                 self._v_known = _frozen(v_known)
@@ -411,7 +412,8 @@ class Bridge:
         out = BridgeOutput()
         if plan.others:
             self._check_others(model, q, [(name, float(positions[i])) for i, name in plan.others])
-        complete = self._check_complete(core)
+        if not complete:
+            self._warn_missing(core, received)
         if complete and core.needs_baking:
             core = self._place_baked(core, q, out, now_ns)
         if not self._throttle.due(stamp_ns, plan.joints, now_ns, core.interval_ns):
@@ -450,19 +452,20 @@ class Bridge:
                                   f"joint '{name}', which follows '{master}' ({expected:.6g}): "
                                   'the value from the master is used')
 
-    def _check_complete(self, core: ModelCore) -> bool:
-        if self._complete:
-            return True
-        if not self._warned_missing:
-            self._warned_missing = True
-            note = ''
-            floating = any(j.type is JointType.FLOATING for j in core.model.joints)
-            if floating and not core.index.skipped:
-                note = (' (a floating joint whose pose comes from another TF publisher: set '
-                        'floating_joints to skip)')
-            self.logger.warning('the center of mass (and baked frames) wait for joints never '
-                                f'received yet: {name_list(self.missing_joints())}{note}')
-        return False
+    def _warn_missing(self, core: ModelCore, received: np.ndarray) -> None:
+        """Say once which joints of ``core``'s robot were never received (``received``)."""
+        if self._warned_missing:
+            return
+        self._warned_missing = True
+        note = ''
+        floating = any(j.type is JointType.FLOATING for j in core.model.joints)
+        if floating and not core.index.skipped:
+            note = (' (a floating joint whose pose comes from another TF publisher: set '
+                    'floating_joints to skip)')
+        missing = [j.name for j in core.model.actuated_joints
+                   if not received[j.idx_q:j.idx_q + j.nq].all()]
+        self.logger.warning('the center of mass (and baked frames) wait for joints never '
+                            f'received yet: {name_list(missing)}{note}')
 
     def _place_baked(self, core: ModelCore, q: np.ndarray, out: BridgeOutput,
                      now_ns: int) -> ModelCore:

@@ -24,7 +24,7 @@ import numpy as np
 
 from .markers import MarkerOut
 from ..core.checks import MAX_MAGNITUDE
-from ..core.errors import name_list
+from ..core.errors import FrameKinematicsError, name_list
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ class JointStateInput:
     stamp_ns: int = 0
 
 
-class RefusedMessage(Exception):
+class RefusedMessage(FrameKinematicsError):
     """
     A joint_states message refused whole (:func:`read_joint_state`).
 
@@ -62,7 +62,8 @@ def read_joint_state(msg: JointStateInput) -> Tuple[Tuple[str, ...], np.ndarray,
     Read a joint_states message once, and check it as a whole.
 
     :param msg: the message.
-    :return: ``(names, positions, velocities, stamp_ns)``, the arrays new float vectors.
+    :return: ``(names, positions, velocities, stamp_ns)``, the arrays float vectors (the
+        message's own when they are float64 already: only read).
     :raises RefusedMessage: for values or a stamp that are not numbers, lengths that differ
         from the names', or a NaN, an inf or a magnitude above ``MAX_MAGNITUDE``.
     """

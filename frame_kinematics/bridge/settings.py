@@ -298,7 +298,8 @@ class BridgeSettings:
     Run-time settings of the bridge (the node's parameters other than the URDF).
 
     :ivar publish_frequency: maximum rate (Hz) of joint transforms per joint, 0 or
-        :data:`MIN_PUBLISH_FREQUENCY` to 1000; 0: no throttling.
+        :data:`MIN_PUBLISH_FREQUENCY` to 1000; 0: an interval of 0 (a message older than the
+        last published stamp of its joints is not published).
     :ivar ignore_timestamp: publish every message whatever its stamp.
     :ivar frame_prefix: prepended to every frame id.
     :ivar publish_joint_transforms: movable joints on ``/tf``.

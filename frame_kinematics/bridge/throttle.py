@@ -16,8 +16,8 @@ When joint transforms are due on ``/tf``, and the stamps of the robot CoM frame.
 
 Throttling follows robot_state_publisher: a message is due when its stamp is at least
 ``int(1000 / publish_frequency)`` whole milliseconds after the least recently published joint
-it names, or always with ``ignore_timestamp`` or ``publish_frequency: 0``. If the node clock
-goes backwards, the publish history is cleared.
+it names (with ``publish_frequency: 0``, when it is not older), or always with
+``ignore_timestamp``. If the node clock goes backwards, the publish history is cleared.
 
 The robot CoM frame is one child frame fed by every joint_states source: two sources stamped
 with the same tick would send it twice with one stamp (tf2 listeners warn TF_REPEATED_DATA and

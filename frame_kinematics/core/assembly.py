@@ -128,7 +128,7 @@ def _tree(description: RobotDescription) -> Tuple[str, Dict[str, List[JointDescr
 def _resolve_mimics(joints: Dict[str, JointDescription]) -> Dict[str, Tuple[str, float, float]]:
     ignored = set()  # a <mimic> of a joint the URDF does not have: the joint moves on its own
     for name, joint in joints.items():
-        if joint.mimic is not None and JointType(joint.type) is not JointType.FIXED and \
+        if joint.mimic is not None and JointType(joint.type).one_dof and \
                 joint.mimic.joint not in joints:
             _LOG.warning("joint '%s' mimics unknown joint '%s': its <mimic> is ignored (the joint "
                          'moves on its own, as robot_state_publisher and MoveIt take it)', name,

@@ -226,9 +226,11 @@ def random_uniform(model: 'RobotModel', rng: np.random.Generator, size: Optional
     """
     Draw configurations uniformly within the joint limits.
 
-    Continuous angles (and planar angles) are drawn in ``[-pi, pi)``, floating orientations
-    uniformly on SO(3); coordinates without limits (unbounded prismatic joints, floating and
-    planar translations) are drawn in ``[-translation_range, translation_range]``.
+    Continuous angles (and planar angles) are drawn in ``[-pi, pi)``, revolute angles over one
+    turn at most (:meth:`~frame_kinematics.core.joints.ConfigurationLayout.turn_bounds`),
+    floating orientations uniformly on SO(3); coordinates without limits (unbounded prismatic
+    joints, floating and planar translations) are drawn in
+    ``[-translation_range, translation_range]``.
 
     :param model: the robot model.
     :param rng: the random generator (``numpy.random.default_rng(seed)`` for reproducibility).

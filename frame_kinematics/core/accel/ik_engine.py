@@ -308,9 +308,9 @@ def warm_up() -> bool:
     Called by the first compiled solver of each executor, before its first solve's time budget
     starts (:attr:`Accelerator.threads <frame_kinematics.core.accel.Accelerator.threads>`).
     The parallel kernel is launched only while numba's compiler lock is held and the threading
-    layer is not chosen yet (its first launch chooses it), or when the layer is one that
-    several Python threads may call at once: numba's own workqueue layer aborts the process
-    when two threads launch at once.
+    layer is not chosen yet (compiling or loading a parallel kernel chooses it), or when the
+    layer is one that several Python threads may call at once: numba's own workqueue layer
+    aborts the process when two threads launch at once.
 
     :return: whether batches run on threads: numba's threading layer is one that several
         Python threads may call at once (:data:`THREAD_SAFE_LAYERS`); otherwise batches run
@@ -353,7 +353,7 @@ def warm_up() -> bool:
 
 
 def _layer() -> Optional[str]:
-    """Return numba's threading layer, or None before the first parallel launch chooses it."""
+    """Return numba's threading layer, or None before a parallel kernel's load chooses it."""
     try:
         return numba.threading_layer()
     except ValueError:

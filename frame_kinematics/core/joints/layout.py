@@ -282,7 +282,7 @@ class ConfigurationLayout:
             lower[self.wrap_q], upper[self.wrap_q] = -np.pi, np.pi
         wide = self.turn_q[upper[self.turn_q] - lower[self.turn_q] > _TWO_PI]
         start = np.clip(-np.pi, lower[wide], upper[wide] - _TWO_PI)
-        lower[wide], upper[wide] = start, start + _TWO_PI
+        lower[wide], upper[wide] = start, np.minimum(start + _TWO_PI, upper[wide])
         return lower, upper
 
     def sampling_bounds(self, translation_range: float) -> Tuple[np.ndarray, np.ndarray]:
