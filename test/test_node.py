@@ -439,9 +439,10 @@ def test_tf_keeps_flowing_while_ik_solves(harness):
     assert harness.call('parameters', every).results[0].successful
     answer = future.result()
     assert not answer.success and 'no solution' in answer.message
-    # a message per joint_states message, one per spin: a node that waited for the solver
-    # would deliver none while it ran, however long it runs on this machine
-    assert spins > 0 and during >= spins / 2, f'{during} /tf messages in {spins} spins'
+    # a message per joint_states message, at most one per spin (a spin may take another
+    # callback, or wait): a node that waited for the solver would deliver none while it ran;
+    # a fast machine makes the solve, and so the number of spins, short
+    assert spins > 0 and during >= min(10, spins / 4), f'{during} /tf messages in {spins} spins'
 
 
 def test_joints_of_two_sources_in_one_batch_are_both_on_tf(harness):
