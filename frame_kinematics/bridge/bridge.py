@@ -56,6 +56,13 @@ def _frozen(array: np.ndarray) -> np.ndarray:
     return array
 
 
+def _never_received(model: Robot, received: np.ndarray) -> List[str]:
+    """Actuated joints of ``model`` whose entries ``received`` does not mark, in ``q`` order."""
+    if received.all():
+        return []
+    return [j.name for j in model.actuated_joints if not received[j.idx_q:j.idx_q + j.nq].all()]
+
+
 class Bridge:
     """
     The decisions of the frame_kinematics node, on plain data.
@@ -191,10 +198,7 @@ class Bridge:
     def missing_joints(self) -> List[str]:
         """Actuated joints never received yet (in ``q`` order; skipped joints excluded)."""
         snap = self.snapshot()
-        if snap.received.all():
-            return []
-        return [j.name for j in snap.model.actuated_joints
-                if not snap.received[j.idx_q:j.idx_q + j.nq].all()]
+        return _never_received(snap.model, snap.received)
 
     def frame_dependencies(self, frame: str) -> Tuple[str, ...]:
         """Actuated joints a frame's pose depends on (see :meth:`Snapshot.frame_dependencies`)."""
@@ -462,10 +466,9 @@ class Bridge:
         if floating and not core.index.skipped:
             note = (' (a floating joint whose pose comes from another TF publisher: set '
                     'floating_joints to skip)')
-        missing = [j.name for j in core.model.actuated_joints
-                   if not received[j.idx_q:j.idx_q + j.nq].all()]
         self.logger.warning('the center of mass (and baked frames) wait for joints never '
-                            f'received yet: {name_list(missing)}{note}')
+                            f'received yet: {name_list(_never_received(core.model, received))}'
+                            f'{note}')
 
     def _place_baked(self, core: ModelCore, q: np.ndarray, out: BridgeOutput,
                      now_ns: int) -> ModelCore:
