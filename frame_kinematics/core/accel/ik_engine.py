@@ -339,6 +339,7 @@ def warm_up() -> bool:
     ik_one.solve_full(nodes, root, first, eye, columns, bounds, settings, first, target, q,
                       np.ones(1, dtype=np.uint64), frozen(np.ones(3, dtype=np.int64)), 0.0,
                       np.empty((2, 1)))
+    launched = False
     if _layer() is None:
         with global_compiler_lock:
             if _layer() is None:
@@ -346,9 +347,11 @@ def warm_up() -> bool:
                     call(ik.solve_parallel)
                 except ValueError:  # numba: no layer satisfies NUMBA_THREADING_LAYER
                     return False
+                launched = True
     if _layer() not in THREAD_SAFE_LAYERS:
         return False
-    call(ik.solve_parallel)  # loaded now, not in a batch's time budget
+    if not launched:
+        call(ik.solve_parallel)  # loaded now, not in a batch's time budget
     return True
 
 
