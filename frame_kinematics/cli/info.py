@@ -17,7 +17,7 @@ import argparse
 import math
 from typing import Dict, List, Optional
 
-from .common import emit, finite, to_json
+from .common import emit, to_json
 from .robot_input import model_of
 from ..core.backend import describe
 from ..core.collision import CollisionFlags
@@ -109,9 +109,8 @@ def _info_json(model: Robot) -> dict:
                    'link_p_com': link.link_p_com.tolist() if link.has_inertial else None}
                   for link in model.links],
         'joints': [{'name': j.name, 'type': j.type.value, 'parent': j.parent, 'child': j.child,
-                    'axis': j.axis.tolist(), 'lower': finite(j.lower),
-                    'upper': finite(j.upper), 'velocity': finite(j.velocity),
-                    'effort': finite(j.effort),
+                    'axis': j.axis.tolist(), 'lower': j.lower, 'upper': j.upper,
+                    'velocity': j.velocity, 'effort': j.effort,
                     'mimic': None if j.mimic is None else {
                         'joint': j.mimic[0], 'multiplier': j.mimic[1], 'offset': j.mimic[2]},
                     'idx_q': j.idx_q, 'idx_v': j.idx_v}

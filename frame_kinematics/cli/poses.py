@@ -22,7 +22,7 @@ import math
 
 import numpy as np
 
-from .common import config_line, configuration_dict, emit, finite, fmt, table, to_json
+from .common import config_line, configuration_dict, emit, fmt, table, to_json
 from .inputs import default_link, number, parse_pairs, read_states, velocity_vector
 from .robot_input import model_of
 from ..core import velocity
@@ -116,7 +116,7 @@ def run_jacobian(args: argparse.Namespace) -> int:
                       'configuration': configuration_dict(model, q),
                       'rows': rows, 'columns': columns, 'jacobian': jac.tolist(),
                       'singular_values': singular.tolist(), 'manipulability': manipulability,
-                      'condition_number': finite(condition)}))
+                      'condition_number': condition}))
         return 0
     p = args.precision
     point_text = ' '.join(fmt(x, p) for x in point_list)
