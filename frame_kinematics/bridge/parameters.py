@@ -28,6 +28,7 @@ set but that is not listed yet) waits, with a warning, until its definition is c
 """
 
 from dataclasses import fields
+import functools
 import re
 from types import MappingProxyType
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
@@ -152,9 +153,7 @@ def own_parameters(values: Mapping[str, Any]) -> Tuple[Dict[str, Any], Tuple[str
     """
     own, others = {}, []
     for name, value in values.items():
-        if name in _NODE_CHECKS or name == 'user_frames.names' or name in SETTING_OF or \
-                is_ros_parameter(name) or split_frame_parameter(name) is not None or \
-                split_tool_parameter(name) is not None:
+        if _checker(name) is not None or is_ros_parameter(name):
             own[name] = value
         else:
             others.append(name)
@@ -222,6 +221,36 @@ _TOOL_CHECKS: Dict[str, Callable[[Any, str], Any]] = {
 }
 
 
+def _keyed(what: str, owner_key: Tuple[str, str],
+           checks: Mapping[str, Callable[[Any, str], Any]], value: Any, name: str) -> Any:
+    """Check the owner named in a per-frame or per-tool parameter, then its value."""
+    check_string(owner_key[0], what, empty=False)
+    return checks[owner_key[1]](value, name)
+
+
+def _checker(name: str) -> Optional[Callable[[Any, str], Any]]:
+    """
+    Return the check of one of the node's own parameters.
+
+    :param name: a parameter name.
+    :return: ``check(value, name)`` giving the normalised value, or None when ``name`` is not
+        a parameter of the node (rclpy's own included).
+    """
+    if name in _NODE_CHECKS:
+        return _NODE_CHECKS[name]
+    if name == 'user_frames.names':
+        return _names
+    if name in SETTING_OF:
+        return CHECKS[SETTING_OF[name]]
+    frame_key = split_frame_parameter(name)
+    if frame_key is not None:
+        return functools.partial(_keyed, 'user frame name', frame_key, _FRAME_CHECKS)
+    tool_key = split_tool_parameter(name)
+    if tool_key is not None:
+        return functools.partial(_keyed, 'tool tip', tool_key, _TOOL_CHECKS)
+    return None
+
+
 def check_parameter(name: Any, value: Any) -> Any:
     """
     Check one parameter by name, type and range.
@@ -235,28 +264,16 @@ def check_parameter(name: Any, value: Any) -> Any:
     if not isinstance(name, str) or len(name) > 2 * 256:
         raise ParameterError(f'parameter {quote(name)} cannot be set because it was not '
                              'declared')
+    check = _checker(name)
+    if check is None:
+        raise ParameterError(f"parameter '{quote(name)[1:-1]}' cannot be set because it was "
+                             'not declared')
     try:
-        if name in _NODE_CHECKS:
-            return _NODE_CHECKS[name](value, name)
-        if name == 'user_frames.names':
-            return _names(value, name)
-        attr = SETTING_OF.get(name)
-        if attr is not None:
-            return CHECKS[attr](value, name)
-        frame_key = split_frame_parameter(name)
-        if frame_key is not None:
-            check_string(frame_key[0], 'user frame name', empty=False)
-            return _FRAME_CHECKS[frame_key[1]](value, name)
-        tool_key = split_tool_parameter(name)
-        if tool_key is not None:
-            check_string(tool_key[0], 'tool tip', empty=False)
-            return _TOOL_CHECKS[tool_key[1]](value, name)
+        return check(value, name)
     except ParameterError:
         raise
     except SettingError as exc:
         raise ParameterError(str(exc)) from None
-    raise ParameterError(f"parameter '{quote(name)[1:-1]}' cannot be set because it was not "
-                         'declared')
 
 
 class ParameterValues:
