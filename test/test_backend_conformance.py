@@ -15,9 +15,11 @@
 The backend conformance suite: every backend gives the numpy reference's numbers.
 
 Poses, every Jacobian variant, the center of mass, its Jacobian and the centroidal momentum,
-for single configurations and batches of 1, 15, 16 and 64 (the numpy batch path changes at
-16), on the bundled robots, every robot of example-robot-data the loader accepts, and random
-trees whose joint axes are principal up to float noise (as float32 exports write them).
+velocities and accelerations, a robot's one-link shortcuts, for single configurations and
+batches of 1, 15, 16 and 64 (the numpy batch path changes at 16), on the bundled robots,
+every robot of example-robot-data the loader accepts, and random trees whose joint axes are
+principal up to float noise (as float32 exports write them); and the inverse kinematics
+iterates without restarts (the same iterations to the same solution).
 Each robot is parsed once, as data (a ``RobotModel``), and evaluated by a state per backend
 (``KinematicsState(model, q, backend=...)``).
 """
@@ -28,8 +30,10 @@ import os
 
 from conftest import all_joint_types_model, joint_xml, link_xml, random_configuration, urdf
 from frame_kinematics import robots
-from frame_kinematics.core import ExpressedIn, KinematicsState, RobotModel, URDFError
+from frame_kinematics.core import ExpressedIn, ik, KinematicsState, Robot, RobotModel, \
+    URDFError
 from frame_kinematics.core.backend import again
+from frame_kinematics.core.joints import JointType
 from hypothesis import given, HealthCheck, settings, strategies as st
 import numpy as np
 import pytest
@@ -62,10 +66,10 @@ def _example_robot_data():
                   for p in glob.glob(os.path.join(root, '**', '*.urdf'), recursive=True))
 
 
-def _load(text):
+def _load(text, floating_base=False):
     logging.disable(logging.WARNING)  # example-robot-data's URDFs warn about meshes etc.
     try:
-        return RobotModel.from_urdf_string(text)
+        return RobotModel.from_urdf_string(text, floating_base=floating_base)
     finally:
         logging.disable(logging.NOTSET)
 
@@ -99,12 +103,28 @@ def _assert_conforms(model, backend, seed=3):
                 single = KinematicsState(model, q[k], backend='numpy')
                 np.testing.assert_allclose(ours.poses[:, k], single.poses, rtol=0, atol=TOL)
     q = random_configuration(model, rng)
-    v = rng.normal(size=model.nv)
+    robot = Robot(model, backend)  # its one-link shortcuts walk the link's path alone
+    ref = KinematicsState(model, q, backend='numpy')
+    for link in links:
+        np.testing.assert_allclose(robot.transform(q, link), ref.transform(link), rtol=0,
+                                   atol=TOL)
+        for expressed in ExpressedIn:
+            np.testing.assert_allclose(robot.jacobian(q, link, point, expressed),
+                                       ref.jacobian(link, point, expressed), rtol=0, atol=TOL)
+    v, a = rng.normal(size=(2, model.nv))
+    ours = KinematicsState(model, q, v, a, backend=again(executor))
+    ref = KinematicsState(model, q, v, a, backend='numpy')
+    quantities = ['local_poses', 'spatial_velocities', 'spatial_accelerations']
     if model.total_mass > 0:
-        ours = KinematicsState(model, q, v, backend=again(executor))
-        ref = KinematicsState(model, q, v, backend='numpy')
-        np.testing.assert_allclose(ours.centroidal_momentum(), ref.centroidal_momentum(),
-                                   rtol=0, atol=1e-10)
+        quantities += ['center_of_mass_velocity', 'centroidal_momentum']
+    for quantity in quantities:
+        expected = getattr(ref, quantity)
+        expected = expected() if callable(expected) else expected
+        actual = getattr(ours, quantity)
+        actual = actual() if callable(actual) else actual
+        # rounding grows with the magnitude (a momentum of 3e3 kg m/s on a humanoid)
+        np.testing.assert_allclose(actual, expected, rtol=0,
+                                   atol=TOL * max(1.0, float(np.abs(expected).max())))
 
 
 @pytest.mark.parametrize('backend', _backends())
@@ -117,6 +137,40 @@ def test_bundled_robots_conform(backend, name):
 @pytest.mark.parametrize('backend', _backends())
 def test_every_joint_type_conforms(backend):
     _assert_conforms(all_joint_types_model(backend='numpy'), backend)
+
+
+def _assert_ik_conforms(model, backend, tip, active_joints=None, seed=5):
+    """Without restarts, ``backend`` takes numpy's iterations to numpy's solution."""
+    rng = np.random.default_rng(seed)
+    goals = random_configuration(model, rng, 6)
+    seeds = random_configuration(model, rng, 6)
+    seeds[::2] = goals[::2]  # a seed that solves its target already: no step is taken
+    for joint in model.actuated_joints:  # and quaternions of the other sign than steps give
+        if joint.type is JointType.FLOATING:
+            quat = seeds[:, joint.idx_q + 3:joint.idx_q + 7]
+            quat *= -np.sign(quat[:, 3:])
+    targets = KinematicsState(model, goals, backend='numpy').transform(tip)
+    solvers = [ik.IKSolver(model, tip, active_joints, backend=chosen)
+               for chosen in ('numpy', backend)]
+    for target, start in zip(targets, seeds):
+        ref, ours = [solver.solve(target, seed=start, restarts=0, max_iterations=100,
+                                  time_budget=60.0) for solver in solvers]
+        assert (ours.iterations, ours.reason) == (ref.iterations, ref.reason)
+        np.testing.assert_allclose(ours.q, ref.q, rtol=0, atol=1e-9)
+
+
+@pytest.mark.parametrize('backend', _backends())
+@pytest.mark.parametrize('floating_base', [False, True])
+@pytest.mark.parametrize('name, tip', [('fk_arm', 'tool0'), ('fk_quadruped', 'front_left_foot')])
+def test_bundled_robots_inverse_kinematics_conform(backend, name, tip, floating_base):
+    text = open(robots.path(name)).read()
+    _assert_ik_conforms(_load(text, floating_base), backend, tip)
+
+
+@pytest.mark.parametrize('backend', _backends())
+@pytest.mark.parametrize('active_joints', [None, ['j_rev', 'j_pri']])
+def test_every_joint_type_inverse_kinematics_conforms(backend, active_joints):
+    _assert_ik_conforms(all_joint_types_model(backend='numpy'), backend, 'tip', active_joints)
 
 
 @pytest.mark.parametrize('backend', _backends())

@@ -16,7 +16,8 @@ From a parsed URDF to the model's ordered links and joints.
 
 Checks the tree (one root, no cycle, no unknown or doubly parented link), resolves mimic
 chains to an actuated master, and numbers links depth-first from the root (children in
-document order, as Pinocchio and KDL do) with each actuated joint's slice of ``q`` and ``v``.
+document order; Pinocchio orders siblings by joint name) with each actuated joint's slice of
+``q`` and ``v``.
 """
 
 from dataclasses import dataclass

@@ -17,7 +17,8 @@ The robot model: a read-only kinematic tree built from a URDF (Pinocchio's ``Mod
 Configuration layout
 --------------------
 Actuated joints (not fixed, not mimic) are ordered depth-first from the root link, children
-in document order (the order Pinocchio and KDL use). Each joint owns a slice of the
+in document order (Pinocchio orders them by joint name: see
+:func:`~frame_kinematics.core.configuration.entries_in_order`). Each joint owns a slice of the
 configuration vector ``q`` (size ``nq``) and of the velocity vector ``v`` (size ``nv``); the
 layout of each joint type is in :mod:`frame_kinematics.core.joints.joint_type`. Mimic joints
 (``value = multiplier * master + offset``) have no coordinates of their own. Fixed joints are

@@ -163,11 +163,13 @@ class Engine:
         """
         Solve ``targets`` (``(B, n_tips, 4, 4)``) from ``seeds`` (``(B, n)`` reduced).
 
-        :param seeds: one reduced seed per target.
+        :param seeds: one reduced seed per target (its quaternions are taken with ``w >= 0``,
+            the sign every step gives them, as the compiled solve takes them).
         :param targets: ``root_T_target`` per target and tip.
         :param deadline: ``time.perf_counter()`` value at which to stop.
         :return: the per-target outcome.
         """
+        seeds = self.ev.layout.positive_w(seeds)
         problem = self.problem
         count, k, n_tips = len(seeds), self.k, problem.n_tips
         m = len(problem.rows)

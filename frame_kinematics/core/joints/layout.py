@@ -176,6 +176,21 @@ class ConfigurationLayout:
             ok &= self.quaternions_unit(q, tolerance)
         return ok
 
+    def positive_w(self, q: np.ndarray) -> np.ndarray:
+        """
+        Return the configurations with every quaternion of sign ``w >= 0`` (a new array).
+
+        The sign :meth:`integrate` gives a floating joint's quaternion (the same orientation).
+
+        :param q: ``(*B, nq)`` with unit quaternions.
+        :return: the configurations.
+        """
+        out = np.array(q, dtype=float)
+        for iq, _, _ in self.floating:
+            quat = out[..., iq + 3:iq + 7]
+            quat *= np.where(quat[..., 3:] < 0.0, -1.0, 1.0)
+        return out
+
     def clip(self, q: np.ndarray) -> np.ndarray:
         """
         Project validated configurations onto the limits (a new array).
