@@ -40,7 +40,9 @@ Services (with ``frame_kinematics_interfaces``): ``~/compute_ik``, ``get_jacobia
 ``moveit_msgs``) MoveIt's ``GetPositionIK`` and
 ``GetPositionFK``, named by the parameters ``moveit.compute_ik_service`` and
 ``moveit.compute_fk_service`` (``compute_ik``, ``compute_fk``), whose SRDF comes from the
-``robot_description_semantic`` parameter or topic.
+``robot_description_semantic`` parameter or topic. The QoS of ``joint_states``, ``/tf`` and
+``/tf_static`` follow the ``qos_overrides`` parameters robot_state_publisher and tf2_ros read
+(:mod:`frame_kinematics.bridge.qos`).
 """
 
 import gc
@@ -49,7 +51,7 @@ import signal
 import sys
 import threading
 import time
-from typing import Any, Callable, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from geometry_msgs.msg import (PointStamped, PoseStamped, Transform, TransformStamped,
                                Vector3Stamped)
@@ -61,7 +63,6 @@ from rclpy.executors import Executor, ExternalShutdownException, SingleThreadedE
 from rclpy.logging import get_logger
 from rclpy.node import Node
 from rclpy.parameter import Parameter
-from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.serialization import deserialize_message, serialize_message
 from rclpy.signals import SignalHandlerOptions
 from sensor_msgs.msg import JointState
@@ -76,6 +77,8 @@ from .bridge.log import error_text, ForwardingHandler, shorten
 from .bridge.moveit import MoveItKinematics
 from .bridge.moveit_types import FAILURE, PositionFKAnswer, PositionIKAnswer
 from .bridge.parameters import own_parameters, split_frame_parameter, split_tool_parameter
+from .bridge.qos import check_overrides, JOINT_STATES_POLICIES, TF_POLICIES, \
+    TF_STATIC_POLICIES
 from .bridge.services import compute_ik, get_jacobian, get_relative_motion
 from .bridge.throttle import JOINT_STATES_DEPTH
 from .core.backend import describe, resolve
@@ -88,6 +91,7 @@ from .ros.conversions import (fill_ik_response, fill_jacobian_response, fill_joi
 from .ros.joint_state_cdr import joint_state_reader, PROBES
 from .ros.moveit_conversions import (fill_position_fk_response, fill_position_ik_response,
                                      position_fk_request, position_ik_request)
+from .ros.qos import joint_states_qos, latched_qos, overriding_options, policy_names
 from .ros.reach_action import ReachAction
 from .ros.tf_cdr import tf_serializer
 from .ros.tf_path import ExecutorThread, guarded, queue_taker
@@ -105,13 +109,6 @@ try:
 except ImportError:  # optional too: without it, no MoveIt-compatible services
     GetPositionFK = GetPositionIK = None
 
-#: Latched topics (``robot_description``, ``/tf_static``): the last message reaches late
-#: subscribers.
-LATCHED_QOS = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
-                         reliability=ReliabilityPolicy.RELIABLE)
-#: ``joint_states``: sensor-data QoS (best effort, volatile), deep enough for a batch.
-JOINT_STATES_QOS = QoSProfile(depth=JOINT_STATES_DEPTH, reliability=ReliabilityPolicy.BEST_EFFORT,
-                              durability=DurabilityPolicy.VOLATILE)
 #: Seconds between two hand-overs of Python's GIL between threads (see :func:`main`).
 GIL_SWITCH_INTERVAL = 0.001
 #: Longest wait (s) of an executor before it checks whether to stop.
@@ -173,6 +170,8 @@ class FrameKinematicsNode(Node):
                 'ignoring parameters of other nodes (as robot_state_publisher does): '
                 f'{name_list(others)}'))
         try:
+            joint_states_overrides = check_overrides(
+                params, self.resolve_topic_name('joint_states'), policy_names())
             self.bridge = Bridge.from_parameters(params, logger=self.get_logger(),
                                                  backend=None)
             self.moveit = MoveItKinematics(self.get_logger())
@@ -180,11 +179,14 @@ class FrameKinematicsNode(Node):
                                      self.bridge.model)
         except FrameKinematicsError as exc:
             raise NodeStartError(str(exc), self.get_logger().name) from None
-        self._description_pub = self.create_publisher(String, 'robot_description', LATCHED_QOS)
-        self._tf_pub = self.create_publisher(TFMessage, '/tf', 100)
+        self._description_pub = self.create_publisher(String, 'robot_description', latched_qos())
+        self._tf_pub = self.create_publisher(
+            TFMessage, '/tf', 100, qos_overriding_options=overriding_options(TF_POLICIES))
         # Not tf2_ros's StaticTransformBroadcaster: it never replaces a child frame it has
         # sent, and the bridge always hands over the whole static set.
-        self._tf_static_pub = self.create_publisher(TFMessage, '/tf_static', LATCHED_QOS)
+        self._tf_static_pub = self.create_publisher(
+            TFMessage, '/tf_static', latched_qos(),
+            qos_overriding_options=overriding_options(TF_STATIC_POLICIES))
         self._com_pub = self.create_publisher(PointStamped, 'com', 10)
         self._com_velocity_pub = self.create_publisher(Vector3Stamped, 'com_velocity', 10)
         self._momentum_pub = self.create_publisher(Vector3Stamped, 'angular_momentum', 10)
@@ -201,13 +203,14 @@ class FrameKinematicsNode(Node):
                                 self._on_get_relative_motion)
         self._start_moveit_services(params)
         self._reach = None if ReachStudy is None else \
-            ReachAction(self, ReachStudy, self.bridge.snapshot, self._now, LATCHED_QOS)
+            ReachAction(self, ReachStudy, self.bridge.snapshot, self._now, latched_qos())
         self._tf_message = tf_serializer(
             params['tf_serialization'], TFMessageFiller(TFMessage, TransformStamped),
             serialize_message, self.get_logger())
         self._read_joint_state = self._joint_state_reader(params['joint_states_serialization'])
         self._publish(self.bridge.initial_output(self._now()))
-        self._tf_node, self._tf_thread = self._start_tf_path(params['joint_states_intake'])
+        self._tf_node, self._tf_thread = self._start_tf_path(params['joint_states_intake'],
+                                                             joint_states_overrides)
         model = self.bridge.model
         target = resolve()
         later = '' if target == 'numpy' else f', {describe(target)} once its kernels are ready'
@@ -242,7 +245,7 @@ class FrameKinematicsNode(Node):
         self.create_service(GetPositionFK, params['moveit.compute_fk_service'],
                             self._on_position_fk, callback_group=group)
         self.create_subscription(String, 'robot_description_semantic', self._on_semantic,
-                                 LATCHED_QOS, callback_group=group)
+                                 latched_qos(), callback_group=group)
 
     def _joint_state_reader(self, mode: str) -> Callable[[bytes], JointStateInput]:
         """Return how serialized joint_states become the bridge's input (checked bytes)."""
@@ -252,19 +255,27 @@ class FrameKinematicsNode(Node):
         reader = joint_state_reader(mode, probes, deserialize, self.get_logger())
         return deserialize if reader is None else reader.read
 
-    def _start_tf_path(self, intake_mode: str) -> Tuple[Node, ExecutorThread]:
-        """Start the joint_states subscription on its own node, spun in its own thread."""
+    def _start_tf_path(self, intake_mode: str, qos_overrides: Dict[str, Any]
+                       ) -> Tuple[Node, ExecutorThread]:
+        """
+        Start the joint_states subscription on its own node, spun in its own thread.
+
+        :param intake_mode: the ``joint_states_intake`` parameter.
+        :param qos_overrides: the subscription's QoS overrides (checked), given to that node.
+        """
         name = f'{self.get_name()}_tf'
+        overrides = [Parameter(key, value=value) for key, value in qos_overrides.items()]
         node = Node(name, namespace=self.get_namespace(), context=self.context,
                     cli_args=['--ros-args', '-r', f'__node:={name}'],
                     start_parameter_services=False, enable_rosout=False,
                     parameter_overrides=[Parameter('start_type_description_service',
-                                                   value=False)])
+                                                   value=False)] + overrides)
         intake = JointStateIntake(self._on_joint_state, self._pause_ns, JOINT_STATES_DEPTH,
                                   self._on_intake_error)
         subscription = node.create_subscription(
             JointState, 'joint_states', guarded(intake, self._on_tf_path_error),
-            JOINT_STATES_QOS, raw=True)
+            joint_states_qos(), raw=True,
+            qos_overriding_options=overriding_options(JOINT_STATES_POLICIES))
         thread = ExecutorThread(node, name)
         take_next = None
         if intake_mode == 'batches':

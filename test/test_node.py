@@ -547,7 +547,58 @@ def test_parameters_of_other_nodes_in_a_shared_file_are_ignored_with_a_warning(t
         process.stdout.close()
 
 
+def test_qos_overrides_change_joint_states_and_tf_as_robot_state_publisher_reads_them(tmp_path):
+    name = 'frame_kinematics_qos_test'
+    process, log = _started(tmp_path, name, """\
+    qos_overrides:
+      /tf:
+        publisher:
+          reliability: best_effort
+      /joint_states:
+        subscription:
+          reliability: reliable
+""")
+    context = rclpy.context.Context()
+    rclpy.init(context=context)
+    probe = rclpy.create_node('qos_probe', context=context)
+    executor = executors.SingleThreadedExecutor(context=context)
+    executor.add_node(probe)
+    try:
+        assert b'publishing' in log and process.poll() is None, log.decode(errors='replace')
+
+        def endpoints():
+            tf = [e for e in probe.get_publishers_info_by_topic('/tf') if e.node_name == name]
+            joints = [e for e in probe.get_subscriptions_info_by_topic('/joint_states')
+                      if e.node_name == f'{name}_tf']
+            static = [e for e in probe.get_publishers_info_by_topic('/tf_static')
+                      if e.node_name == name]
+            return (tf, joints, static) if tf and joints and static else None
+
+        tf, joints, static = spin_until(executor, endpoints, TIMEOUT)
+        assert tf[0].qos_profile.reliability == qos.ReliabilityPolicy.BEST_EFFORT
+        assert joints[0].qos_profile.reliability == qos.ReliabilityPolicy.RELIABLE
+        assert static[0].qos_profile.reliability == qos.ReliabilityPolicy.RELIABLE
+        assert static[0].qos_profile.durability == qos.DurabilityPolicy.TRANSIENT_LOCAL
+        client = probe.create_client(rcl_srvs.SetParameters, f'{name}/set_parameters')
+        assert spin_until(executor, client.service_is_ready, TIMEOUT)
+        for key in ('qos_overrides./tf.publisher.reliability',  # given: ours refuses it
+                    'qos_overrides./tf.publisher.history'):  # declared read-only by rclpy
+            future = client.call_async(rcl_srvs.SetParameters.Request(
+                parameters=[_parameter(key, 'reliable')]))
+            assert spin_until(executor, future.done, TIMEOUT)
+            (result,) = future.result().results
+            assert not result.successful and 'read-only' in result.reason, result.reason
+    finally:
+        executor.shutdown()
+        probe.destroy_node()
+        rclpy.try_shutdown(context=context)
+        stop_group(process, LAUNCH_STOP)
+        process.stdout.close()
+
+
 @pytest.mark.parametrize('extra, words', [
+    ('    qos_overrides:\n      /tf_static:\n        publisher:\n          depth: deep\n',
+     'qos_overrides./tf_static.publisher.depth must be an integer'),
     ('    user_frames:\n      names: []\n', 'user_frames.names: []'),
     # refused once the node exists: said under its (remapped) name
     ('    publish_frequency: 5000.0\n',

@@ -95,7 +95,7 @@ def test_robot_model_reads_the_latched_description(config):
     (model,) = displays(config, 'RobotModel')
     assert model['Description Source'] == 'Topic'
     topic = model['Description Topic']
-    assert topics[topic['Value']] == ('String', 'LATCHED_QOS')
+    assert topics[topic['Value']] == ('String', 'latched_qos()')
     # A volatile subscription would miss the description published once at start-up.
     assert topic['Durability Policy'] == 'Transient Local'
     assert topic['Reliability Policy'] == 'Reliable'

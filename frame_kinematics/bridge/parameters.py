@@ -33,6 +33,7 @@ import re
 from types import MappingProxyType
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
+from .qos import PREFIX, refuse_changes
 from .settings import (BridgeSettings, check_bool, check_choice, check_string, check_vector,
                        CHECKS, OFFSET_LIMIT, SettingError, ToolSetting, USER_FRAME_LIMIT,
                        UserFrame)
@@ -104,8 +105,6 @@ TOOL_DEFAULTS: Mapping[str, Any] = MappingProxyType({
 
 #: Parameters rclpy declares on every node: accepted as they are (rclpy checks them).
 ROS_PARAMETERS = ('use_sim_time', 'start_type_description_service')
-#: Prefix of rclpy's QoS override parameters (read-only, rclpy's own).
-ROS_PARAMETER_PREFIX = 'qos_overrides.'
 
 
 class ParameterError(SettingError):
@@ -137,7 +136,7 @@ _FRAME_CHECKS: Dict[str, Callable[[Any, str], Any]] = {
 
 def is_ros_parameter(name: str) -> bool:
     """Whether ``name`` is one of rclpy's own parameters (not the bridge's)."""
-    return name in ROS_PARAMETERS or name.startswith(ROS_PARAMETER_PREFIX)
+    return name in ROS_PARAMETERS or name.startswith(PREFIX)
 
 
 def own_parameters(values: Mapping[str, Any]) -> Tuple[Dict[str, Any], Tuple[str, ...]]:
@@ -309,7 +308,9 @@ class ParameterValues:
         :param changes: ``{name: value}``.
         :raises ParameterError: for an unknown name or a bad value, or a change of a
             parameter read at start-up only (:data:`START_ONLY`).
+        :raises QoSOverrideError: for a change of a QoS override (read-only).
         """
+        refuse_changes(changes)
         merged = dict(self._values)
         merged.update(changes)
         values = ParameterValues(merged)
