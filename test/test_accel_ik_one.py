@@ -36,9 +36,11 @@ def _assert_same(a, b):
     assert np.array_equal(a.q, b.q)
     assert (a.success, a.reason, a.iterations, a.restarts) == \
         (b.success, b.reason, b.iterations, b.restarts)
-    assert (a.position_error, a.orientation_error) == (b.position_error, b.orientation_error)
-    assert np.array_equal(a.tip_position_errors, b.tip_position_errors)
-    assert np.array_equal(a.tip_orientation_errors, b.tip_orientation_errors)
+    # both measure forward kinematics of the same q: the single solve with the compiled
+    # residual, the general path with numpy's (a rotation's log written twice, one per backend)
+    for ours, theirs in ((a.tip_position_errors, b.tip_position_errors),
+                         (a.tip_orientation_errors, b.tip_orientation_errors)):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-9, atol=1e-15)
 
 
 CASES = [('fk_arm', 'tool0', None), ('iiwa', 'lbr_iiwa_link_7', None),

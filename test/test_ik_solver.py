@@ -444,3 +444,33 @@ def test_free_rotors_written_with_huge_limits_recover_from_a_huge_seed(backend):
                       max_iterations=2000)
     assert result.success
     assert_verified(model, 'c', target, result)
+
+
+@pytest.mark.parametrize('backend', _backends())
+def test_a_success_is_one_forward_kinematics_of_its_q_confirms_far_from_the_origin(backend):
+    """
+    At 1e15 m a float is 0.125 m coarse, and the reduced chain rounds otherwise than FK.
+
+    The solves converge on their chain; each success reported must be confirmed by forward
+    kinematics of the returned q, and the errors reported are forward kinematics' own.
+    """
+    model, tip = bundled(floating_base=True, backend=backend), 'tool0'  # past fixed joints
+    rng = np.random.default_rng(61)
+    legs = model.layout.one_q
+    reported = []
+    for _ in range(10):
+        goal = random_configuration(model, rng)
+        goal[1] = 1e15
+        target = model.forward_kinematics(goal).transform(tip)
+        seed = goal.copy()
+        seed[legs] = np.clip(seed[legs] + rng.uniform(-0.05, 0.05, len(legs)),
+                             model.lower[legs], model.upper[legs])
+        for result in (ik.solve(model, tip, target, seed=seed, restarts=0,
+                                max_iterations=300, time_budget=60.0),
+                       ik.solve_batch(model, tip, target[None], seed=seed[None], restarts=0,
+                                      max_iterations=300, time_budget=60.0)[0]):
+            assert_verified(model, tip, target, result)
+            position, angle = _errors(model, result.q, tip, target)
+            assert result.position_error == pytest.approx(position, rel=1e-9, abs=1e-12)
+            reported.append((result.reason, result.success))
+    assert ('converged', True) in reported and ('converged', False) in reported

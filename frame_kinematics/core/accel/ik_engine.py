@@ -37,7 +37,7 @@ import numba
 from numba.core.compiler_lock import global_compiler_lock
 import numpy as np
 
-from . import ik, ik_one, tables
+from . import ik, ik_one, lm, tables
 from ..ik.sampler import Sampler
 from ..ik.schedule import ABANDON_ITERATIONS, DAMPING_MIN
 from ..joints import ConfigurationLayout, frozen, JointKernel, JointType
@@ -104,6 +104,8 @@ class CompiledChain:
         self.simple = evaluator.layout.simple
         model = evaluator.model
         self._threads = accelerator.threads
+        self._pose = accelerator._pose
+        self._tip_bodies = tuple(int(body) for body in evaluator.selection.tip_bodies)
         self._tables = (self._table, self.node_parent, self.tip_parent, self.tip_constant,
                         self.columns)
         self._q_index = evaluator.q_index
@@ -212,14 +214,45 @@ class CompiledChain:
             ``[-pi, pi)``: the configuration its errors were evaluated at).
         :param state: ``(1,)`` uint64 state of the restarts' generator (advanced).
         :param deadline: ``time.perf_counter()`` value at which to stop.
-        :return: whether it converged, the stop reason (see :data:`.ik.REASONS`), the
-            iterations, the restarts, and the ``(2, n_tips)`` position and orientation errors.
+        :return: whether it converged and forward kinematics of the solution confirms it
+            (:meth:`confirm`), the stop reason (see :data:`.ik.REASONS`), the iterations,
+            the restarts, and the ``(2, n_tips)`` position and orientation errors of forward
+            kinematics.
         """
         err = np.empty((2, len(targets)))
         reason, iterations, restarts = ik_one.solve_full(
             *self._tables, self.limits + (prepared.weight, self._no_rest), prepared.settings,
             self._q_index, targets, q, state, prepared.limits, _clock_deadline(deadline), err)
-        return reason == ik.CONVERGED, ik.REASONS[reason], iterations, restarts, err
+        confirmed = self.confirm(prepared, targets, q, err)
+        return reason == ik.CONVERGED and confirmed, ik.REASONS[reason], iterations, \
+            restarts, err
+
+    def confirm(self, prepared: 'Prepared', targets: np.ndarray, q: np.ndarray,
+                err: np.ndarray) -> bool:
+        """
+        Measure the errors of a solution with forward kinematics, as the solver reports them.
+
+        The chain folds the fixed and held joints into constants and rounds otherwise than
+        forward kinematics (of the model, on this backend: the poses of
+        :meth:`Accelerator.checked_pose <frame_kinematics.core.accel.Accelerator.checked_pose>`).
+
+        :param prepared: the call's options (weights and tolerances).
+        :param targets: ``(n_tips, 4, 4)`` ``root_T_target``, C-contiguous.
+        :param q: ``(nq,)`` the solution (a valid configuration).
+        :param err: ``(2, n_tips)``: receives forward kinematics' position and orientation
+            errors.
+        :return: whether both are below the tolerances at every tip (False, ``err`` left as
+            it was, for a ``q`` forward kinematics refuses).
+        """
+        tips = np.empty((len(self._tip_bodies), 4, 4))
+        for t, body in enumerate(self._tip_bodies):
+            pose = self._pose(q, body)
+            if pose is None:  # not a configuration the model takes: nothing confirmed
+                return False
+            tips[t] = pose
+        lm.residual(tips, targets, prepared.weight, np.empty(6 * len(tips)), err[0], err[1])
+        tol_p, tol_o = prepared.settings[:2]
+        return bool(np.all(err[0] < tol_p) and np.all(err[1] < tol_o))
 
     def _round(self, settings, weight, rest, targets, q, states, limits, deadline, err,
                stats):
@@ -336,9 +369,10 @@ def warm_up() -> bool:
     call(ik.solve_serial)
     target, q = np.array(eye), np.zeros(1)
     ik_one.usable(target, q, frozen([-1.0]), one)
+    err = np.empty((2, 1))
     ik_one.solve_full(nodes, root, first, eye, columns, bounds, settings, first, target, q,
-                      np.ones(1, dtype=np.uint64), frozen(np.ones(3, dtype=np.int64)), 0.0,
-                      np.empty((2, 1)))
+                      np.ones(1, dtype=np.uint64), frozen(np.ones(3, dtype=np.int64)), 0.0, err)
+    lm.residual(np.array(eye), target, frozen([[1.0, 1.0]]), np.empty(6), err[0], err[1])
     launched = False
     if _layer() is None:
         with global_compiler_lock:

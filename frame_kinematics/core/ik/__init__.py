@@ -34,7 +34,9 @@ still unsolved after a few iterations gets more again.
 
 Every iterate is projected onto the joint limits (and within the magnitude the model accepts),
 with its continuous angles in ``[-pi, pi)``: the configuration returned is the one whose errors
-are reported, so a success is one that forward kinematics of the returned ``q`` confirms. A
+are reported. They are measured, once the solve ends, with forward kinematics of that ``q`` on
+the solver's backend (the engines iterate on a reduced chain, which rounds otherwise: a base
+1e12 m away, or tolerances at the rounding), so a success is one forward kinematics confirms. A
 seed's continuous angle outside ``[-pi, pi)`` is wrapped before the solve, keeping its sine and
 cosine. The chains depend on the held joints' values only, so a solver's answers never depend
 on its earlier calls. Errors: position error is ``|root_p_target - root_p_tip|``, orientation

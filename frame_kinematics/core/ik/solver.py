@@ -280,10 +280,38 @@ class IKSolver:
                                                                    deadline)
         # the engines return the configurations they evaluated (continuous angles wrapped)
         q[:, evaluator.q_index] = out.q
-        result = IKBatchResult(q, out.success, out.pos.max(axis=1), out.ori.max(axis=1),
-                               out.iterations, out.restarts, tuple(out.reasons),
-                               time.perf_counter() - start, out.pos, out.ori)
+        success, pos, ori = self._confirmed(problem, q, targets, out.success)
+        result = IKBatchResult(q, success, pos.max(axis=1), ori.max(axis=1), out.iterations,
+                               out.restarts, tuple(out.reasons), time.perf_counter() - start,
+                               pos, ori)
         return result if is_batch else result[0]
+
+    def _confirmed(self, problem: PoseResidual, q: np.ndarray, targets: np.ndarray,
+                   success: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """
+        Judge the engines' successes on forward kinematics of the configurations they return.
+
+        The engines evaluate a reduced chain (fixed and held joints folded into constants),
+        which rounds otherwise than forward kinematics: far from the origin (a floating base
+        at 1e12 m) or with tolerances near the rounding, the two disagree. A success is
+        reported only when forward kinematics of its ``q``, on the solver's backend, meets
+        both tolerances; the errors reported are those of forward kinematics.
+
+        :param problem: the residual and its tolerances.
+        :param q: ``(B, nq)`` the configurations returned.
+        :param targets: ``(B, n_tips, 4, 4)`` ``root_T_target``.
+        :param success: ``(B,)`` the engines' successes.
+        :return: new ``(success, position errors, orientation errors)``, the errors
+            ``(B, n_tips)``.
+        """
+        state = KinematicsState(self.model, q, backend=again(self.executor))
+        metrics, _ = problem.residual(state.poses[list(self.selection.tip_bodies)], targets)
+        n_tips, m = problem.n_tips, len(problem.rows)
+        pos = metrics[:, m:m + n_tips]
+        ori = metrics[:, m + n_tips:m + 2 * n_tips]
+        met = np.all((pos < problem.position_tolerance)
+                     & (ori < problem.orientation_tolerance), axis=1)
+        return np.asarray(success, dtype=bool) & met, pos, ori
 
     def _plan(self, options: dict) -> Optional[Tuple[Options, PoseResidual, object]]:
         """
