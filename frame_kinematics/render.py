@@ -182,7 +182,7 @@ class _Scene:
         model = self.model
         has_child = np.zeros(len(self.parent), dtype=bool)
         has_child[self.parent[self.parent >= 0]] = True
-        moved = {model.link_index(j.child) for j in model.joints if j.type != 'fixed'}
+        moved = {model.link_index(j.child) for j in model.joints if j.type.moves}
         root = [i for i in range(len(model.links)) if self.parent[i] < 0]
         leaves = [i for i in range(len(model.links)) if not has_child[i] and i not in root]
         inner = [i for i in range(len(model.links))

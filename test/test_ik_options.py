@@ -202,3 +202,16 @@ def test_a_number_beyond_the_floats_is_refused_in_the_librarys_words(name):
     model = bundled(backend='numpy')
     with pytest.raises(ConfigurationError, match=f'^{name} must be a number .* got inf$'):
         ik.solve(model, 'tool0', np.eye(4), **{name: 10 ** 400})
+
+
+@pytest.mark.parametrize('backend', ['numpy', 'numba'])
+@pytest.mark.parametrize('angle', [np.pi, 3 * np.pi, -np.pi, -3 * np.pi, 1e16])
+def test_a_continuous_seed_angle_is_returned_in_minus_pi_to_pi(backend, angle):
+    if backend == 'numba':
+        pytest.importorskip('numba')
+    model = Robot.from_urdf_string(urdf(''.join(link_xml(n) for n in 'ab') + joint_xml(
+        'spin', 'continuous', 'a', 'b', '0.3 0 0', axis='0 0 1')), backend=backend)
+    target = model.forward_kinematics(np.array([0.5])).transform('b')
+    for options in ({'max_iterations': 0}, {'time_budget': 0.0}, {}):
+        result = ik.solve(model, 'b', target, seed=np.array([angle]), **options)
+        assert -np.pi <= result.q[0] < np.pi, (options, result.q)

@@ -290,3 +290,13 @@ def test_axis_triads_only_where_asked(tmp_path, monkeypatch, axes, links, expect
     with pytest.raises(ConfigurationError, match='axes must be one of tips, all, none'):
         render.render_configuration(model, model.neutral_configuration(),
                                     str(tmp_path / 'u.png'), axes='some')
+
+
+def test_links_behind_fixed_joints_inside_a_chain_are_not_labelled():
+    model = bundled()
+    scene = render._Scene(model, model.neutral_configuration()[None], None, None, True)
+    has_child = {link.parent for link in model.links if link.parent is not None}
+    fixed_inner = {model.link_index(j.child) for j in model.joints
+                   if not j.type.moves and j.child in has_child}
+    assert fixed_inner, 'fk_arm has a link behind a fixed joint inside its chain'
+    assert not fixed_inner & set(scene.label_order)

@@ -26,7 +26,6 @@ from typing import Sequence, Tuple
 # The values of moveit_msgs/msg/MoveItErrorCodes used by move_group's kinematics services.
 SUCCESS = 1
 FAILURE = 99999
-TIMED_OUT = -6
 INVALID_GROUP_NAME = -15
 INVALID_ROBOT_STATE = -17
 INVALID_LINK_NAME = -18

@@ -113,8 +113,9 @@ class CompiledChain:
         for iq, _, _ in model.layout.floating:
             # quaternions are normalised, not checked against limits
             lower[iq + 3:iq + 7], upper[iq + 3:iq + 7] = -np.inf, np.inf
-        # a continuous angle beyond these is wrapped first, by the general path
-        lower[model.layout.wrap_q], upper[model.layout.wrap_q] = -np.pi, np.pi
+        # a continuous angle outside [-pi, pi) is wrapped first, by the general path
+        lower[model.layout.wrap_q] = -np.pi
+        upper[model.layout.wrap_q] = np.nextafter(np.pi, 0.0)
         self._seed_limits = (frozen(lower), frozen(upper))
         self._no_rest = frozen(np.zeros(0))
 
@@ -197,7 +198,7 @@ class CompiledChain:
         :param targets: ``(n_tips, 4, 4)`` float64, C-contiguous.
         :param q: ``(nq,)`` float64 full seed (validated by ``check_configuration``).
         :return: True when the targets are rigid and the seed is within the limits, its
-            continuous angles in ``[-pi, pi]`` (else the general path raises, projects the seed
+            continuous angles in ``[-pi, pi)`` (else the general path raises, projects the seed
             or wraps its angles).
         """
         return ik_one.usable(targets, q, *self._seed_limits)

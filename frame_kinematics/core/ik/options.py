@@ -318,7 +318,7 @@ def seeds(model: 'RobotModel', seed, batch: bool, n_targets: int) -> np.ndarray:
     """
     Validate the seed(s), project them onto the limits (with a warning), wrap continuous angles.
 
-    A continuous angle outside ``[-pi, pi)`` is replaced by the angle in ``[-pi, pi]`` with
+    A continuous angle outside ``[-pi, pi)`` is replaced by the angle in ``[-pi, pi)`` with
     the same sine and cosine, before any step (a step from ``-1e16`` would be lost, and
     ``angle + pi`` there is already a radian off).
 
@@ -351,5 +351,6 @@ def seeds(model: 'RobotModel', seed, batch: bool, n_targets: int) -> np.ndarray:
         angle = q[..., wrap]
         far = (angle < -np.pi) | (angle >= np.pi)
         if far.any():
-            q[..., wrap] = np.where(far, np.arctan2(np.sin(angle), np.cos(angle)), angle)
+            same = np.arctan2(np.sin(angle), np.cos(angle))  # (-pi, pi]: -pi for pi
+            q[..., wrap] = np.where(far, np.where(same >= np.pi, -np.pi, same), angle)
     return q
