@@ -430,6 +430,9 @@ def main(args=None) -> int:
     def make_node() -> FrameKinematicsNode:
         node = FrameKinematicsNode()
         forward.logger = node.get_logger()  # the node's name, as remapped
+        # Keep the objects of the start-up (models, messages) out of the garbage collector's
+        # full collections, which stop every thread, the /tf path's included.
+        gc.freeze()
         return node
 
     return run(make_node, args)
@@ -458,9 +461,6 @@ def run(make_node: Callable[[], Node], args=None,
     node = None
     try:
         node = make_node()
-        # Keep the objects of the start-up (models, messages) out of the garbage collector's
-        # full collections, which stop every thread, the /tf path's included.
-        gc.freeze()
         executor.add_node(node)
         while not stop.is_set() and rclpy.ok():
             executor.spin_once(timeout_sec=STOP_CHECK_PERIOD)

@@ -64,3 +64,30 @@ def test_abandon_stalled_stops_hopeless_targets_early_and_solves_the_others(iiwa
     assert np.all(early.iterations[:count] % ik.schedule.ABANDON_ITERATIONS == 0)
     assert early.iterations[:count].sum() < 0.5 * full.iterations[:count].sum()
     assert early.success[count:].mean() >= 0.9
+
+
+def test_a_batch_puts_a_bounded_number_of_seeds_in_flight(monkeypatch):
+    """Between two looks at the clock an iteration advances at most MAX_SLOTS seeds."""
+    from frame_kinematics.core.ik import engine
+
+    class Evaluated(Exception):
+        pass
+
+    sizes = []
+
+    def evaluate(self, q, targets):
+        sizes.append(len(q))
+        raise Evaluated
+
+    monkeypatch.setattr(engine.Engine, '_evaluate', evaluate)
+    model = all_joint_types_model(backend='numpy')
+    target = model.forward_kinematics(model.neutral_configuration()).transform('tip')
+    assert engine.MAX_SLOTS == 32768
+    for count, seeds, expected in ((4000, 1024, 4000 * 8), (3, 4, 12),
+                                   (40000, 16, 40000)):  # one seed each at least
+        try:
+            ik.solve_batch(model, 'tip', np.broadcast_to(target, (count, 4, 4)),
+                           parallel_seeds=seeds)
+        except Evaluated:
+            pass
+        assert sizes[-1] == expected

@@ -21,6 +21,7 @@ import os
 import select
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -616,3 +617,17 @@ def test_bad_parameters_at_start_up_give_one_line_and_exit_1(tmp_path, extra, wo
     text = process.stdout + process.stderr
     assert process.returncode == 1, text
     assert 'Traceback' not in text and 'cannot start' in text and words in text, text
+
+
+def test_run_leaves_the_garbage_collector_as_it_found_it():
+    """``gc.freeze`` is the node's ``main``'s to call, not ``run``'s (the demo runs it too)."""
+    code = (
+        'import gc, os, signal, threading, rclpy\n'
+        'from frame_kinematics.node import run\n'
+        'def make_node():\n'
+        '    threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()\n'
+        "    return rclpy.create_node('run_test')\n"
+        'print(run(make_node), gc.get_freeze_count())\n')
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
+                         timeout=TIMEOUT, env=dict(os.environ))
+    assert out.stdout.split() == ['0', '0'], out.stdout + out.stderr
