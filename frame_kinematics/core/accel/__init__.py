@@ -40,6 +40,8 @@ from ..executor import Executor
 from ..kinematics.expressed import ExpressedIn
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..ik.chain import ChainEvaluator
+    from ..ik.residual import PoseResidual
     from ..model import RobotModel
 
 _FLOAT = np.dtype(np.float64)
@@ -146,6 +148,35 @@ class Accelerator(Executor):
         if self._threads is None:
             self._threads = ik_engine.warm_up()
         return self._threads
+
+    def compiled_chain(self, evaluator: 'ChainEvaluator') -> ik_engine.CompiledChain:
+        """
+        Return the compiled solve of a chain evaluator of this model.
+
+        Its kernels check nothing: the solver calls them with what it checked.
+
+        :param evaluator: the chain evaluator.
+        :return: the chain's tables and solves (:class:`.ik_engine.CompiledChain`).
+        """
+        return ik_engine.CompiledChain(evaluator, self)
+
+    @staticmethod
+    def prepare_solve(problem: 'PoseResidual', max_iterations: int,
+                      max_restarts: Optional[int], damping: float, parallel_seeds: int,
+                      abandon_stalled: bool) -> ik_engine.Prepared:
+        """
+        Convert a single-target call's validated options to the compiled solve's arguments.
+
+        :param problem: the residual (isotropic weights, tolerances).
+        :param max_iterations: iteration limit per target.
+        :param max_restarts: restart limit (None: unlimited).
+        :param damping: initial damping.
+        :param parallel_seeds: seeds the numpy engine would advance together.
+        :param abandon_stalled: whether to abandon a stalled target.
+        :return: the prepared arguments (:func:`.ik_engine.prepare`).
+        """
+        return ik_engine.prepare(problem, max_iterations, max_restarts, damping,
+                                 parallel_seeds, 0.0, abandon_stalled)
 
     @staticmethod
     def takes(q) -> bool:

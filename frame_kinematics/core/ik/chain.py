@@ -178,12 +178,9 @@ class ChainEvaluator:
         self.tip_parent = frozen(np.array(tip_parents, dtype=np.int64))
         self.tip_constant = self._tip_constant
         self._compile_columns()
-        # The tables of the compiled solve (accel.ik_engine.CompiledChain) on the numba
-        # backend, else None: private, as its kernels check nothing the solver did not.
-        self._compiled = None
-        if chosen is not None:
-            from ..accel.ik_engine import CompiledChain
-            self._compiled = CompiledChain(self, chosen)
+        # The tables of the compiled solve on the numba backend, else None: private, as its
+        # kernels check nothing the solver did not.
+        self._compiled = None if chosen is None else chosen.compiled_chain(self)
 
     def _compile_columns(self) -> None:
         kernel = self.kernel

@@ -340,10 +340,9 @@ class IKSolver:
                                  opts.orientation_tolerance)
         if not problem.isotropic:
             return None
-        from ..accel.ik_engine import prepare
-        return (opts, problem, prepare(problem, opts.max_iterations, opts.restarts,
-                                       opts.damping, opts.parallel_seeds, 0.0,
-                                       opts.abandon_stalled))
+        return (opts, problem, self.executor.prepare_solve(
+            problem, opts.max_iterations, opts.restarts, opts.damping, opts.parallel_seeds,
+            opts.abandon_stalled))
 
     def _solve_one(self, start: float, target, options: dict) -> Optional[IKResult]:
         """
