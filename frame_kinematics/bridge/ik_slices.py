@@ -29,6 +29,7 @@ from typing import Any, Callable, Optional, Sequence, Tuple
 import numpy as np
 
 from ..core.ik import IKResult
+from ..core.ik.schedule import STOP_MAX_ITERATIONS, STOP_TIME_BUDGET
 from ..core.robot import Robot
 
 #: Longest time budget of one slice (s).
@@ -86,7 +87,7 @@ def solve_in_slices(model: Robot, tips: Sequence[str], targets: np.ndarray,
     current = seed
     start = clock()
     active = None if active_joints is None else list(active_joints)
-    reason = 'time_budget'
+    reason = STOP_TIME_BUDGET
     while True:
         budget = min(slice_time, max(deadline - clock(), 1e-6))
         result = model.inverse_kinematics(tip, targets, seed=current, time_budget=budget,
@@ -103,7 +104,7 @@ def solve_in_slices(model: Robot, tips: Sequence[str], targets: np.ndarray,
             reason = best.reason
             break
         if max_iterations is not None and counted >= max_iterations:
-            reason = 'max_iterations'
+            reason = STOP_MAX_ITERATIONS
             break
         if clock() >= deadline:
             break

@@ -57,6 +57,7 @@ from .service_types import MAX_TIMEOUT
 from .snapshot import Snapshot
 from ..core.errors import (ConfigurationError, FrameKinematicsError, name_list, quote,
                            SRDFError)
+from ..core.ik.schedule import STOP_TIME_BUDGET
 from ..core.joints import JointType
 from ..core.spatial import inverse, quaternion_from_rotation, transform_from_xyz_quaternion
 from ..core.srdf import load_srdf, SemanticDescription
@@ -295,7 +296,7 @@ class MoveItKinematics:
             raise _Refused(NO_IK_SOLUTION, shorten(f'inverse kinematics of '
                                                    f'{name_list(tips)}: {exc}')) from None
         if not result.success:
-            why = (f'timed out after {timeout:g} s' if result.reason == 'time_budget'
+            why = (f'timed out after {timeout:g} s' if result.reason == STOP_TIME_BUDGET
                    else result.reason)
             return PositionIKAnswer(NO_IK_SOLUTION, f'no solution for {name_list(tips)} '
                                     f'({why}{note}): position error '

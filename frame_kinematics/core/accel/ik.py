@@ -42,11 +42,15 @@ from .runtime import monotonic, uniform
 from .transforms import load, product, store
 from ..ik.schedule import (ABANDON_PROGRESS, CLAMP_AFTER, DAMPING_DECREASE, DAMPING_INCREASE,
                            DAMPING_MAX, DAMPING_MIN, ERROR_DAMPING, RESTART_DAMPING,
-                           RESTART_DAMPING_CAP, STALL_ITERATIONS, STALL_PROGRESS)
+                           RESTART_DAMPING_CAP, STALL_ITERATIONS, STALL_PROGRESS,
+                           STOP_CONVERGED, STOP_MAX_ITERATIONS, STOP_MAX_RESTARTS, STOP_REASONS,
+                           STOP_STALLED, STOP_TIME_BUDGET)
 
-#: Stop reasons, in the order of :data:`REASONS`.
-CONVERGED, MAX_ITERATIONS, MAX_RESTARTS, TIME_BUDGET, STALLED = 0, 1, 2, 3, 4
-REASONS = ('converged', 'max_iterations', 'max_restarts', 'time_budget', 'stalled')
+#: Stop reasons as the compiled code returns them: their index in
+#: :data:`~frame_kinematics.core.ik.schedule.STOP_REASONS`.
+CONVERGED, MAX_ITERATIONS, MAX_RESTARTS, TIME_BUDGET, STALLED = (
+    STOP_REASONS.index(name) for name in (STOP_CONVERGED, STOP_MAX_ITERATIONS, STOP_MAX_RESTARTS,
+                                          STOP_TIME_BUDGET, STOP_STALLED))
 
 
 @numba.njit(error_model='numpy')

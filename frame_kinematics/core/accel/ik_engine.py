@@ -39,7 +39,7 @@ import numpy as np
 
 from . import ik, ik_one, lm, tables
 from ..ik.sampler import Sampler
-from ..ik.schedule import ABANDON_ITERATIONS, DAMPING_MIN
+from ..ik.schedule import ABANDON_ITERATIONS, DAMPING_MIN, STOP_REASONS
 from ..joints import ConfigurationLayout, frozen, JointKernel, JointType
 from ..topology import Topology
 
@@ -189,7 +189,7 @@ class CompiledChain:
             active = active[sub_stats[:, 0] == ik.TIME_BUDGET]
         return CompiledOutcome(q, stats[:, 0] == ik.CONVERGED, err[:, 0], err[:, 1],
                                stats[:, 1], stats[:, 2],
-                               [ik.REASONS[r] for r in stats[:, 0].tolist()])
+                               [STOP_REASONS[r] for r in stats[:, 0].tolist()])
 
     def usable(self, targets: np.ndarray, q: np.ndarray) -> bool:
         """
@@ -216,7 +216,8 @@ class CompiledChain:
         :param state: ``(1,)`` uint64 state of the restarts' generator (advanced).
         :param deadline: ``time.perf_counter()`` value at which to stop.
         :return: whether it converged and forward kinematics of the solution confirms it
-            (:meth:`confirm`), the stop reason (see :data:`.ik.REASONS`), the iterations,
+            (:meth:`confirm`), the stop reason (see
+            :data:`~frame_kinematics.core.ik.schedule.STOP_REASONS`), the iterations,
             the restarts, and the ``(2, n_tips)`` position and orientation errors of forward
             kinematics.
         """
@@ -225,7 +226,7 @@ class CompiledChain:
             *self._tables, self.limits + (prepared.weight, self._no_rest), prepared.settings,
             self._q_index, targets, q, state, prepared.limits, _clock_deadline(deadline), err)
         confirmed = self.confirm(prepared, targets, q, err)
-        return reason == ik.CONVERGED and confirmed, ik.REASONS[reason], iterations, \
+        return reason == ik.CONVERGED and confirmed, STOP_REASONS[reason], iterations, \
             restarts, err
 
     def confirm(self, prepared: 'Prepared', targets: np.ndarray, q: np.ndarray,

@@ -34,7 +34,9 @@ from .residual import PoseResidual
 from .sampler import Sampler
 from .schedule import (ABANDON_ITERATIONS, ABANDON_PROGRESS, CLAMP_AFTER, DAMPING_DECREASE,
                        DAMPING_INCREASE, DAMPING_MAX, DAMPING_MIN, ERROR_DAMPING,
-                       RESTART_DAMPING, RESTART_DAMPING_CAP, STALL_ITERATIONS, STALL_PROGRESS)
+                       RESTART_DAMPING, RESTART_DAMPING_CAP, STALL_ITERATIONS, STALL_PROGRESS,
+                       STOP_CONVERGED, STOP_MAX_ITERATIONS, STOP_MAX_RESTARTS, STOP_STALLED,
+                       STOP_TIME_BUDGET)
 from ..joints import wrap_angle
 
 #: Most seeds in flight at once: a batch of ``B`` targets starts with at most
@@ -214,7 +216,7 @@ class Engine:
                     ids, slots = ids[left], np.repeat(left, k)
                     q, metrics = q[slots], metrics[slots]
                 out.record(ids, q, metrics, m)
-                out.finish(ids, 'max_iterations', iteration)
+                out.finish(ids, STOP_MAX_ITERATIONS, iteration)
                 break
             if self.abandon_stalled:
                 lowest[ids] = np.minimum(lowest[ids], metrics[:, -1].reshape(-1, k).min(axis=1))
@@ -226,7 +228,7 @@ class Engine:
                     if stalled.any():
                         slots = np.repeat(stalled, k)
                         out.record(ids[stalled], q[slots], metrics[slots], m)
-                        out.finish(ids[stalled], 'stalled', iteration)
+                        out.finish(ids[stalled], STOP_STALLED, iteration)
                         retire = stalled if retire is None else retire | stalled
             if limited:
                 wanted = (stall >= STALL_ITERATIONS) | (lam > DAMPING_MAX)
@@ -237,7 +239,7 @@ class Engine:
                 if exhausted.any():
                     slots = np.repeat(exhausted, k)
                     out.record(ids[exhausted], q[slots], metrics[slots], m)
-                    out.finish(ids[exhausted], 'max_restarts', iteration)
+                    out.finish(ids[exhausted], STOP_MAX_RESTARTS, iteration)
                     retire = exhausted if retire is None else retire | exhausted
             if retire is not None and retire.any():
                 out.finish(ids[retire], None, iteration)
@@ -263,7 +265,7 @@ class Engine:
                     k = k_new
             if time.perf_counter() >= deadline:
                 out.record(ids, q, metrics, m)
-                out.finish(ids, 'time_budget', iteration)
+                out.finish(ids, STOP_TIME_BUDGET, iteration)
                 break
             iteration += 1
             damped = lam + ERROR_DAMPING * metrics[:, -1]
@@ -344,7 +346,7 @@ class Outcome:
         self.ori = np.full((count, n_tips), np.inf)
         self.iterations = np.zeros(count, dtype=int)
         self.restarts = np.zeros(count, dtype=int)
-        self.reasons = np.full(count, 'time_budget', dtype=object)
+        self.reasons = np.full(count, STOP_TIME_BUDGET, dtype=object)
         self.success = np.zeros(count, dtype=bool)
 
     def record(self, ids, q, metrics, m: int) -> None:
@@ -392,7 +394,7 @@ class Outcome:
         self.pos[who] = metrics[slot, m:m + n_tips]
         self.ori[who] = metrics[slot, m + n_tips:m + 2 * n_tips]
         self.success[who] = True
-        self.reasons[who] = 'converged'
+        self.reasons[who] = STOP_CONVERGED
         return done
 
     def finish(self, ids, reason: Optional[str], iteration: int) -> None:

@@ -36,6 +36,9 @@ no restart they take the same steps (up to rounding):
   :data:`ABANDON_ITERATIONS` iterations, the lowest cost of all its seeds so far is above
   :data:`ABANDON_PROGRESS` times what it was at the previous multiple: the check comes after
   the iteration limit's, before the restart rule's.
+
+The stop reasons a solve reports (``IKResult.reason``) are named here too, for both engines
+and the callers that read them.
 """
 
 #: Factor applied to the damping after an accepted step.
@@ -66,3 +69,17 @@ RESTART_DAMPING_CAP = 1.0
 ABANDON_PROGRESS = 0.5
 #: ... this many iterations earlier (checked every this many iterations) is abandoned.
 ABANDON_ITERATIONS = 20
+
+#: Stop reasons of a solve (``IKResult.reason``): every tip within both tolerances ...
+STOP_CONVERGED = 'converged'
+#: ... the iteration limit reached ...
+STOP_MAX_ITERATIONS = 'max_iterations'
+#: ... a seed to restart with no restart left ...
+STOP_MAX_RESTARTS = 'max_restarts'
+#: ... the time budget spent ...
+STOP_TIME_BUDGET = 'time_budget'
+#: ... or the target abandoned as hopeless (``abandon_stalled``).
+STOP_STALLED = 'stalled'
+#: All of them; the compiled engine reports a reason by its index here.
+STOP_REASONS = (STOP_CONVERGED, STOP_MAX_ITERATIONS, STOP_MAX_RESTARTS, STOP_TIME_BUDGET,
+                STOP_STALLED)
