@@ -109,7 +109,7 @@ def _entries(model: RobotModel, values: Dict[str, object], velocity: bool) -> Di
     unknown = [name for name in values
                if name not in known and name not in groups and name not in mimics]
     if unknown:
-        raise UnknownFrameError(', '.join(map(str, unknown)),
+        raise UnknownFrameError(unknown[0] if len(unknown) == 1 else name_list(unknown),
                                 list(names) + list(groups) + list(mimics),
                                 'joint' if len(unknown) == 1 else 'joints')
     entries: Dict[str, float] = {}

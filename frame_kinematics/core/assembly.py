@@ -27,7 +27,7 @@ from typing import Dict, List, Optional, Tuple
 import numpy as np
 
 from .checks import first_repeated, MAX_MAGNITUDE
-from .errors import URDFError
+from .errors import name_list, URDFError
 from .joints import frozen, JointType
 from .urdf import JointDescription, LinkDescription, RobotDescription
 
@@ -120,9 +120,7 @@ def _tree(description: RobotDescription) -> Tuple[str, Dict[str, List[JointDescr
     if not roots:
         raise URDFError('no root link: the joints form a cycle')
     if len(roots) > 1:
-        shown = ', '.join(roots[:6]) + (f', ... ({len(roots)} in all)' if len(roots) > 6
-                                        else '')
-        raise URDFError(f'several root links: {shown} (a URDF tree has one root)')
+        raise URDFError(f'several root links: {name_list(roots)} (a URDF tree has one root)')
     return roots[0], children
 
 
@@ -235,7 +233,6 @@ def assemble(description: RobotDescription) -> Tuple[str, Tuple[Link, ...], Tupl
         stack.extend((j.child, j) for j in reversed(children[link_name]))
     if len(links) != len(description.links):
         orphans = sorted(set(link_desc) - {link.name for link in links})
-        shown = ', '.join(orphans[:6]) + (f', ... ({len(orphans)} in all)' if len(orphans) > 6
-                                          else '')
-        raise URDFError(f"links in a cycle, unreachable from root '{root}': {shown}")
+        raise URDFError(f"links in a cycle, unreachable from root '{root}': "
+                        f'{name_list(orphans)}')
     return root, tuple(links), tuple(joints)

@@ -42,7 +42,8 @@ import numpy as np
 
 from .backend import again
 from .checks import check_flag, check_one_vector
-from .errors import ConfigurationError, quote, ReferenceFrameError, UnknownReferenceFrameError
+from .errors import ConfigurationError, name_list, quote, ReferenceFrameError, \
+    UnknownReferenceFrameError
 from .executor import Executor
 from .joints import JointType
 from .kinematics import KinematicsState
@@ -347,7 +348,7 @@ class FrameTree:
         children = [f.name for f in self._frames.values() if f.parent is frame]
         if children:
             raise ReferenceFrameError(f"frame '{frame.name}' still has children: "
-                                      f"{', '.join(children)}", frame.name)
+                                      f'{name_list(children)}', frame.name)
         del self._frames[frame.name]
 
     # -- transforms -----------------------------------------------------------------------

@@ -30,7 +30,7 @@ from types import MappingProxyType
 from typing import Dict, Iterable, Optional, Tuple, Type, Union
 
 from .checks import as_names, as_path, first_repeated, MAX_MAGNITUDE, parse_number
-from .errors import excerpt, SRDFError, URDFError
+from .errors import excerpt, name_list, SRDFError, URDFError
 from .urdf import MAX_NAME_LENGTH
 from .urdf_source import decode_document, read_urdf_file
 from .xml_elements import Element, parse_elements
@@ -128,7 +128,7 @@ class SemanticDescription:
         for group in self.groups:
             if group.name == name:
                 return group
-        shown = ', '.join(g.name for g in self.groups) or 'none'
+        shown = name_list(g.name for g in self.groups) or 'none'
         raise SRDFError(f"unknown group '{excerpt(str(name))}' (known: {shown})")
 
     def check_against(self, link_names: Iterable[str], joint_names: Iterable[str]) -> None:

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..checks import (as_float_array, check_count, check_finite, check_flag, MAX_MAGNITUDE,
                       number_within)
-from ..errors import ConfigurationError, excerpt, UnknownOptionError
+from ..errors import ConfigurationError, excerpt, name_list, UnknownOptionError
 from ..joints import ConfigurationLayout
 from ..transform_checks import check_transform
 
@@ -287,9 +287,9 @@ def read_targets(tips: Tuple[str, ...], target, batch: Optional[bool]
         ok = arr.shape == expected
         shown = str(expected)
     if not ok:
-        raise ConfigurationError(f'target for tips {list(tips)[:4]} must have shape {shown}, '
+        raise ConfigurationError(f'target for tips {name_list(tips)} must have shape {shown}, '
                                  f'got {arr.shape}')
-    name = f'target of {", ".join(tips[:4])}'
+    name = f'target of {name_list(tips)}'
     check_finite(arr, name)
     check_transform(arr, name)
     return arr.reshape(-1, n_tips, 4, 4), batch
@@ -344,7 +344,8 @@ def seeds(model: 'RobotModel', seed, batch: bool, n_targets: int) -> np.ndarray:
         outside[iq + 3:iq + 7] = False
     if np.any(outside):
         names = [model.configuration_names[i] for i in np.nonzero(outside)[0]]
-        _LOG.warning('seed is outside the joint limits of %s: projected onto them', names)
+        _LOG.warning('seed is outside the joint limits of %s: projected onto them',
+                     name_list(names))
         q = np.clip(q, layout.lower, layout.upper)
     wrap = layout.wrap_q
     if len(wrap):

@@ -39,7 +39,7 @@ from .selection import JointSelection, Tips
 from ..backend import again, executor
 from ..bounded import BoundedCache
 from ..checks import as_float_array, check_count
-from ..errors import ConfigurationError, FrameKinematicsError, ReferenceFrameError
+from ..errors import ConfigurationError, FrameKinematicsError, name_list, ReferenceFrameError
 from ..joints import frozen
 from ..kinematics import KinematicsState
 
@@ -88,7 +88,7 @@ class IKSolver:
         self._cache_size = check_count(cache_size, 'cache_size', 1, 1024)
         if self.selection.nv == 0:
             why = f": robot '{model.name}' has no joint to move" if model.nv == 0 else ''
-            raise ConfigurationError(f'no active joint moves tips {list(self.tips)[:4]}{why}')
+            raise ConfigurationError(f'no active joint moves tips {name_list(self.tips)}{why}')
         self._cache = BoundedCache(self._cache_size)
         self._residuals = BoundedCache(self._cache_size)
         self._plans = BoundedCache(self._cache_size)
@@ -259,7 +259,7 @@ class IKSolver:
         if q_seed.ndim == 2 and np.any(q_seed[:, held] != q_fixed[held]):
             names = sorted({model.configuration_names[i] for i in held})
             raise ConfigurationError(f'in a batch, the seeds must agree on the joints that '
-                                     f'are held fixed and move the tips: {names[:6]}')
+                                     f'are held fixed and move the tips: {name_list(names)}')
         if opts.reference_frame is not None:
             targets = self._in_root(opts.reference_frame, q_seed, targets)
         q = np.array(np.broadcast_to(q_seed, (len(targets), model.nq)))  # checked seeds

@@ -43,7 +43,7 @@ import numpy as np
 
 from .files import file_name, MAX_FILE_BYTES, read_arrays, read_file
 from ..checks import parse_number
-from ..errors import TargetFileError
+from ..errors import name_list, quote, TargetFileError
 
 #: Most points of a cloud.
 MAX_POINTS = 2 ** 22
@@ -67,7 +67,7 @@ _NORMALS = (('nx', 'ny', 'nz'), ('normal_x', 'normal_y', 'normal_z'))
 
 def _count(value: str, path: str) -> int:
     if not re.fullmatch(r'\d{1,20}', value):
-        raise TargetFileError(f'the header gives a bad point count {value[:30]!r}', path)
+        raise TargetFileError(f'the header gives a bad point count {quote(value)}', path)
     count = int(value)
     if count > MAX_POINTS:
         raise TargetFileError(f'the header declares {count} points: more than the limit of '
@@ -99,7 +99,7 @@ def _columns(table: np.ndarray, names: List[str], path: str
              ) -> Tuple[np.ndarray, np.ndarray]:
     index = {name: k for k, name in enumerate(names)}
     if not all(axis in index for axis in 'xyz'):
-        raise TargetFileError(f'has no x y z fields (fields: {" ".join(names[:12])})', path)
+        raise TargetFileError(f'has no x y z fields (fields: {name_list(names)})', path)
     points = table[:, [index[a] for a in 'xyz']]
     for fields in _NORMALS:
         if all(f in index for f in fields):
@@ -238,22 +238,22 @@ def _ply(data: bytes, path: str) -> Tuple[np.ndarray, np.ndarray]:
             fmt = words[1]
         elif words[0] == 'element' and len(words) == 3:
             if element is None and words[1] != 'vertex':
-                raise TargetFileError(f'has the element {words[1][:20]!r} before its vertex '
+                raise TargetFileError(f'has the element {quote(words[1])} before its vertex '
                                       'element: the vertices must come first', path)
             element = words[1]
             if element == 'vertex':
                 count = _count(words[2], path)
         elif words[0] == 'property' and element == 'vertex':
             if len(words) != 3 or words[1] not in _PLY_TYPES:
-                raise TargetFileError(f'has an unsupported vertex property {line[:40]!r}',
+                raise TargetFileError(f'has an unsupported vertex property {quote(line)}',
                                       path)
             if any(name == words[2] for name, _ in props):
-                raise TargetFileError(f'names the vertex property {words[2][:20]!r} twice',
+                raise TargetFileError(f'names the vertex property {quote(words[2])} twice',
                                       path)
             props.append((words[2], _PLY_TYPES[words[1]]))
     if fmt not in ('ascii', 'binary_little_endian') or count is None:
         raise TargetFileError(f'must be ascii or binary_little_endian with a vertex element, '
-                              f'got format {fmt!r}', path)
+                              f'got format {quote(fmt)}', path)
     if not props:
         raise TargetFileError('has a vertex element without properties', path)
     table = _table(data, start, count, ['<' + code for _, code in props], fmt == 'ascii', path)
@@ -278,7 +278,7 @@ def _pcd(data: bytes, path: str) -> Tuple[np.ndarray, np.ndarray]:
                               path)
     count = _count((fields.get('POINTS') or [''])[0], path)
     if mode not in ('ascii', 'binary'):
-        raise TargetFileError(f'must have DATA ascii or binary, got {mode[:20]!r}', path)
+        raise TargetFileError(f'must have DATA ascii or binary, got {quote(mode)}', path)
     codes = []
     for size, kind in zip(sizes, types):
         if kind + size not in _PCD_TYPES:
@@ -300,8 +300,8 @@ def read_points(path: Union[str, os.PathLike]) -> Tuple[np.ndarray, np.ndarray]:
     name = file_name(path, 'a points file')
     suffix = os.path.splitext(name)[1].lower()
     if suffix not in ('.csv', '.txt', '.npz', '.ply', '.pcd'):
-        raise TargetFileError(f'has the unknown suffix {suffix!r} (use .csv, .txt, .npz, .ply '
-                              'or .pcd)', name)
+        raise TargetFileError(f'has the unknown suffix {quote(suffix)} (use .csv, .txt, .npz, '
+                              '.ply or .pcd)', name)
     data = read_file(name, MAX_FILE_BYTES)
     reader = {'.npz': _npz, '.ply': _ply, '.pcd': _pcd}.get(suffix, _csv)
     points, normals = reader(data, name)
