@@ -18,8 +18,8 @@ import logging
 from bridge_testing import FakeClock, js, logged_bridge, SEC
 from conftest import ListLogger
 from frame_kinematics.bridge import ThrottledLog
-from frame_kinematics.bridge.log import error_text, ForwardingHandler
-from frame_kinematics.core.errors import ConfigurationError
+from frame_kinematics.bridge.log import error_text, ForwardingHandler, last_line
+from frame_kinematics.core.errors import ConfigurationError, LINE_LENGTH
 import pytest
 
 
@@ -73,3 +73,10 @@ def test_python_log_records_are_forwarded_at_their_severity():
     assert logger.lines[0] == ('warning', "seed is outside the joint limits of ['elbow_joint']")
     assert logger.lines[1][0] == 'error' and len(logger.lines[1][1]) < 300
     assert logger.lines[2] == ('error', 'gone') and len(logger.lines) == 3
+
+
+def test_the_last_line_of_a_child_process_is_its_last_non_blank_line_shortened():
+    assert last_line('Traceback\n  File "x"\nValueError: bad  \n\n  \n') == 'ValueError: bad'
+    assert last_line(' \n\n') == ''
+    long = last_line('x' * 10 ** 5)
+    assert long.startswith('x' * LINE_LENGTH + '...') and len(long) < LINE_LENGTH + 30

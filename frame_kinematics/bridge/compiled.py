@@ -27,6 +27,7 @@ import subprocess
 import sys
 from typing import Callable
 
+from .log import last_line
 from ..core import backend
 from ..core.errors import FrameKinematicsError
 from ..core.robot import Robot
@@ -73,7 +74,7 @@ def switch_to_compiled(parsed: Robot, install: Callable[[Robot], None], logger) 
             return
         if done.returncode != 0:
             logger.warning('the kernel compilation failed: /tf stays on numpy '
-                           f'({_last_line(done.stderr)})')
+                           f"({last_line(done.stderr) or 'no message'})")
             return
     try:
         model = Robot(parsed, backend='numba')
@@ -83,8 +84,3 @@ def switch_to_compiled(parsed: Robot, install: Callable[[Robot], None], logger) 
         logger.warning(f'the compiled backend is not ready ({error}): /tf stays on numpy')
         return
     install(model)
-
-
-def _last_line(text: str) -> str:
-    lines = [line for line in text.strip().splitlines() if line.strip()]
-    return lines[-1][:200] if lines else 'no message'

@@ -14,6 +14,8 @@
 """
 Log lines of the bridge: lines cut to a length, and warnings throttled per key.
 
+A child process's last line (:func:`last_line`) is cut as a log line is.
+
 Values are quoted by the rule of the whole package
 (:func:`~frame_kinematics.core.errors.quote`, :func:`~frame_kinematics.core.errors.name_list`).
 """
@@ -22,20 +24,35 @@ import logging
 import time
 from typing import Callable, Dict
 
-from ..core.errors import excerpt, EXCERPT_LENGTH, FrameKinematicsError
+from ..core.errors import excerpt, FrameKinematicsError, LINE_LENGTH
 
 #: Errors a bad message, request or parameter explains: logged by their message alone.
 INPUT_ERRORS = (FrameKinematicsError, ValueError, TypeError, OverflowError)
 
 
-def shorten(text: str, limit: int = 4 * EXCERPT_LENGTH) -> str:
+def shorten(text: str, limit: int = LINE_LENGTH) -> str:
     """
     Cut a log line built from an error message to ``limit`` characters.
+
+    It is :func:`~frame_kinematics.core.errors.excerpt` with the length of a whole line
+    (:data:`~frame_kinematics.core.errors.LINE_LENGTH`) rather than of one quoted input.
 
     :param text: the line.
     :param limit: most characters kept.
     """
     return excerpt(text, limit)
+
+
+def last_line(text: str) -> str:
+    """
+    Return the last line that is not blank of a child process's output, shortened.
+
+    :param text: the output (its standard error, say).
+    :return: that line without surrounding spaces, cut as :func:`shorten` cuts; ``''`` when
+        there is none.
+    """
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return shorten(lines[-1]) if lines else ''
 
 
 def error_text(exc: Exception) -> str:

@@ -33,9 +33,10 @@ import tempfile
 import threading
 from typing import Callable, List, Optional
 
+from .log import last_line, shorten
 from .reach_goal import answer_from_summary, ReachAnswer, ReachFeedback, StudyRequest
 from .reach_markers import CloudOut, HeatMapMarker, load_visuals
-from ..core.errors import excerpt, FrameKinematicsError
+from ..core.errors import FrameKinematicsError
 
 #: Seconds a cancelled child has to end after SIGTERM before it is killed.
 TERMINATE_WAIT = 5.0
@@ -115,7 +116,7 @@ class ReachJob:
         try:
             outcome = self._study()
         except (FrameKinematicsError, OSError, ValueError) as exc:
-            outcome = _failure(f'the study failed: {exc}')
+            outcome = _failure(shorten(f'the study failed: {exc}'))
         self._on_end(outcome)
 
     def _study(self) -> ReachOutcome:
@@ -140,8 +141,8 @@ class ReachJob:
                 markers, cloud = load_visuals(visuals, self._frame_id, self._stamp_ns)
                 return ReachOutcome(answer_from_summary(last['summary'], last['path']),
                                     markers, cloud)
-        reason = last.get('error') or _last_line(trace) or f'exit status {process.returncode}'
-        return _failure(f'the study failed: {excerpt(str(reason), 300)}')
+        reason = last.get('error') or last_line(trace) or f'exit status {process.returncode}'
+        return _failure(shorten(f'the study failed: {reason}'))
 
     def _read(self, process: subprocess.Popen, visuals: str) -> dict:
         """Send the request, pass the progress on, and return the last line but progress."""
@@ -164,11 +165,6 @@ class ReachJob:
                 last = item
         process.stdout.close()
         return last
-
-
-def _last_line(text: str) -> str:
-    lines = [line for line in text.strip().splitlines() if line.strip()]
-    return lines[-1] if lines else ''
 
 
 class ReachStudies:

@@ -27,9 +27,8 @@ import sys
 from typing import Optional, Sequence
 
 from .common import CommandLineError
+from ..core.errors import excerpt, LINE_LENGTH
 
-#: Longest part of xacro's own message kept in an error.
-_REASON_LENGTH = 300
 #: ``$(find package)`` in a xacro document.
 _FIND = re.compile(r'\$\(find\s+([^\s)]+)\s*\)')
 
@@ -66,7 +65,7 @@ def expand(path: str, text: str) -> str:
                                  type(exc).__name__ == 'PackageNotFoundError' or
                                  'PackageNotFoundError' in repr(getattr(exc, 'exc', None))):
             raise CommandLineError(_find_failure(path, text, exc)) from None
-        reason = ' '.join(str(exc).split())[:_REASON_LENGTH] or type(exc).__name__
+        reason = excerpt(' '.join(str(exc).split()), LINE_LENGTH) or type(exc).__name__
         raise CommandLineError(f'{path}: xacro cannot expand it: {reason}') from None
 
 

@@ -26,6 +26,9 @@ from typing import Any, Iterable, Optional
 #: Longest quote of an input in a message, in characters: a 20 MB value never reaches a
 #: message or a log line whole.
 EXCERPT_LENGTH = 60
+#: Longest excerpt of a whole line in a message or a log line, in characters: another
+#: library's error message, a child process's last line, a log line built from an error.
+LINE_LENGTH = 4 * EXCERPT_LENGTH
 #: Most names a message lists.
 NAMES_SHOWN = 8
 
@@ -34,7 +37,7 @@ def _bounded_repr() -> reprlib.Repr:
     """Return a ``repr`` that stops early in huge or deeply nested containers."""
     bounded = reprlib.Repr()
     bounded.maxlevel = 4
-    bounded.maxstring = bounded.maxother = bounded.maxlong = 4 * EXCERPT_LENGTH
+    bounded.maxstring = bounded.maxother = bounded.maxlong = LINE_LENGTH
     bounded.maxlist = bounded.maxtuple = bounded.maxset = bounded.maxfrozenset = 30
     bounded.maxdeque = bounded.maxarray = 30
     bounded.maxdict = 15

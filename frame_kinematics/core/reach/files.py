@@ -34,7 +34,7 @@ import zlib
 import numpy as np
 
 from ..checks import as_path
-from ..errors import quote, TargetFileError
+from ..errors import excerpt, LINE_LENGTH, quote, TargetFileError
 from ..file_input import read_bounded
 
 #: Largest point file read, and largest unpacked size of the arrays read from an ``.npz``.
@@ -115,7 +115,7 @@ def read_arrays(data: bytes, name: str, keys: Sequence[str], limit: int,
         raise
     except _NPZ_ERRORS as exc:
         raise TargetFileError(f'is not a readable .npz: {type(exc).__name__}: '
-                              f'{str(exc)[:80]}', name) from None
+                              f'{excerpt(str(exc), LINE_LENGTH)}', name) from None
 
 
 def _array(archive: zipfile.ZipFile, info: zipfile.ZipInfo, key: str, name: str,
@@ -131,7 +131,7 @@ def _array(archive: zipfile.ZipFile, info: zipfile.ZipInfo, key: str, name: str,
     if dtype.kind not in 'biufU' or not dtype.itemsize:
         raise TargetFileError(f"array '{key}' holds {dtype}: not numbers or text", name)
     if math.prod(shape) * dtype.itemsize > info.file_size:
-        raise TargetFileError(f"array '{key}' declares {str(shape)[:40]} of {dtype}: more "
+        raise TargetFileError(f"array '{key}' declares {quote(shape)} of {dtype}: more "
                               f'than its {info.file_size} bytes hold', name)
     if max_rows is not None and shape and shape[0] > max_rows:
         raise TargetFileError(f"array '{key}' declares {shape[0]} rows: more than the limit "
