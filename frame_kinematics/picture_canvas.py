@@ -22,10 +22,14 @@ figure is made; without it a :class:`MissingDependencyError` says what to instal
 
 import contextlib
 import os
-from typing import Iterator, Sequence, Tuple
+from typing import Iterator, Sequence, Tuple, Type, TYPE_CHECKING
 
 from .core.checks import as_path, check_count
 from .core.errors import ConfigurationError, FrameKinematicsError, quote
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.figure import Figure
+    from mpl_toolkits.mplot3d.art3d import Line3DCollection
 
 #: Dots per inch of every figure: a figure's size in inches is its size in pixels / DPI.
 DPI = 100
@@ -124,7 +128,7 @@ def writing(path: str) -> Iterator[None]:
         raise ConfigurationError(f'cannot write {quote(path)}: {exc.strerror or exc}') from None
 
 
-def new_figure(size: Tuple[int, int]):
+def new_figure(size: Tuple[int, int]) -> Tuple['Figure', Type['Line3DCollection']]:
     """
     Make a matplotlib figure of ``size`` pixels on its own Agg canvas.
 

@@ -13,9 +13,13 @@
 # limitations under the License.
 """Text on a picture of :mod:`frame_kinematics.render`: link labels that never overlap, a title."""
 
-from typing import Optional, Sequence, Tuple
+from typing import Optional, Sequence, Tuple, TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.figure import Figure
+    from matplotlib.text import Text
 
 #: Label positions tried around a frame origin: offset in points, alignment.
 LABEL_SPOTS = ((4, 2, 'left', 'bottom'), (-4, 2, 'right', 'bottom'),
@@ -101,10 +105,13 @@ def _inside(points: np.ndarray, box) -> int:
                                 (points[:, 1] > box.y0) & (points[:, 1] < box.y1)))
 
 
-def reserve_title(fig, text: str, fontsize: float):
+def reserve_title(fig: 'Figure', text: str, fontsize: float) -> 'Text':
     """
     Put ``text`` at the top of the figure and shrink the plot below it, whatever its lines.
 
+    :param fig: the figure (on a canvas: its renderer measures the title).
+    :param text: the title, one line or several.
+    :param fontsize: its font size in points.
     :return: the title's text artist.
     """
     title = fig.suptitle(text, fontsize=fontsize, va='top', y=1.0 - 4.0 / fig.bbox.height)

@@ -111,6 +111,7 @@ class Bridge:
         :param logger: where to log.
         :param clock: see :class:`Bridge`.
         :param backend: see :class:`Bridge`.
+        :return: the bridge (a user frame waiting for its parameters is logged as a warning).
         :raises FrameKinematicsError: for an unknown parameter, a bad value or an unusable
             robot description (one line naming the fault).
         """
@@ -219,7 +220,8 @@ class Bridge:
         """
         Return what to publish at start-up: the robot description and the static set.
 
-        :param now_ns: current time.
+        :param now_ns: current time (stamp of the static transforms).
+        :return: the robot description and the whole static set, stamped ``now_ns``.
         """
         core = self._core
         return BridgeOutput(tf_static=stamped(core.static, now_ns),

@@ -61,6 +61,7 @@ def build_tree(model: RobotModel, settings: BridgeSettings, q: np.ndarray, refer
     :param baked: ``reference_T_frame`` of the baked frames already placed.
     :param complete: whether every needed joint has been received.
     :param v: velocity (optional).
+    :return: the tree; a frame waiting for its placement (or for its parent) is left out.
     :raises FrameKinematicsError: for a clash of names or a parent that does not exist.
     """
     tree = FrameTree(model, q, com_frame=settings.com_frame)
@@ -94,6 +95,7 @@ def baked_placements(tree: FrameTree, settings: BridgeSettings,
     :param tree: a tree from :func:`build_tree`.
     :param settings: the settings that made it.
     :param reference: the link baked frames are placed in.
+    :return: ``{frame name: reference_T_frame}`` (4x4) of the baked frames in ``tree``.
     """
     reference_T_root = inverse(tree.frame(reference).root_T_frame)
     out = {}
@@ -111,6 +113,8 @@ def static_entries(tree: FrameTree, settings: BridgeSettings) -> Tuple[StaticEnt
 
     :param tree: a tree from :func:`build_tree`.
     :param settings: the settings (switches and prefix).
+    :return: one ``(parent, child, translation, quaternion)`` entry per frame (names prefixed,
+        quaternion ``(x, y, z, w)``); empty when nothing is published.
     """
     kinds = set()
     if settings.publish_fixed_transforms:

@@ -39,6 +39,8 @@ def shorten(text: str, limit: int = LINE_LENGTH) -> str:
 
     :param text: the line.
     :param limit: most characters kept.
+    :return: ``text`` itself up to ``limit`` characters, else its start, ``...`` and its
+        length (see :func:`~frame_kinematics.core.errors.excerpt`).
     """
     return excerpt(text, limit)
 

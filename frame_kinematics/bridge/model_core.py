@@ -144,6 +144,7 @@ class ModelCore:
         :param q: a configuration.
         :param complete: every needed joint was received (baked frames may be placed).
         :param v: a velocity (optional).
+        :return: the tree (see :func:`~frame_kinematics.bridge.layout.build_tree`).
         """
         return build_tree(self.model, self.settings, q, self.reference, self.baked, complete,
                           v)

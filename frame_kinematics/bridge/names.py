@@ -113,6 +113,7 @@ class JointIndex:
 
         :param names: the names of a message.
         :param prefix: the frame prefix of the transforms.
+        :return: a new plan (see :class:`NamePlan`).
         """
         return NamePlan(self, names, prefix)
 

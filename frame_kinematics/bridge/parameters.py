@@ -306,6 +306,7 @@ class ParameterValues:
         Return the parameters with some of them changed; this object does not change.
 
         :param changes: ``{name: value}``.
+        :return: new parameters: these with ``changes`` applied (each checked).
         :raises ParameterError: for an unknown name or a bad value, or a change of a
             parameter read at start-up only (:data:`START_ONLY`).
         :raises QoSOverrideError: for a change of a QoS override (read-only).
@@ -327,6 +328,8 @@ class ParameterValues:
 
         :param settings: validated settings.
         :param urdf: the robot description.
+        :return: the parameters (``robot_description``, the settings' parameters and those of
+            each user frame and tool).
         """
         values: Dict[str, Any] = {'robot_description': urdf}
         for name, attr in SETTING_OF.items():

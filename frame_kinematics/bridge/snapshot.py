@@ -25,6 +25,7 @@ from typing import Sequence, Tuple
 import numpy as np
 
 from .model_core import ModelCore
+from .settings import BridgeSettings
 from ..core.errors import ConfigurationError, name_list, quote, UnknownFrameError
 from ..core.frames import FrameKind, FrameTree
 from ..core.model import RobotModel
@@ -55,7 +56,7 @@ class Snapshot:
         return self.core.model
 
     @property
-    def settings(self):
+    def settings(self) -> BridgeSettings:
         """Return the bridge settings of this snapshot."""
         return self.core.settings
 

@@ -103,6 +103,7 @@ def transforms_out(parents: Sequence[str], children: Sequence[str], stamp_ns: in
     :param stamp_ns: the stamp of every transform.
     :param translations: ``(n, 3)``.
     :param quats: ``(n, 4)`` ``[x, y, z, w]``.
+    :return: one :class:`TransformOut` per row, in the order of ``parents``.
     """
     make = partial(tuple.__new__, TransformOut)  # TransformOut._make without its Python frame
     return list(map(make, zip(parents, children, repeat(stamp_ns),

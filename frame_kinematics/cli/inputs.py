@@ -26,7 +26,7 @@ are refused before any node is built, so that a document cannot expand beyond it
 
 import json
 import math
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -155,7 +155,7 @@ def _set_from_mimic(entries: Dict[str, float], name: str, value: float, mimic,
                                  f'{master}={given:g} is given')
 
 
-def read_json(text: str, path: str):
+def read_json(text: str, path: str) -> Any:
     """
     Parse a JSON document.
 
@@ -262,7 +262,7 @@ def _yaml_documents(yaml, text: str, path: str) -> list:
     return [d for d in yaml.load_all(text, loader) if d is not None]
 
 
-def read_document(path: str):
+def read_document(path: str) -> Any:
     """
     Read a JSON file, or a YAML file (JSON is YAML) when pyyaml is installed.
 

@@ -23,7 +23,7 @@ prints the summary.
 import argparse
 import contextlib
 import sys
-from typing import Callable, List, Optional
+from typing import Callable, ContextManager, List, Optional, TYPE_CHECKING
 
 import numpy as np
 
@@ -37,6 +37,9 @@ from ..core.reach import floor_grid, rank_bases, run_study, TargetSet
 from ..core.reach.base_search import BaseRanking
 from ..core.reach.options import TARGET_SETTINGS, TargetOptions, targets_from_options
 from ..core.reach.result import ReachResult, save_path
+
+if TYPE_CHECKING:  # pragma: no cover
+    from distributed import Client
 
 #: Seconds the command line waits for a Dask scheduler to answer ``--scheduler``.
 SCHEDULER_TIMEOUT_SECONDS = 10
@@ -108,7 +111,7 @@ def _study_options(args: argparse.Namespace) -> dict:
             'reject_beyond_reach': not args.no_bound}
 
 
-def cluster_client(address: Optional[str]):
+def cluster_client(address: Optional[str]) -> ContextManager[Optional['Client']]:
     """
     Return a context that gives the Dask client of ``--scheduler`` (None without it).
 

@@ -341,7 +341,7 @@ class SpatialMotion(FrameObject):
         self.body_frame = _frame(body_frame, f'the body frame of a {type(self).__name__}')
         self.base_frame = _frame(base_frame, f'the base frame of a {type(self).__name__}')
 
-    def change_frame(self, target):
+    def change_frame(self, target) -> 'SpatialMotion':
         """
         Return the same motion expressed in ``target`` (``target_X_frame @ vector``).
 
@@ -397,7 +397,7 @@ class SpatialForce(FrameObject):
         """
         super().__init__(frame, _vector(vector, 6, type(self).__name__))
 
-    def change_frame(self, target):
+    def change_frame(self, target) -> 'SpatialForce':
         """
         Return the same wrench expressed in ``target``.
 

@@ -32,6 +32,8 @@ from .bounded import BoundedCache
 from .checks import as_path, check_point
 from .errors import ConfigurationError, URDFError
 from .ik.calls import one_call
+from .ik.result import IKBatchResult, IKResult
+from .ik.selection import Tips
 from .kinematics import ExpressedIn, KinematicsState, KinematicsWorkspace
 from .model import naming_file, RobotModel
 from .urdf import RobotDescription
@@ -217,7 +219,8 @@ class Robot(RobotModel):
         """
         return self.total_mass, self.forward_kinematics(q).center_of_mass()
 
-    def inverse_kinematics(self, tip, target, **options):
+    def inverse_kinematics(self, tip: Tips, target, **options
+                           ) -> Union[IKResult, IKBatchResult]:
         """
         Solve inverse position kinematics (see :func:`frame_kinematics.core.ik.solve`).
 
@@ -226,7 +229,8 @@ class Robot(RobotModel):
         :param tip: the tip link (or a list of tips).
         :param target: ``root_T_target`` (4x4), or a list/batch of them.
         :param options: solver options (active_joints, seed, tolerances, budget, ...).
-        :return: an IK result.
+        :return: an :class:`~frame_kinematics.core.ik.IKResult`, or an
+            :class:`~frame_kinematics.core.ik.IKBatchResult` for a batch of targets.
         :raises FrameKinematicsError: as :func:`frame_kinematics.core.ik.solve` does.
         """
         return one_call('Robot.inverse_kinematics', self, tip, target, None, options)

@@ -74,6 +74,7 @@ def transform_messages(transforms: Sequence[TransformOut], make: Callable[[], An
 
     :param transforms: the transforms.
     :param make: creates one empty message (``TransformStamped``).
+    :return: one filled message per transform, in order.
     """
     return [fill_transform(make(), t) for t in transforms]
 
@@ -106,6 +107,7 @@ class TFMessageFiller:
         Return the ``TFMessage`` of ``transforms`` (valid until the next call).
 
         :param transforms: the transforms.
+        :return: the kept message of their frame pairs, with their stamps and numbers.
         """
         key = tuple((t.parent, t.child) for t in transforms)
         msg = self._messages.get(key)
@@ -136,6 +138,7 @@ def marker_messages(markers: Sequence[MarkerOut], make: Callable[[], Any], add: 
     :param add: the ``ADD`` action constant.
     :param sphere: the ``SPHERE`` type constant.
     :param cylinder: the ``CYLINDER`` type constant.
+    :return: one filled message per marker, in order.
     """
     out = []
     for marker in markers:

@@ -88,6 +88,7 @@ def fill_robot_state(msg: Any, state: RobotStateOut, stamp_ns: int,
     :param state: the state.
     :param stamp_ns: the stamp of its joint states.
     :param make_transform: creates one ``geometry_msgs/Transform``.
+    :return: ``msg``, filled.
     """
     msg.is_diff = False
     fill_stamp(msg.joint_state.header.stamp, stamp_ns)
@@ -129,6 +130,7 @@ def fill_position_fk_response(response: Any, answer: PositionFKAnswer, stamp_ns:
     :param answer: the bridge's answer.
     :param stamp_ns: the stamp of every pose (the node clock's now, as move_group).
     :param make_pose: creates one ``geometry_msgs/PoseStamped``.
+    :return: ``response``, filled.
     """
     _fill_error(response.error_code, answer.error_code, answer.message)
     response.fk_link_names = list(answer.fk_link_names)

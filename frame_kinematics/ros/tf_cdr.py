@@ -93,6 +93,7 @@ class TFMessageWriter:
 
         :param transforms: the transforms, stamps those of a ``builtin_interfaces/Time``
             (``sec`` an int32, negative ones included; ``nanosec`` from 0 to 999999999).
+        :return: the serialized message: the encapsulation header, then the CDR payload.
         """
         key = tuple(map(_FRAMES, transforms))
         template = self._templates.get(key)

@@ -302,7 +302,7 @@ class Accelerator(Executor):
         # the kernels are compiled for writable arrays: a read-only point is copied
         return point if point.flags.writeable else point.copy()
 
-    def poses(self, q: np.ndarray):
+    def poses(self, q: np.ndarray) -> Tuple[np.ndarray, Optional[np.ndarray]]:
         """
         ``(root_T_link, parent_T_link)`` of every link, each ``(n_links, *B, 4, 4)``.
 
@@ -311,6 +311,8 @@ class Accelerator(Executor):
 
         :param q: a validated configuration ``(nq,)`` or batch ``(B, nq)``, float64 and
             C-contiguous.
+        :return: ``(root_T_link, parent_T_link)``: new arrays ``(n_links, 4, 4)``, or
+            ``(root_T_link (n_links, B, 4, 4), None)`` for a batch.
         :raises ConfigurationError: for an array of another kind.
         """
         plain = plain_array(q)
@@ -346,6 +348,7 @@ class Accelerator(Executor):
         :param point: ``link_p_point`` ``(3,)`` float64 (validated; a read-only one is copied)
             or None for the origin.
         :param ref: where it is expressed.
+        :return: a new ``(6, nv)`` array, or ``(B, 6, nv)`` for a batch of poses.
         :raises UnknownFrameError: for a link index out of range.
         :raises ConfigurationError: for arrays or a reference of another kind.
         """

@@ -207,6 +207,7 @@ def cached(directory: str, dispatcher: Dispatcher) -> bool:
 
     :param directory: the cache directory.
     :param dispatcher: a kernel.
+    :return: whether the index file (``.nbi``) of the kernel's digest exists there.
     """
     py_func = dispatcher.py_func
     module = os.path.splitext(os.path.basename(py_func.__code__.co_filename))[0]

@@ -74,7 +74,16 @@ def center_of_mass_jacobian_into(poses, table, masses, p_coms, total, out):
     """
     Add the CoM Jacobian ``(3, nv)`` of the links at ``poses`` into ``out`` (zeros).
 
+    The Jacobian maps a velocity ``(nv,)`` to the CoM velocity, root axes.
+
+    :param poses: ``(n, 4, 4)`` ``root_T_link`` of every link, in the model's depth-first
+        order.
     :param table: the model's packed table (:func:`~.tables.pack`).
+    :param masses: ``(n,)`` link masses.
+    :param p_coms: ``(n, 3)`` ``link_p_com`` of every link: its center of mass in its own
+        frame.
+    :param total: the total mass ``M`` (the sum of ``masses``, nonzero).
+    :param out: ``(3, nv)`` float64, zero on entry: the Jacobian is added into it.
     """
     ri, _ = links(table)
     ci, cf = columns(table)
@@ -125,10 +134,18 @@ def center_of_mass_motion_into(poses, table, masses, p_coms, inertias, total, ce
     <frame_kinematics.core.kinematics.KinematicsState.center_of_mass_velocity>` and
     :meth:`~frame_kinematics.core.kinematics.KinematicsState.angular_momentum`.
 
-    :param poses: ``(n, 4, 4)`` ``root_T_link`` of every link.
+    :param poses: ``(n, 4, 4)`` ``root_T_link`` of every link, in the model's depth-first
+        order.
+    :param table: the model's packed table (:func:`~.tables.pack`).
+    :param masses: ``(n,)`` link masses.
+    :param p_coms: ``(n, 3)`` ``link_p_com`` of every link: its center of mass in its own
+        frame.
     :param inertias: ``(n, 3, 3)`` rotational inertias about the link centers, link axes.
+    :param total: the total mass ``M`` (the sum of ``masses``, nonzero).
     :param center: ``root_p_com`` at ``poses`` (:func:`center_of_mass_into`).
     :param v: the velocity ``(nv,)``.
+    :param out: ``(6,)`` float64, overwritten: the CoM velocity ``(3,)``, then the angular
+        momentum about the CoM ``(3,)``, both in root axes.
     """
     ri, _ = links(table)
     ci, cf = columns(table)

@@ -77,6 +77,9 @@ def solve_into(table, node_parent, tip_parent, tip_constant, columns, bounds, se
 
     :param table: the node kernel, packed (:func:`~.tables.pack_kernel`).
     :param node_parent: ``(n_nodes,)`` the node above every node (-1: the root).
+    :param tip_parent: ``(n_tips,)`` the node above every tip (-1: the root).
+    :param tip_constant: ``(n_tips, 4, 4)`` the constant ``node_T_tip`` of every tip
+        (``root_T_tip`` for a tip without a node above it).
     :param columns: its ``(column_row, column_v, column_multiplier, column_twist)``.
     :param bounds: ``(lower, upper, sample_lower, sample_width, bounded, continuous, *steps,
         weight, rest)``: the limits (within ``MAX_MAGNITUDE``), the restart draws

@@ -74,11 +74,25 @@ def solve_full(table, node_parent, tip_parent, tip_constant, columns, bounds, se
     """
     Solve one target from the full configuration ``q``, which becomes the solution.
 
+    :param table: the chain's node kernel, packed (:func:`~.tables.pack_kernel`).
+    :param node_parent: ``(n_nodes,)`` the node above every node (-1: the root).
+    :param tip_parent: ``(n_tips,)`` the node above every tip (-1: the root).
+    :param tip_constant: ``(n_tips, 4, 4)`` the constant ``node_T_tip`` of every tip
+        (``root_T_tip`` for a tip without a node above it).
+    :param columns: the nodes' ``(column_row, column_v, column_multiplier, column_twist)``.
+    :param bounds: the limits, restart draws, integration indices, per-tip weights and rest
+        posture of the reduced configuration, as :func:`~.ik.solve_into` reads them.
+    :param settings: ``(tol_p, tol_o, damping, rest_gain, clock_id, time_slice)``, as
+        :func:`~.ik.solve_into`.
     :param q_index: the full-``q`` index of every reduced entry.
+    :param target: ``(n_tips, 4, 4)`` ``root_T_target`` (checked by :func:`usable`).
     :param q: ``(nq,)`` the seed (checked by :func:`usable`), overwritten by the solution.
+    :param state: the uint64 generator state ``(1,)`` of this solve.
+    :param limits: ``(max_iterations, max_restarts, window)`` of this solve, as
+        :func:`~.ik.solve_into`.
+    :param deadline: clock value (of the clock ``clock_id``) at which to stop.
     :param err: ``(2, n_tips)`` the solution's position and orientation errors.
-    :return: ``(reason, iterations, restarts)`` of :func:`~.ik.solve_into` (the other
-        parameters are its own).
+    :return: ``(reason, iterations, restarts)`` of :func:`~.ik.solve_into`.
     """
     n = len(q_index)
     seed = np.empty(n)

@@ -83,8 +83,12 @@ def jacobian_checked(table, q, link, point, ref, out):
     (:func:`~.poses.chain_into`), from ``q`` itself: its quaternions are of unit norm
     within the tolerance, and :func:`~.poses.floating` normalises them.
 
+    :param table: the model's packed table (:func:`~.tables.pack`).
     :param q: a configuration, unchecked.
+    :param link: the link's row (in range: the caller checks it).
     :param point: ``link_p_point`` ``(3,)``.
+    :param ref: :data:`~.twists.WORLD`, :data:`~.twists.LOCAL` or
+        :data:`~.twists.LOCAL_WORLD_ALIGNED`.
     :param out: ``(6, nv)`` zeros on entry.
     :return: whether ``q`` passed :func:`~.tables.configuration_ok` (``out`` is left as it was
         when not).

@@ -131,6 +131,7 @@ def cached(directory: str, node: bool = False) -> bool:
 
     :param directory: the cache directory.
     :param node: also those of a node: the ``/tf`` kernel and the solvers'.
+    :return: whether every one of them is cached there (:func:`.cache.cached`).
     """
     needed = [kernel for kernel, _ in _checked()]
     if node:

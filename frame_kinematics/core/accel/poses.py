@@ -73,12 +73,23 @@ def rows_into(ri, rf, q, link, world, local, with_local, ci, cf, out):
     (:func:`~.transforms.turned`), slid along a prismatic one (:func:`~.transforms.slid`), or
     composed with the rotation about any other axis or with a floating or planar motion.
 
+    :param ri: ``(n, 5)`` integer link rows (:func:`~.tables.links`), in depth-first order.
+    :param rf: ``(n, 26)`` float link rows (:func:`~.tables.links`).
+    :param q: the configuration ``(nq,)``, checked (its quaternions of unit norm within the
+        tolerance).
     :param link: ``-1`` for every row; or a link: only the rows up to it whose subtree holds
         it, its ancestors, are evaluated, and their motion columns (``ci``, ``cf``) are added
         into ``out`` ``(6, nv)`` at the world origin (:func:`~.twists.add_column`).
     :param world: ``(n, 4, 4)`` receives the poses, or ``(0, 4, 4)`` for none (with a link:
         its ancestors are a chain, each the parent of the next).
+    :param local: ``(n, 4, 4)``: receives ``parent_T_link`` of every row with
+        ``with_local``.
     :param with_local: also write ``parent_T_link`` into ``local`` (else it is not read).
+    :param ci: ``(c, 3)`` integer column rows (:func:`~.tables.columns`); read with a link
+        only (an empty view adds no column).
+    :param cf: ``(c, 7)`` float column rows (:func:`~.tables.columns`), as ``ci``.
+    :param out: ``(6, nv)``: the columns of ``ci`` that move ``link`` are added into it
+        (not read for ``link == -1``).
     :return: the last evaluated row's pose, a 12-tuple.
     """
     stored = len(world) > 0
@@ -140,8 +151,14 @@ def chain_into(table, q, link, out, with_columns):
 
     None is stored.
 
+    :param table: the model's (or an inverse-kinematics chain's) packed table
+        (:func:`~.tables.pack`).
+    :param q: the configuration ``(nq,)``, checked (its quaternions of unit norm within the
+        tolerance).
+    :param link: the link's row (in range).
     :param out: ``(6, nv)``: with ``with_columns``, the columns that move ``link`` are added
         into it at the world origin (else it is not read).
+    :param with_columns: whether the motion columns are added into ``out``.
     :return: ``root_T_link`` of ``link``, a 12-tuple.
     """
     ri, rf = links(table)
@@ -161,8 +178,10 @@ def pose_checked(table, q, link, out):
 
     Only the link and its ancestors are evaluated (:func:`chain_into`).
 
+    :param table: the model's packed table (:func:`~.tables.pack`).
     :param q: a configuration, unchecked.
-    :param out: ``(4, 4)``.
+    :param link: the link's row (in range: the caller checks it).
+    :param out: ``(4, 4)`` float64, C-contiguous: receives ``root_T_link``.
     :return: whether ``q`` passed :func:`~.tables.configuration_ok` (``out`` is not written
         when not).
     """

@@ -119,6 +119,7 @@ def checked_signature(signature: Callable[[types.Type], types.Type]) -> types.Ty
     Compiled once (:func:`~.kernels.prepare`), it is never compiled again while a robot runs.
 
     :param signature: builds the signature from the configuration's type.
+    :return: the signature, for a read-only float64 configuration of any layout.
     """
     return signature(types.Array(types.float64, 1, 'A', readonly=True))
 
@@ -128,6 +129,8 @@ def plane_bases(kernel: 'JointKernel') -> np.ndarray:
     Return the plane basis of every row of a joint kernel, ``(n, 3, 3)`` (identity if not planar).
 
     :param kernel: the joint kernel (a model's, or an inverse-kinematics chain's).
+    :return: a new ``(n, 3, 3)`` float array (see
+        :func:`~frame_kinematics.core.joints.plane_basis`).
     """
     return np.reshape([plane_basis(kernel.axis[i]) if t is JointType.PLANAR else np.eye(3)
                        for i, t in enumerate(kernel.types)], (-1, 3, 3))

@@ -62,6 +62,11 @@ def add_column(out, cf, c, v, pose):
     """
     Add column ``c`` (multiplier, twist ``cf[c]``) at the world origin into ``out[:, v]``.
 
+    :param out: ``(6, nv)`` the Jacobian being summed, ``[linear; angular]`` in world axes.
+    :param cf: ``(c, 7)`` float column rows (:func:`~.tables.columns`):
+        ``column_multiplier``, then ``column_twist``.
+    :param c: the column's row.
+    :param v: its velocity index (``column_v``): the column of ``out`` it is added into.
     :param pose: ``root_T_link`` of the column's link, a 12-tuple: :func:`column_at` the
         world origin is added, times the multiplier.
     """
@@ -80,6 +85,8 @@ def express_into(out, pose, x, y, z, ref):
     """
     Move the columns of ``out`` from the world origin to a point and express them.
 
+    :param out: ``(6, nv)`` columns ``[linear; angular]`` in world axes at the world origin
+        (:func:`add_column`), overwritten by the Jacobian at the point, expressed in ``ref``.
     :param pose: ``root_T_link`` of the link, a 12-tuple.
     :param x: ``link_p_point``, the point in the link frame (not read for ``WORLD``, which
         leaves ``out`` as it is).

@@ -64,6 +64,7 @@ class JointType(enum.Enum):
 
         :param name: e.g. ``'revolute'``.
         :param where: the element, for the error message.
+        :return: the member whose value is ``name``.
         :raises URDFError: for a name that is not a URDF joint type.
         """
         try:

@@ -111,6 +111,8 @@ class KinematicsWorkspace:
         Pose of a link in the root link, ``root_T_link`` ``(4, 4)``: a new array.
 
         :param link: the link's name.
+        :return: a new ``(4, 4)`` array.
+        :raises UnknownFrameError: for a name the model does not have.
         """
         return self._poses[self.model.link_index(link)].copy()
 

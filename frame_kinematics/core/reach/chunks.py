@@ -57,7 +57,8 @@ class Chunk:
     iterations: int
 
 
-def pose_errors(model: Robot, tip: str, q: np.ndarray, root_T_target: np.ndarray):
+def pose_errors(model: Robot, tip: str, q: np.ndarray, root_T_target: np.ndarray
+                ) -> Tuple[np.ndarray, np.ndarray]:
     """
     Return the position and orientation errors of ``tip`` at ``q`` by forward kinematics.
 

@@ -35,7 +35,7 @@ SO(3) for any count).
 
 from dataclasses import dataclass
 import math
-from typing import Optional, Sequence
+from typing import Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -195,7 +195,7 @@ class TargetSet:
     frame_T_workpiece: np.ndarray
 
     @property
-    def shape(self):
+    def shape(self) -> Tuple[int, int]:
         """``(P, O)``: points and orientations per point."""
         return len(self.points), len(self.orientations)
 
