@@ -13,7 +13,7 @@
 # limitations under the License.
 """MoveIt's GetPositionIK and GetPositionFK answered on plain data, as move_group answers them."""
 
-from bridge_testing import ARM7, moveit_text, panda_fixture, READY
+from bridge_testing import ARM, ARM7, moveit_text, panda_fixture, READY
 from conftest import ListLogger
 from frame_kinematics.bridge import Bridge, BridgeSettings
 from frame_kinematics.bridge.moveit import DEFAULT_IK_TIMEOUT, MAX_FK_LINKS, MoveItKinematics
@@ -250,3 +250,33 @@ def test_an_srdf_is_checked_against_the_model_before_it_is_used(panda):
                         'fanuc_moveit_config/config/fanuc.srdf')):
         other = Bridge(moveit_text(urdf), BridgeSettings()).model
         assert MoveItKinematics.read_semantic(moveit_text(srdf), other).groups
+
+
+#: An SRDF of the bundled arm (the Panda's files are not needed).
+ARM_SRDF = """<robot name="fk_arm">
+  <group name="arm"><chain base_link="base_link" tip_link="tool0"/></group>
+</robot>"""
+
+
+@pytest.mark.parametrize('position, orientation, reason', [
+    ((0.3, 0.0, float('nan')), (0.0, 0.0, 0.0, 1.0), 'not finite'),
+    ((0.3, 0.0, 0.5), (0.0, 0.0, float('inf'), 1.0), 'not finite'),
+    ((0.3, 0.0), (0.0, 0.0, 0.0, 1.0), 'cannot reshape array of size 2 into shape (3,)'),
+    ((0.3, 0.0, 'x'), (0.0, 0.0, 0.0, 1.0), "could not convert string to float: 'x'"),
+    ((0.3, 0.0, 0.5), (0.0, 0.0, 0.0, 2.0),
+     '{what} has norm 2, expected a unit quaternion (norm 1)'),
+])
+def test_a_target_that_is_not_a_pose_is_refused_with_the_reason(position, orientation, reason):
+    bridge = Bridge(ARM, BridgeSettings())
+    services = MoveItKinematics(ListLogger())
+    services.set_semantic(ARM_SRDF, bridge.model)
+    answer = services.compute_ik(bridge.snapshot(), PositionIKRequestIn(
+        'arm', pose_stamped=PoseIn('base_link', position, orientation)))
+    what = 'pose of tool0'
+    assert (answer.error_code, answer.message) == \
+        (NO_IK_SOLUTION, f'{what} is not a pose: {reason.format(what=what)}')
+    state = RobotStateIn(multi_dof_names=['hover'], multi_dof_transforms=[(position, orientation)])
+    answer = services.compute_fk(bridge.snapshot(), PositionFKRequestIn('', ['tool0'], state))
+    what = "transform of 'hover'"
+    assert (answer.error_code, answer.message) == \
+        (INVALID_ROBOT_STATE, f'robot_state: {what} is not a pose: {reason.format(what=what)}')

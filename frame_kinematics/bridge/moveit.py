@@ -69,8 +69,8 @@ DEFAULT_IK_TIMEOUT = 0.05
 MAX_FK_LINKS = 10_000
 
 
-class _Refused(Exception):
-    """A request answered with an error code (internal)."""
+class _Refused(FrameKinematicsError):
+    """A request answered with an error code (internal: never leaves this module)."""
 
     def __init__(self, code: int, text: str) -> None:
         """Keep the code and the text."""
@@ -82,10 +82,13 @@ def _pose_matrix(pose: PoseIn, what: str) -> np.ndarray:
     try:
         position = np.asarray(pose.position, dtype=float).reshape(3)
         quat = np.asarray(pose.orientation, dtype=float).reshape(4)
-        if not (np.all(np.isfinite(position)) and np.all(np.isfinite(quat))):
-            raise ValueError('not finite')
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise _Refused(NO_IK_SOLUTION, f'{what} is not a pose: {exc}') from None
+    if not (np.all(np.isfinite(position)) and np.all(np.isfinite(quat))):
+        raise _Refused(NO_IK_SOLUTION, f'{what} is not a pose: not finite')
+    try:
         return transform_from_xyz_quaternion(position, unit_quaternion(quat, what))
-    except (ValueError, TypeError, OverflowError, ConfigurationError) as exc:
+    except ConfigurationError as exc:  # a quaternion that is not a rotation
         raise _Refused(NO_IK_SOLUTION, f'{what} is not a pose: {exc}') from None
 
 
