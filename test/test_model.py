@@ -120,12 +120,39 @@ def test_values_are_set_on_a_copy_of_one_base(arm_model):
     np.testing.assert_array_equal(base, np.linspace(-0.5, 0.5, 7))
 
 
-def test_a_name_whose_hash_fails_is_an_unknown_name(arm_model):
-    with pytest.raises(UnknownFrameError, match="^unknown link 'tool0'"):
-        arm_model.link_index(HostileName('tool0'))
-    with pytest.raises(UnknownFrameError, match="^unknown joint 'elbow_joint'"):
-        arm_model.joint(HostileName('elbow_joint'))
-    assert arm_model.has_link(HostileName('tool0')) is False
+def test_a_str_subclass_is_read_as_a_plain_str(arm_model):
+    # its __hash__ and __eq__ (which fail here) are not called, as in a FrameTree
+    assert arm_model.link_index(HostileName('tool0')) == arm_model.link_index('tool0')
+    assert arm_model.joint(HostileName('elbow_joint')) is arm_model.joint('elbow_joint')
+    assert arm_model.has_link(HostileName('tool0')) is True
+    with pytest.raises(UnknownFrameError, match="^unknown link 'nope'"):
+        arm_model.link_index(HostileName('nope'))
+    with pytest.raises(UnknownFrameError, match="^unknown joint 'nope'"):
+        arm_model.joint(HostileName('nope'))
+    assert arm_model.has_link(HostileName('nope')) is False
+
+
+class _NoHash:
+    """A name that is not a str, whose hash fails with its own error."""
+
+    def __hash__(self):
+        raise RuntimeError('no hash')
+
+    def __repr__(self):
+        return '_NoHash()'
+
+
+@pytest.mark.parametrize('name', [['tool0'], {'tool0': 1}, {'tool0'}, None, 3, b'tool0',
+                                  _NoHash()])
+def test_a_name_that_is_not_a_str_is_an_unknown_name(arm_model, name):
+    # an unhashable name gives no TypeError, and no hash of a name that is no str is taken
+    with pytest.raises(UnknownFrameError, match='^unknown link '):
+        arm_model.link_index(name)
+    with pytest.raises(UnknownFrameError, match='^unknown link '):
+        arm_model.link(name)
+    with pytest.raises(UnknownFrameError, match='^unknown joint '):
+        arm_model.joint(name)
+    assert arm_model.has_link(name) is False
 
 
 def test_an_unknown_huge_name_gives_a_short_message(arm_model):

@@ -221,13 +221,27 @@ def test_a_batch_whose_poses_do_not_fit_is_refused_with_its_size(model, backend,
 
 
 @pytest.mark.parametrize('backend', BACKENDS)
-def test_a_link_whose_hash_fails_is_an_unknown_link(model, backend):
+def test_a_link_given_as_a_str_subclass_is_read_as_a_plain_str(model, backend):
     robot = Robot(model, backend=backend)
     q = model.neutral_configuration()
-    for call in (lambda: robot.jacobian(q, HostileName('tool0')),
-                 lambda: robot.transform(q, HostileName('tool0')),
-                 lambda: robot.forward_kinematics(q).position(HostileName('tool0'))):
-        with pytest.raises(UnknownFrameError, match="^unknown link 'tool0'"):
+    np.testing.assert_array_equal(robot.jacobian(q, HostileName('tool0')),
+                                  robot.jacobian(q, 'tool0'))
+    np.testing.assert_array_equal(robot.transform(q, HostileName('tool0')),
+                                  robot.transform(q, 'tool0'))
+    np.testing.assert_array_equal(robot.forward_kinematics(q).position(HostileName('tool0')),
+                                  robot.forward_kinematics(q).position('tool0'))
+    with pytest.raises(UnknownFrameError, match="^unknown link 'nope'"):
+        robot.jacobian(q, HostileName('nope'))
+
+
+@pytest.mark.parametrize('backend', BACKENDS)
+@pytest.mark.parametrize('link', [['tool0'], {'tool0': 1}, None, 3])
+def test_a_link_that_is_not_a_str_is_an_unknown_link(model, backend, link):
+    robot = Robot(model, backend=backend)
+    q = model.neutral_configuration()
+    for call in (lambda: robot.jacobian(q, link), lambda: robot.transform(q, link),
+                 lambda: robot.forward_kinematics(q).position(link)):
+        with pytest.raises(UnknownFrameError, match='^unknown link '):
             call()
 
 

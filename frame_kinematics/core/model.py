@@ -239,14 +239,16 @@ class RobotModel:
         """
         Index of a link.
 
-        :param name: the link name.
+        :param name: the link name (a str subclass is read as a plain str).
         :return: its index in :attr:`links`.
-        :raises UnknownFrameError: if there is no such link.
+        :raises UnknownFrameError: if there is no such link, or ``name`` is not a str.
         """
-        try:
-            return self._link_index[name]
-        except Exception:  # not there, unhashable, or a user's __hash__ or __eq__ that fails
-            raise UnknownFrameError(name, self._link_index, 'link') from None
+        # a plain str: a subclass's __hash__ or __eq__ is not called, and nothing but a str
+        # is looked up (an unhashable name raises no TypeError)
+        index = self._link_index.get(str.__str__(name)) if isinstance(name, str) else None
+        if index is None:
+            raise UnknownFrameError(name, self._link_index, 'link')
+        return index
 
     def link(self, name: str) -> Link:
         """
@@ -262,14 +264,14 @@ class RobotModel:
         """
         Return the joint called ``name``.
 
-        :param name: the joint name.
+        :param name: the joint name (a str subclass is read as a plain str).
         :return: the joint.
-        :raises UnknownFrameError: if there is no such joint.
+        :raises UnknownFrameError: if there is no such joint, or ``name`` is not a str.
         """
-        try:
-            return self.joints[self._joint_index[name]]
-        except Exception:  # not there, unhashable, or a user's __hash__ or __eq__ that fails
-            raise UnknownFrameError(name, self._joint_index, 'joint') from None
+        index = self._joint_index.get(str.__str__(name)) if isinstance(name, str) else None
+        if index is None:  # a plain str was looked up, as in link_index()
+            raise UnknownFrameError(name, self._joint_index, 'joint')
+        return self.joints[index]
 
     def has_link(self, name: str) -> bool:
         """
@@ -277,12 +279,10 @@ class RobotModel:
 
         :param name: the link name.
         :return: ``True`` if :attr:`links` has a link called ``name`` (False for anything but
-            a str, or a str whose ``__hash__`` or ``__eq__`` fails).
+            a str; a str subclass is read as a plain str, its ``__hash__`` and ``__eq__`` not
+            called).
         """
-        try:
-            return isinstance(name, str) and name in self._link_index
-        except Exception:  # a str subclass whose __hash__ or __eq__ fails
-            return False
+        return isinstance(name, str) and str.__str__(name) in self._link_index
 
     # -- configurations -----------------------------------------------------------------------
     def neutral_configuration(self) -> np.ndarray:

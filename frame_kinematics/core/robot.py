@@ -200,10 +200,10 @@ class Robot(RobotModel):
             ref = expressed_in if type(expressed_in) is ExpressedIn else \
                 ExpressedIn.parse(expressed_in)
             at = None if point is None else check_point(point)
-            try:  # link_index(), without the cost of its call
-                index = self._link_index[link]
-            except Exception:  # unknown, unhashable, or a user's __hash__ that fails
-                index = self.link_index(link)  # which raises the error
+            # link_index(), without the cost of its call for a plain str
+            index = self._link_index.get(link) if type(link) is str else None
+            if index is None:  # a str subclass (read as a plain str) or an unknown name (raises)
+                index = self.link_index(link)
             jac = self.executor._jacobian(q, index, at, ref)
             if jac is not None:  # one compiled call checked q and computed the Jacobian
                 return jac
