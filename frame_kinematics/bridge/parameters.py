@@ -40,7 +40,7 @@ from .settings import (BridgeSettings, check_bool, check_choice, check_string, c
 from ..core.errors import quote
 
 #: Parameter name -> :class:`BridgeSettings` attribute.
-SETTING_OF: Dict[str, str] = {
+SETTING_OF: Mapping[str, str] = MappingProxyType({
     'publish_frequency': 'publish_frequency', 'ignore_timestamp': 'ignore_timestamp',
     'frame_prefix': 'frame_prefix',
     'publish.joint_transforms': 'publish_joint_transforms',
@@ -56,7 +56,7 @@ SETTING_OF: Dict[str, str] = {
     'singularity_threshold': 'singularity_threshold',
     'warn_throttle_period': 'warn_period',
     'world.frame': 'world_frame', 'world.xyz': 'world_xyz', 'world.rpy': 'world_rpy',
-}
+})
 
 _DEFAULT_SETTINGS = BridgeSettings()
 
@@ -126,12 +126,12 @@ def _names(value: Any, what: str) -> Tuple[str, ...]:
     return tuple(names)
 
 
-_FRAME_CHECKS: Dict[str, Callable[[Any, str], Any]] = {
+_FRAME_CHECKS: Mapping[str, Callable[[Any, str], Any]] = MappingProxyType({
     'parent': check_string,
     'xyz': lambda v, w: check_vector(v, w, 3, OFFSET_LIMIT),
     'rpy': lambda v, w: check_vector(v, w, 3, OFFSET_LIMIT),
     'baked': check_bool,
-}
+})
 
 
 def is_ros_parameter(name: str) -> bool:
@@ -204,7 +204,7 @@ def _document(value: Any, what: str, kind: str) -> str:
 
 
 #: Checks of the node's own parameters (not settings of the bridge).
-_NODE_CHECKS: Dict[str, Callable[[Any, str], Any]] = {
+_NODE_CHECKS: Mapping[str, Callable[[Any, str], Any]] = MappingProxyType({
     'robot_description': lambda v, w: _document(v, w, 'URDF'),
     'robot_description_semantic': lambda v, w: _document(v, w, 'SRDF'),
     'moveit.compute_ik_service': _service_name,
@@ -212,12 +212,12 @@ _NODE_CHECKS: Dict[str, Callable[[Any, str], Any]] = {
     'tf_serialization': lambda v, w: check_choice(v, w, TF_SERIALIZATIONS),
     'joint_states_serialization': lambda v, w: check_choice(v, w, TF_SERIALIZATIONS),
     'joint_states_intake': lambda v, w: check_choice(v, w, JOINT_STATES_INTAKES),
-}
+})
 
 
-_TOOL_CHECKS: Dict[str, Callable[[Any, str], Any]] = {
+_TOOL_CHECKS: Mapping[str, Callable[[Any, str], Any]] = MappingProxyType({
     'xyz': _FRAME_CHECKS['xyz'], 'rpy': _FRAME_CHECKS['rpy'], 'name': check_string,
-}
+})
 
 
 def _keyed(what: str, owner_key: Tuple[str, str],

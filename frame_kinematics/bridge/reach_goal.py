@@ -26,7 +26,8 @@ tip, frame or joint, a missing output path.
 from dataclasses import dataclass, field
 import math
 import os
-from typing import Any, Dict, Optional, Sequence, Tuple
+from types import MappingProxyType
+from typing import Any, Dict, Mapping, Optional, Sequence, Tuple
 
 from ..core.checks import check_count
 from ..core.errors import ConfigurationError, quote, TargetFileError, UnknownFrameError
@@ -42,8 +43,9 @@ DEFAULT_TIP = 'tool0'
 STAGE_TARGETS = 'targets'
 STAGE_NEIGHBOURS = 'neighbours'
 #: How a goal names the settings that it spells otherwise than the command line.
-_GOAL_NAMES = {'points': 'points_file', 'so3': 'so3_count',
-               'cone': 'cone (cone_angle, cone_directions, cone_rotations)'}
+_GOAL_NAMES: Mapping[str, str] = MappingProxyType({
+    'points': 'points_file', 'so3': 'so3_count',
+    'cone': 'cone (cone_angle, cone_directions, cone_rotations)'})
 
 
 def goal_name(name: str) -> str:

@@ -22,7 +22,8 @@ node's parameters (:mod:`frame_kinematics.bridge.parameters`) use the same check
 
 from dataclasses import dataclass, fields, replace
 import math
-from typing import Any, Callable, Dict, Sequence, Tuple
+from types import MappingProxyType
+from typing import Any, Callable, Mapping, Sequence, Tuple
 
 import numpy as np
 
@@ -265,7 +266,7 @@ def _frame_name(value: Any, what: str) -> str:
 
 
 #: The check of each setting: ``attribute -> check(value, what)``.
-CHECKS: Dict[str, Callable[[Any, str], Any]] = {
+CHECKS: Mapping[str, Callable[[Any, str], Any]] = MappingProxyType({
     'publish_frequency': _frequency,
     'ignore_timestamp': check_bool,
     'frame_prefix': check_string,
@@ -289,7 +290,7 @@ CHECKS: Dict[str, Callable[[Any, str], Any]] = {
     'world_rpy': lambda v, w: check_vector(v, w, 3, OFFSET_LIMIT),
     'singularity_threshold': lambda v, w: check_number(v, w, *THRESHOLD_RANGE),
     'warn_period': lambda v, w: check_number(v, w, *WARN_PERIOD_RANGE),
-}
+})
 
 
 @dataclass(frozen=True)

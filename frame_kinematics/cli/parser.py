@@ -27,6 +27,7 @@ import argparse
 import math
 import re
 import sys
+from types import MappingProxyType
 from typing import Callable, List, Sequence
 
 from .common import EXIT_USAGE, PROG, write_stdout
@@ -129,7 +130,7 @@ def time_budget(text: str) -> float:
             f'{text!r}') from None
 
 
-_EXAMPLES = {
+_EXAMPLES = MappingProxyType({
     'info': """example:
   frame-kinematics info --robot fk_quadruped
   frame-kinematics info --urdf panda.urdf --format json""",
@@ -183,7 +184,7 @@ constraints file: a list of {lock: JOINT, parameterized: false} and
 needs matplotlib (pip install matplotlib); a GIF needs pillow too. Links are drawn as
 segments from the parent's origin to the child's origin, frame axes x red, y green, z blue,
 link centers of mass as orange dots sized by mass, the robot's CoM as a black cross.""",
-}
+})
 
 
 def _model_options(parser: argparse.ArgumentParser, top: bool) -> None:
