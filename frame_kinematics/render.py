@@ -36,7 +36,7 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .core.checks import check_count, check_number
+from .core.checks import check_count, check_number, MAX_MAGNITUDE
 from .core.configuration import interpolate
 from .core.errors import ConfigurationError, name_list, quote
 from .core.joints import JointType
@@ -58,6 +58,8 @@ AXES = ('tips', 'all', 'none')
 #: Most configurations a drawn motion has (its ``frames``): an animation holds every frame in
 #: memory.
 MAX_FRAMES = 200
+#: Most frames per second of an animation.
+MAX_FPS = 100.0
 #: Shortest side of the drawn box, as a fraction of the longest (a flat robot stays visible).
 _THINNEST = 0.3
 #: Points per drawn line that labels avoid covering.
@@ -107,6 +109,7 @@ class _Scene:
                  labels: bool, axes: str = 'tips') -> None:
         if axes not in AXES:
             raise ConfigurationError(f"axes must be one of {', '.join(AXES)}, got {axes!r}")
+        axis_length = _axis_length(axis_length)
         self.model = model
         self.parent = model.topology.parent
         named = None if links is None else \
@@ -128,11 +131,7 @@ class _Scene:
         origins = self.poses[..., :3, 3].reshape(-1, 3)
         low, high = origins.min(axis=0), origins.max(axis=0)
         extent = float(max(np.max(high - low), 0.1))
-        if axis_length is None:
-            axis_length = 0.08 * extent
-        elif not (np.isfinite(axis_length) and axis_length > 0):
-            raise ConfigurationError(f'axis length must be a positive number, got {axis_length}')
-        self.axis_length = float(axis_length)
+        self.axis_length = 0.08 * extent if axis_length is None else axis_length
         # one scale on every axis, each only as long as the robot needs: it fills the picture
         half = 0.5 * np.maximum(high - low, _THINNEST * extent) + self.axis_length
         center = 0.5 * (low + high)
@@ -242,6 +241,20 @@ class _Scene:
             place_labels(ax, names, fontsize, np.concatenate([drawn.reshape(-1, 3), com]))
 
 
+def _axis_length(axis_length) -> Optional[float]:
+    """Check ``axis_length``: None (the default length) or metres in (0, MAX_MAGNITUDE]."""
+    if axis_length is None:
+        return None
+    return check_number(axis_length, f'axis_length must be None or a number of metres > 0 and '
+                        f'<= {MAX_MAGNITUDE:g}', 0.0, MAX_MAGNITUDE, strict_low=True)
+
+
+def _fps(fps) -> float:
+    """Check ``fps``: frames per second in (0, MAX_FPS]."""
+    return check_number(fps, f'fps must be a number > 0 and <= {MAX_FPS:g}', 0.0, MAX_FPS,
+                        strict_low=True)
+
+
 def _zoom(ax, aspect: Tuple[float, float, float], zoom: Optional[float]) -> None:
     """Set the box's aspect and zoom (``None``: the box and its tick labels fill the axes)."""
     try:
@@ -287,13 +300,16 @@ def render_configuration(model: RobotModel, q, path: str,
     :param view: elevation and azimuth of the camera in degrees.
     :param links: links whose frame axes and names are drawn (default: names of the root, the
         leaves and the links moved by a joint, where they fit; axes as ``axes`` says).
-    :param axis_length: length of the drawn frame axes in m (default: 8 % of the robot's size).
+    :param axis_length: length of the drawn frame axes in m, a number > 0 and at most
+        :data:`~frame_kinematics.core.checks.MAX_MAGNITUDE` (default None: 8 % of the robot's
+        size).
     :param labels: whether to write link names.
     :param axes: which links get frame axes without ``links``: ``'tips'`` the root and one
         end of every chain, ``'all'`` every link, ``'none'`` none (not even ``links``).
     :return: the path written.
     :raises MissingDependencyError: without matplotlib.
-    :raises ConfigurationError: for a bad configuration, size or option.
+    :raises ConfigurationError: for a bad configuration, size or option (``axis_length`` not
+        None nor such a number, say).
     :raises UnknownFrameError: for an unknown link in ``links``.
     """
     path = check_output(path, ('.png', '.gif'))
@@ -350,19 +366,23 @@ def render_motion(model: RobotModel, q_start, q_end, path: str, frames: int = 8,
     :param view: elevation and azimuth of the camera in degrees.
     :param links: links whose frame axes and names are drawn (see
         :func:`render_configuration`).
-    :param axis_length: length of the drawn frame axes in m.
+    :param axis_length: length of the drawn frame axes in m (see
+        :func:`render_configuration`; default None: 8 % of the size of the robot's motion).
     :param labels: whether to write link names.
-    :param fps: frames per second of an animation.
+    :param fps: frames per second of an animation, a number > 0 and at most :data:`MAX_FPS`
+        (checked for a strip too, which does not use it).
     :param progress: optional callable ``progress(done, total)`` called after each frame.
     :param axes: which links get frame axes (see :func:`render_configuration`).
     :return: the path written.
     :raises MissingDependencyError: without matplotlib (or without pillow for a GIF).
-    :raises ConfigurationError: for bad configurations or options.
+    :raises ConfigurationError: for bad configurations or options (``axis_length`` or ``fps``
+        out of their ranges or not numbers, say).
     :raises UnknownFrameError: for an unknown link in ``links``.
     """
     path = check_output(path, ('.gif', '.png'))
     size = check_size(size)
     view = _view(view)
+    fps = _fps(fps)
     path_q = interpolate_configurations(model, q_start, q_end, frames)
     scene = _Scene(model, path_q, links, axis_length, labels, axes)
     count = len(path_q)
@@ -401,8 +421,6 @@ def _animate(scene: _Scene, path_q: np.ndarray, path: str, size: Tuple[int, int]
     from matplotlib.animation import PillowWriter
     if not PillowWriter.isAvailable():
         raise MissingDependencyError('pillow', 'writing a GIF animation')
-    if not (np.isfinite(fps) and 0 < fps <= 100):
-        raise ConfigurationError(f'fps must be in (0, 100], got {fps}')
     fig, line_collection = new_figure(size)
     count = len(path_q)
     titles = [_title(scene.model, q, size[0]) for q in path_q]
@@ -423,6 +441,6 @@ def _animate(scene: _Scene, path_q: np.ndarray, path: str, size: Tuple[int, int]
                 progress(frame + 1, count)
 
 
-__all__ = ['DEFAULT_SIZE', 'DEFAULT_VIEW', 'MAX_FRAMES', 'MissingDependencyError',
+__all__ = ['DEFAULT_SIZE', 'DEFAULT_VIEW', 'MAX_FPS', 'MAX_FRAMES', 'MissingDependencyError',
            'interpolate_configurations', 'picture_size', 'render_configuration',
            'render_motion']

@@ -149,6 +149,13 @@ def test_check_number_refuses_strings_and_what_number_within_refuses(value):
         check_number(value, 'x must be a number >= 0', 0.0)
 
 
+def test_check_number_refuses_a_strict_lower_bound_itself():
+    assert check_number(1e-300, 'x must be a number > 0', 0.0, strict_low=True) == 1e-300
+    for value in (0.0, -0.0, np.float64(0)):
+        with pytest.raises(ConfigurationError, match=r'^x must be a number > 0, got '):
+            check_number(value, 'x must be a number > 0', 0.0, strict_low=True)
+
+
 def test_check_one_vector_takes_exactly_one_vector_of_real_numbers():
     given = [1, 2.5, np.float32(3)]
     out = check_one_vector(given, 3, 'v')

@@ -161,7 +161,7 @@ def test_interpolated_motion_moves_at_constant_speed(seed, count):
     ({'size': (8, 100)}, ConfigurationError, ['picture width', '16', 'got 8']),
     ({'size': ('a', 3)}, ConfigurationError, ['picture width must be a whole number', 'str']),
     ({'links': ['tool0', 'hand']}, UnknownFrameError, ["'hand'"]),
-    ({'axis_length': -1.0}, ConfigurationError, ['axis length']),
+    ({'axis_length': -1.0}, ConfigurationError, ['axis_length must be', '-1.0']),
     ({'view': (float('nan'), 0)}, ConfigurationError, ['view elevation', 'nan']),
     ({'view': (30, '45')}, ConfigurationError, ['view azimuth', "'45'"]),
     ({'view': 'x' * 10 ** 4}, ConfigurationError, ['view must be two numbers']),
@@ -206,6 +206,41 @@ def test_motion_errors(tmp_path, arm, arm_q):
     with pytest.raises(ConfigurationError, match='end configuration'):
         render.render_motion(arm, start, arm_q[:3], str(tmp_path / 'm.gif'))
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize('axis_length', ['0.1', [1, 2], 1e300, True, 0.0, float('nan'),
+                                         np.array([0.1, 0.2])])
+def test_an_axis_length_that_is_not_metres_is_refused_by_name(tmp_path, arm, arm_q, axis_length):
+    start = arm.neutral_configuration()
+    for draw in (lambda: render.render_configuration(arm, arm_q, str(tmp_path / 'p.png'),
+                                                     axis_length=axis_length),
+                 lambda: render.render_motion(arm, start, arm_q, str(tmp_path / 'm.png'),
+                                              frames=2, axis_length=axis_length)):
+        with pytest.raises(ConfigurationError, match='^axis_length must be None or a number '
+                                                     'of metres > 0 and <= 1e[+]16, got '):
+            draw()
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize('fps', [None, '8', True, 0, -1.0, 101, float('inf'), [8]])
+@pytest.mark.parametrize('name', ['m.gif', 'm.png'])
+def test_a_frame_rate_that_is_not_a_number_up_to_100_is_refused_by_name(tmp_path, arm, arm_q,
+                                                                        fps, name):
+    with pytest.raises(ConfigurationError, match='^fps must be a number > 0 and <= 100, got '):
+        render.render_motion(arm, arm.neutral_configuration(), arm_q, str(tmp_path / name),
+                             frames=2, fps=fps)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_largest_axis_length_and_frame_rate_are_drawn(tmp_path, arm, arm_q):
+    pytest.importorskip('matplotlib')
+    path = tmp_path / 'p.png'
+    render.render_configuration(arm, arm_q, str(path), size=(160, 120), axis_length=1e16)
+    assert render.picture_size(path) == (160, 120)
+    path = tmp_path / 's.png'
+    render.render_motion(arm, arm.neutral_configuration(), arm_q, str(path), frames=2,
+                         size=(160, 120), fps=render.MAX_FPS, axis_length=1.5)
+    assert render.picture_size(path) == (320, 160)
 
 
 def test_missing_matplotlib_is_a_clear_error(tmp_path, arm, arm_q, monkeypatch):

@@ -244,7 +244,7 @@ def number_within(value, low: float = -MAX_MAGNITUDE, high: float = MAX_MAGNITUD
 
 
 def check_number(value, rule: str, low: float = -MAX_MAGNITUDE,
-                 high: float = MAX_MAGNITUDE) -> float:
+                 high: float = MAX_MAGNITUDE, strict_low: bool = False) -> float:
     """
     Return a real number within bounds given to the core (:func:`number_within`, no string).
 
@@ -253,10 +253,11 @@ def check_number(value, rule: str, low: float = -MAX_MAGNITUDE,
         number >= 0'``).
     :param low: smallest value accepted (default: minus :data:`MAX_MAGNITUDE`).
     :param high: largest value accepted (default :data:`MAX_MAGNITUDE`).
+    :param strict_low: whether ``low`` itself is refused (``'a number > 0'``).
     :return: the value as a float.
     :raises ConfigurationError: ``'<rule>, got <value>'`` for anything else.
     """
-    number = None if isinstance(value, str) else number_within(value, low, high)
+    number = None if isinstance(value, str) else number_within(value, low, high, strict_low)
     if number is None:
         raise ConfigurationError(f'{rule}, got {quote(value)}')
     return number
