@@ -158,6 +158,38 @@ def test_bad_tools_and_worlds_are_refused(original, call, error, fragment):
         call(original)
 
 
+class _Unreadable(dict):
+    """A user's mapping whose keys cannot be read."""
+
+    def __iter__(self):
+        raise RuntimeError('no keys')
+
+    def keys(self):
+        raise RuntimeError('no keys')
+
+
+@pytest.mark.parametrize('argument, rule', [
+    ('tools', r'^tools must be None or a mapping \{tip link: tip_T_tool\}, got '),
+    ('tool_names', r'^tool_names must be None or a mapping \{tip link: tool link name\}, got '),
+])
+@pytest.mark.parametrize('value', ['abc', True, 0, [], [('tip', 'probe')], np.eye(4)])
+def test_tools_or_tool_names_not_a_mapping_are_refused_by_name(original, argument, rule, value):
+    given = {'tools': {'tip': np.eye(4)}, argument: value}
+    with pytest.raises(ConfigurationError, match=rule):
+        place(original, **given)
+
+
+def test_a_mapping_whose_items_cannot_be_read_is_refused(original):
+    with pytest.raises(ConfigurationError, match='^tools must be a mapping .* whose items can '
+                                                 'be read, got _Unreadable$'):
+        place(original, _Unreadable(tip=np.eye(4)))
+
+
+def test_none_and_empty_mappings_add_no_tool(original):
+    for tools in (None, {}):
+        assert place(original, tools, tool_names={}).link_names == original.link_names
+
+
 def test_a_taken_joint_name_is_refused():
     model = Robot.from_urdf_string(urdf(link_xml('base') + link_xml('tip') + joint_xml(
         'tip_tool_joint', 'revolute', 'base', 'tip')), backend='numpy')

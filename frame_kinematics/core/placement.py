@@ -25,11 +25,11 @@ the original model are configurations of the placed one. The placed model keeps 
 URDF text (its added links have no geometry).
 """
 
-from typing import List, Mapping, Optional
+from typing import Dict, List, Mapping, Optional
 
 import numpy as np
 
-from .errors import ConfigurationError, excerpt, URDFError
+from .errors import ConfigurationError, excerpt, quote, URDFError
 from .model import RobotModel
 from .robot import Robot
 from .transform_checks import check_pose
@@ -95,11 +95,12 @@ def place(model: RobotModel, tools: Optional[Mapping[str, object]] = None,
     :return: the new :class:`~frame_kinematics.core.robot.Robot` (same name, configuration
         layout and URDF text).
     :raises UnknownFrameError: for a tip (or a ``tool_names`` key) that is not a link.
-    :raises ConfigurationError: for a transform that is not rigid or not finite.
+    :raises ConfigurationError: for ``tools`` or ``tool_names`` that is neither None nor a
+        mapping, or a transform that is not rigid or not finite.
     :raises URDFError: for an added link or joint whose name is taken, or an empty name.
     """
-    tools = dict(tools or {})
-    tool_names = dict(tool_names or {})
+    tools = _mapping(tools, 'tools', '{tip link: tip_T_tool}')
+    tool_names = _mapping(tool_names, 'tool_names', '{tip link: tool link name}')
     for tip in list(tools) + list(tool_names):
         model.link_index(tip)
     for tip in tool_names:
@@ -124,6 +125,28 @@ def place(model: RobotModel, tools: Optional[Mapping[str, object]] = None,
     if backend is None and isinstance(model, Robot):
         backend = model.backend
     return Robot(placed, backend, urdf=model.urdf)
+
+
+def _mapping(value, name: str, shape: str) -> Dict:
+    """
+    Read an optional mapping given to :func:`place`.
+
+    :param value: None or a mapping.
+    :param name: the argument's name, for the message.
+    :param shape: what it maps, for the message.
+    :return: a new dict (empty for None).
+    :raises ConfigurationError: for anything else, or a mapping whose items cannot be read.
+    """
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ConfigurationError(f'{name} must be None or a mapping {shape}, got '
+                                 f'{type(value).__name__} {quote(value)}')
+    try:
+        return dict(value)
+    except Exception:  # a user's mapping whose keys or __getitem__ fail
+        raise ConfigurationError(f'{name} must be a mapping {shape} whose items can be read, '
+                                 f'got {type(value).__name__}') from None
 
 
 def _check_names(model: RobotModel, links: List[LinkDescription],
