@@ -27,6 +27,7 @@ from typing import Tuple
 
 import numpy as np
 
+from .core.errors import ConfigurationError, quote
 from .core.ik.options import default_seed
 from .core.model import RobotModel
 from .core.reach.base_search import BaseRanking
@@ -48,6 +49,8 @@ _SLICES = (('top view (slice z = {:.2f} m)', 2, 0, 1),
            ('front view (slice y = {:.2f} m)', 1, 0, 2),
            ('side view (slice x = {:.2f} m)', 0, 1, 2))
 _AXIS = 'xyz'
+#: What a heat map's colours show: the reachability index or the best combined score.
+COLOR_BY = ('index', 'score')
 
 
 def _canvas(path: str, size: Tuple[int, int]):
@@ -57,12 +60,18 @@ def _canvas(path: str, size: Tuple[int, int]):
     return path, fig, line_collection
 
 
+def _check_color_by(color_by) -> str:
+    """Return ``color_by`` when it is one of :data:`COLOR_BY`; raise ConfigurationError."""
+    if not (isinstance(color_by, str) and color_by in COLOR_BY):
+        raise ConfigurationError(f"color_by must be one of {', '.join(COLOR_BY)}, got "
+                                 f'{quote(color_by)}')
+    return color_by
+
+
 def _values(result: ReachResult, color_by: str) -> Tuple[np.ndarray, str]:
     if color_by == 'index':
         return result.reachability_index, 'reachability index (fraction of orientations reached)'
-    if color_by == 'score':
-        return result.point_score(), 'best combined score (grey: no orientation reached)'
-    raise ValueError(f"color_by must be 'index' or 'score', got {color_by!r}")
+    return result.point_score(), 'best combined score (grey: no orientation reached)'
 
 
 def _spacing(points: np.ndarray) -> Tuple[float, bool]:
@@ -123,8 +132,10 @@ def render_reach_map(model: RobotModel, result: ReachResult, path: str,
     :param size: picture size in pixels.
     :return: the path written.
     :raises MissingDependencyError: without matplotlib.
-    :raises ConfigurationError: for a bad path or size.
+    :raises ConfigurationError: for a bad path or size, or a ``color_by`` that is not one of
+        :data:`COLOR_BY`.
     """
+    color_by = _check_color_by(color_by)
     path, fig, line_collection = _canvas(path, size)
     values, label = _values(result, color_by)
     from matplotlib import colormaps

@@ -53,5 +53,19 @@ def test_bad_outputs_are_refused(model, tmp_path):
     result = run_study(model, 'tool0', make_targets([[0.5, 0.0, 0.3]]))
     with pytest.raises(ConfigurationError, match='.png'):
         render_reach_map(model, result, str(tmp_path / 'map.jpg'))
-    with pytest.raises(ValueError, match='color_by'):
-        render_reach_map(model, result, str(tmp_path / 'map.png'), 'colour')
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize('color_by, shown', [
+    ('colour', "'colour'"), ('Index', "'Index'"), (None, 'None'), (1, '1'),
+    (np.array(['index', 'score']), 'array'), (['index'], "['index']"),
+])
+def test_a_color_by_that_is_not_index_or_score_is_refused_by_name(model, tmp_path, color_by,
+                                                                  shown):
+    from frame_kinematics.reach_pictures import render_reach_map
+    result = run_study(model, 'tool0', make_targets([[0.5, 0.0, 0.3]]))
+    with pytest.raises(ConfigurationError, match='^color_by must be one of index, score, got ') \
+            as info:
+        render_reach_map(model, result, str(tmp_path / 'map.png'), color_by)
+    assert shown in str(info.value)
+    assert list(tmp_path.iterdir()) == []
