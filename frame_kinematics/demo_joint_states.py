@@ -14,8 +14,9 @@
 """
 A demo joint-state source: every joint sweeps smoothly within its limits.
 
-:func:`sweep` is the ROS-free math; :func:`main` runs it as an rclpy node publishing
-``joint_states`` (parameters ``robot_description``, ``rate`` in Hz, ``period`` in s).
+:class:`Sweep` and :func:`timer_period` are the ROS-free math; :func:`main` runs them as an
+rclpy node publishing ``joint_states`` (parameters ``robot_description``, ``rate`` in Hz up to
+:data:`MAX_RATE`, ``period`` in s within :data:`PERIOD_RANGE`).
 """
 
 import math
@@ -24,6 +25,7 @@ from typing import Tuple
 
 import numpy as np
 
+from .core.checks import check_number, MAX_MAGNITUDE
 from .core.model import RobotModel
 from .core.robot import Robot
 
@@ -31,6 +33,11 @@ from .core.robot import Robot
 RANGE_FRACTION = 0.9
 #: Amplitude (rad or m) used for joints without limits (continuous joints).
 UNBOUNDED_AMPLITUDE = math.pi * 0.9
+#: Range of a sweep's ``period`` (s): from one tick of the fastest ``rate`` to the magnitude of
+#: every number (a shorter period would make the angular velocity overflow).
+PERIOD_RANGE = (1e-3, MAX_MAGNITUDE)
+#: Largest publishing ``rate`` (Hz), as robot_state_publisher's ``publish_frequency``.
+MAX_RATE = 1000.0
 
 
 class Sweep:
@@ -42,13 +49,13 @@ class Sweep:
     their master; floating and planar joints are not swept.
 
     :param model: the robot model.
-    :param period: seconds per sweep.
-    :raises ValueError: for a period that is not a positive number.
+    :param period: seconds per sweep, a number within :data:`PERIOD_RANGE`.
+    :raises ConfigurationError: for a period that is not such a number (a bool, a string, NaN).
     """
 
     def __init__(self, model: RobotModel, period: float = 10.0) -> None:
-        if not (isinstance(period, (int, float)) and math.isfinite(period) and period > 0):
-            raise ValueError(f'period must be a positive number of seconds, got {period!r}')
+        period = check_number(period, f'period must be a number of seconds from '
+                              f'{PERIOD_RANGE[0]:g} to {PERIOD_RANGE[1]:g}', *PERIOD_RANGE)
         joints = [j for j in model.actuated_joints if j.nq == 1]
         self.names: Tuple[str, ...] = tuple(j.name for j in joints)
         lower = np.array([model.lower[j.idx_q] for j in joints])
@@ -74,6 +81,18 @@ class Sweep:
                 self.amplitude * self.omega * np.cos(angle))
 
 
+def timer_period(rate: float) -> float:
+    """
+    Return the seconds between two messages published at ``rate``.
+
+    :param rate: messages per second (Hz), a number > 0 and at most :data:`MAX_RATE`.
+    :return: ``1 / rate``.
+    :raises ConfigurationError: for anything else (a bool, a string, 0, NaN).
+    """
+    return 1.0 / check_number(rate, f'rate must be a number of Hz > 0 and <= {MAX_RATE:g}', 0.0,
+                              MAX_RATE, strict_low=True)
+
+
 def main(args=None) -> int:
     """
     Publish the sweep on ``joint_states`` until Ctrl-C or SIGTERM.
@@ -94,12 +113,10 @@ def _make_node():
 
     node = rclpy.create_node('demo_joint_states')
     urdf = node.declare_parameter('robot_description', '').value
-    rate = float(node.declare_parameter('rate', 30.0).value)
+    interval = timer_period(node.declare_parameter('rate', 30.0).value)
     # numpy: the sweep needs the joints and their limits, no compiled kinematics
     sweep = Sweep(Robot.from_urdf_string(urdf, backend='numpy'),
-                  float(node.declare_parameter('period', 10.0).value))
-    if not (math.isfinite(rate) and rate > 0):
-        raise ValueError(f'rate must be a positive number of Hz, got {rate}')
+                  node.declare_parameter('period', 10.0).value)
     publisher = node.create_publisher(JointState, 'joint_states', 10)
     start = node.get_clock().now()
 
@@ -113,7 +130,7 @@ def _make_node():
         msg.velocity = velocities.tolist()
         publisher.publish(msg)
 
-    node.create_timer(1.0 / rate, tick)
+    node.create_timer(interval, tick)
     return node
 
 

@@ -15,7 +15,9 @@
 
 from conftest import all_joint_types_model, bundled
 from frame_kinematics.bridge import Bridge, JointStateInput
-from frame_kinematics.demo_joint_states import Sweep, UNBOUNDED_AMPLITUDE
+from frame_kinematics.core import ConfigurationError
+from frame_kinematics.demo_joint_states import (MAX_RATE, PERIOD_RANGE, Sweep, timer_period,
+                                                UNBOUNDED_AMPLITUDE)
 from hypothesis import given, settings, strategies as st
 import numpy as np
 import pytest
@@ -58,10 +60,31 @@ def test_sweep_of_unbounded_joints_and_multi_dof_models():
     assert sweep.amplitude[2] == UNBOUNDED_AMPLITUDE and sweep.center[2] == 0.0
 
 
-@pytest.mark.parametrize('period', [0.0, -1.0, float('nan'), 'x'])
-def test_sweep_refuses_a_bad_period(period):
-    with pytest.raises(ValueError, match='period'):
+@pytest.mark.parametrize('period', [0.0, -1.0, float('nan'), 'x', '10', True, None, 1e-300,
+                                    1e300, [10.0]])
+def test_sweep_refuses_a_period_that_is_not_seconds_by_name(period):
+    with pytest.raises(ConfigurationError, match='^period must be a number of seconds from '
+                                                 '0.001 to 1e[+]16, got '):
         Sweep(bundled('fk_arm'), period)
+
+
+def test_sweep_takes_a_period_within_its_range():
+    model = bundled('fk_arm')
+    for period in (*PERIOD_RANGE, 3, np.float32(2.5)):
+        positions, velocities = Sweep(model, period)(123.4)
+        assert np.all(np.isfinite(positions)) and np.all(np.isfinite(velocities))
+
+
+@pytest.mark.parametrize('rate, interval', [(30.0, 1 / 30), (MAX_RATE, 1e-3), (2, 0.5)])
+def test_the_timer_ticks_once_per_rate(rate, interval):
+    assert timer_period(rate) == pytest.approx(interval)
+
+
+@pytest.mark.parametrize('rate', [0.0, -1.0, MAX_RATE * 2, float('inf'), '30', True, None])
+def test_a_rate_that_is_not_hz_is_refused_by_name(rate):
+    with pytest.raises(ConfigurationError, match='^rate must be a number of Hz > 0 and <= 1000, '
+                                                 'got '):
+        timer_period(rate)
 
 
 def test_sweep_messages_are_accepted_by_the_bridge():
