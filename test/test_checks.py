@@ -19,7 +19,7 @@ import types
 
 from frame_kinematics.core.checks import as_float_array, as_names, as_path, check_count, \
     check_number, check_one_vector, first_repeated, MAX_MAGNITUDE, number_within, parse_number, \
-    plain_array
+    parse_whole, plain_array
 from frame_kinematics.core.errors import ConfigurationError, URDFError
 from hypothesis import given, strategies as st
 import numpy as np
@@ -182,6 +182,21 @@ def test_a_number_is_read_as_xml_writes_it(text, value):
 def test_what_python_reads_beyond_xml_numbers_is_not_a_number(text):
     with pytest.raises(ValueError):
         parse_number(text)
+
+
+@pytest.mark.parametrize('text, value', [
+    ('0', 0), ('17', 17), ('-3', -3), ('+4', 4), ('007', 7), (' 12\n', 12),
+    ('9' * 40, 10 ** 40 - 1),
+])
+def test_a_whole_number_is_read_in_ascii_digits(text, value):
+    assert parse_whole(text) == value and type(parse_whole(text)) is int
+
+
+@pytest.mark.parametrize('text', ['1_0', '\u0663', '\u0661\u0660', '\uff11', '\u00b2', '1.0',
+                                  '1e3', '0x10', '', '+', '- 1', '\u00a01', '1' * 5000])
+def test_what_python_reads_beyond_ascii_digits_is_not_a_whole_number(text):
+    with pytest.raises(ValueError):
+        parse_whole(text)
 
 
 def test_check_count_names_an_integer_beyond_the_floats_by_its_size():

@@ -33,6 +33,12 @@ import pytest
      ['--frames must be a whole number between 2 and 200']),
     (['render', '-o', 'x.gif', '--to', 'elbow_joint=1', '--fps', '0'],
      ['--fps must be a number > 0']),
+    (['ik', '--position-only', '--xyz', '0.4', '0', '0.3', '--max-iterations', '1_0'],
+     ["--max-iterations must be a whole number >= 1, got '1_0'"]),
+    (['ik', '--position-only', '--xyz', '0.4', '0', '0.3', '--restarts', '\u0663'],
+     ["--restarts must be a whole number >= 0, got '\u0663'"]),
+    (['fk', '--precision', '\uff13'],
+     ["--precision must be a whole number between 0 and 17, got '\uff13'"]),
 ])
 def test_bad_option_values_are_usage_errors_in_the_options_words(capsys, args, words):
     status, out, err = call(capsys, *args)

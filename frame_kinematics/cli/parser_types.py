@@ -22,13 +22,13 @@ import argparse
 from typing import Callable, Optional
 
 from .. import robots
-from ..core.checks import MAX_MAGNITUDE, number_within, parse_number
+from ..core.checks import MAX_MAGNITUDE, number_within, parse_number, parse_whole
 from ..core.ik.options import MAX_COUNT
 
 
 def whole(minimum: int, maximum: Optional[int] = None) -> Callable[[str], int]:
     """
-    Option type: a whole number within bounds.
+    Option type: a whole number within bounds, in ASCII digits (:func:`parse_whole`).
 
     :param minimum: smallest value accepted.
     :param maximum: largest value accepted, or ``None`` for the core's limit of counts
@@ -37,7 +37,7 @@ def whole(minimum: int, maximum: Optional[int] = None) -> Callable[[str], int]:
     """
     def parse(text: str) -> int:
         try:
-            value = int(text)
+            value = parse_whole(text)
         except ValueError:
             value = None
         if value is None or not minimum <= value <= (MAX_COUNT if maximum is None else maximum):

@@ -210,6 +210,25 @@ def parse_number(text: str) -> float:
     return float(text)
 
 
+#: A whole number written as text: ASCII digits only, no ``_``, an optional sign.
+_WHOLE_TEXT = re.compile(r'[+-]?[0-9]+')
+
+
+def parse_whole(text: str) -> int:
+    """
+    Read one whole number written as text, with ASCII digits only (as :func:`parse_number`).
+
+    :param text: the text (white space around it is ignored, as :func:`parse_number` does).
+    :return: the number.
+    :raises ValueError: for anything else (``1_0``, ``1.0``, digits of other scripts, more
+        digits than Python converts), which Python's ``int`` would partly read.
+    """
+    text = text.strip(' \t\n\r')
+    if _WHOLE_TEXT.fullmatch(text) is None:
+        raise ValueError(text)
+    return int(text)
+
+
 def number_within(value, low: float = -MAX_MAGNITUDE, high: float = MAX_MAGNITUDE,
                   strict_low: bool = False) -> Optional[float]:
     """
