@@ -124,6 +124,24 @@ def loopback_fixture() -> Callable:
     return loopback
 
 
+def context_fixture() -> Callable:
+    """
+    Make the fixture ``context`` of a ROS test file: an rclpy context of its own per test.
+
+    ``context = context_fixture()`` in the file; it is shut down after the test.
+    """
+    @pytest.fixture(name='context')
+    def context() -> Iterator:
+        """Initialise a context of this test's own, and shut it down after."""
+        rclpy = pytest.importorskip('rclpy')
+        ctx = rclpy.context.Context()
+        rclpy.init(context=ctx)
+        yield ctx
+        rclpy.try_shutdown(context=ctx)
+
+    return context
+
+
 def installed(package: str = 'frame_kinematics') -> bool:
     """Whether ``package`` is in the ament index of the sourced workspaces."""
     packages = pytest.importorskip('ament_index_python.packages')

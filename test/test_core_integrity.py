@@ -14,19 +14,13 @@
 """
 The core's integrity, as the callers see it.
 
-The caller's data stays the caller's, the model is read-only, there is no module-level state,
-cost is linear in the robot's size, bad input is refused.
+The caller's data stays the caller's, the model is read-only (module-level state: see
+test_package_integrity), cost is linear in the robot's size, bad input is refused.
 """
 
-import importlib
-import importlib.util
-import pkgutil
 import tracemalloc
-from types import MappingProxyType
-import weakref
 
 from conftest import bundled, joint_xml, link_xml, random_configuration, urdf
-import frame_kinematics.core
 from frame_kinematics.core import configuration as cfg
 from frame_kinematics.core import ConfigurationError, FrameTree, Robot
 import numpy as np
@@ -99,33 +93,6 @@ def test_model_attributes_cannot_be_replaced():
 
 
 # -- no module-level state ------------------------------------------------------------------------
-def _core_modules():
-    """Yield every module of the core whose optional dependency is installed here."""
-    package = frame_kinematics.core
-    optional = {package.__name__ + '.accel': 'numba',
-                package.__name__ + '.reach.cluster': 'distributed'}
-    for info in pkgutil.walk_packages(package.__path__, package.__name__ + '.',
-                                      onerror=lambda name: None):
-        needs = [dependency for prefix, dependency in optional.items()
-                 if info.name.startswith(prefix)]
-        if all(importlib.util.find_spec(dependency) is not None for dependency in needs):
-            yield importlib.import_module(info.name)
-
-
-def test_no_module_level_mutable_containers_in_the_core():
-    mutable = (dict, list, set, bytearray, weakref.WeakKeyDictionary,
-               weakref.WeakValueDictionary)
-    found = []
-    for module in _core_modules():
-        for name, value in vars(module).items():
-            if name.startswith('__') or isinstance(value, MappingProxyType):
-                continue
-            if isinstance(value, mutable) or (isinstance(value, np.ndarray)
-                                              and value.flags.writeable):
-                found.append(f'{module.__name__}.{name}')
-    assert found == []
-
-
 # -- memory and time linear in the number of links ------------------------------------------------
 def _chain(n, mimic_every=0):
     body = ''.join(link_xml(f'l{i}', 1.0, '0.01 0 0') for i in range(n + 1))

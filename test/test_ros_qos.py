@@ -15,7 +15,7 @@
 
 from frame_kinematics.bridge.qos import check_overrides, TF_POLICIES
 import pytest
-from ros_testing import loopback_fixture
+from ros_testing import context_fixture, loopback_fixture
 
 rclpy = pytest.importorskip('rclpy')
 qos = pytest.importorskip('rclpy.qos')
@@ -24,14 +24,7 @@ tf2_msgs = pytest.importorskip('tf2_msgs.msg')
 ros_qos = pytest.importorskip('frame_kinematics.ros.qos')
 
 loopback = loopback_fixture()
-
-
-@pytest.fixture
-def context():
-    ctx = rclpy.context.Context()
-    rclpy.init(context=ctx)
-    yield ctx
-    rclpy.try_shutdown(context=ctx)
+context = context_fixture()
 
 
 def test_each_call_gives_a_new_profile():

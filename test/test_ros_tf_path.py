@@ -16,21 +16,14 @@
 import time
 
 import pytest
-from ros_testing import loopback_fixture
+from ros_testing import context_fixture, loopback_fixture
 
 rclpy = pytest.importorskip('rclpy')
 sensor_msgs = pytest.importorskip('sensor_msgs.msg')
 tf_path = pytest.importorskip('frame_kinematics.ros.tf_path')
 
 loopback = loopback_fixture()
-
-
-@pytest.fixture
-def context():
-    ctx = rclpy.context.Context()
-    rclpy.init(context=ctx)
-    yield ctx
-    rclpy.try_shutdown(context=ctx)
+context = context_fixture()
 
 
 def test_the_executor_is_rclpys_own_and_found_by_feature_detection():
