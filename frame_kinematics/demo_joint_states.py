@@ -15,8 +15,8 @@
 A demo joint-state source: every joint sweeps smoothly within its limits.
 
 :class:`Sweep` and :func:`timer_period` are the ROS-free math; :func:`main` runs them as an
-rclpy node publishing ``joint_states`` (parameters ``robot_description``, ``rate`` in Hz up to
-:data:`MAX_RATE`, ``period`` in s within :data:`PERIOD_RANGE`).
+rclpy node publishing ``joint_states`` (parameters ``robot_description``, ``rate`` in Hz
+within :data:`RATE_RANGE`, ``period`` in s within :data:`PERIOD_RANGE`).
 """
 
 import math
@@ -36,8 +36,9 @@ UNBOUNDED_AMPLITUDE = math.pi * 0.9
 #: Range of a sweep's ``period`` (s): from one tick of the fastest ``rate`` to the magnitude of
 #: every number (a shorter period would make the angular velocity overflow).
 PERIOD_RANGE = (1e-3, MAX_MAGNITUDE)
-#: Largest publishing ``rate`` (Hz), as robot_state_publisher's ``publish_frequency``.
-MAX_RATE = 1000.0
+#: Publishing ``rate`` (Hz) taken: from one message in 1e9 s (a timer's nanoseconds fit in
+#: 64 bits) to robot_state_publisher's largest ``publish_frequency``.
+RATE_RANGE = (1e-9, 1000.0)
 
 
 class Sweep:
@@ -85,12 +86,13 @@ def timer_period(rate: float) -> float:
     """
     Return the seconds between two messages published at ``rate``.
 
-    :param rate: messages per second (Hz), a number > 0 and at most :data:`MAX_RATE`.
+    :param rate: messages per second (Hz), a number within :data:`RATE_RANGE`.
     :return: ``1 / rate``.
-    :raises ConfigurationError: for anything else (a bool, a string, 0, NaN).
+    :raises ConfigurationError: for anything else (a bool, a string, 0, NaN, 1e-300).
     """
-    return 1.0 / check_number(rate, f'rate must be a number of Hz > 0 and <= {MAX_RATE:g}', 0.0,
-                              MAX_RATE, strict_low=True)
+    low, high = RATE_RANGE
+    return 1.0 / check_number(rate, f'rate must be a number of Hz from {low:g} to {high:g}', low,
+                              high)
 
 
 def main(args=None) -> int:

@@ -58,8 +58,9 @@ AXES = ('tips', 'all', 'none')
 #: Most configurations a drawn motion has (its ``frames``): an animation holds every frame in
 #: memory.
 MAX_FRAMES = 200
-#: Most frames per second of an animation.
-MAX_FPS = 100.0
+#: Frames per second of an animation: from one frame in 100 s (a GIF counts a frame's
+#: delay in hundredths of a second, in 16 bits) to 100.
+FPS_RANGE = (0.01, 100.0)
 #: Shortest side of the drawn box, as a fraction of the longest (a flat robot stays visible).
 _THINNEST = 0.3
 #: Points per drawn line that labels avoid covering.
@@ -250,9 +251,9 @@ def _axis_length(axis_length) -> Optional[float]:
 
 
 def _fps(fps) -> float:
-    """Check ``fps``: frames per second in (0, MAX_FPS]."""
-    return check_number(fps, f'fps must be a number > 0 and <= {MAX_FPS:g}', 0.0, MAX_FPS,
-                        strict_low=True)
+    """Check ``fps``: frames per second within :data:`FPS_RANGE`."""
+    low, high = FPS_RANGE
+    return check_number(fps, f'fps must be a number from {low:g} to {high:g}', low, high)
 
 
 def _zoom(ax, aspect: Tuple[float, float, float], zoom: Optional[float]) -> None:
@@ -369,7 +370,7 @@ def render_motion(model: RobotModel, q_start, q_end, path: str, frames: int = 8,
     :param axis_length: length of the drawn frame axes in m (see
         :func:`render_configuration`; default None: 8 % of the size of the robot's motion).
     :param labels: whether to write link names.
-    :param fps: frames per second of an animation, a number > 0 and at most :data:`MAX_FPS`
+    :param fps: frames per second of an animation, a number within :data:`FPS_RANGE`
         (checked for a strip too, which does not use it).
     :param progress: optional callable ``progress(done, total)`` called after each frame.
     :param axes: which links get frame axes (see :func:`render_configuration`).
@@ -441,6 +442,6 @@ def _animate(scene: _Scene, path_q: np.ndarray, path: str, size: Tuple[int, int]
                 progress(frame + 1, count)
 
 
-__all__ = ['DEFAULT_SIZE', 'DEFAULT_VIEW', 'MAX_FPS', 'MAX_FRAMES', 'MissingDependencyError',
+__all__ = ['DEFAULT_SIZE', 'DEFAULT_VIEW', 'FPS_RANGE', 'MAX_FRAMES', 'MissingDependencyError',
            'interpolate_configurations', 'picture_size', 'render_configuration',
            'render_motion']

@@ -16,7 +16,7 @@
 from conftest import all_joint_types_model, bundled
 from frame_kinematics.bridge import Bridge, JointStateInput
 from frame_kinematics.core import ConfigurationError
-from frame_kinematics.demo_joint_states import (MAX_RATE, PERIOD_RANGE, Sweep, timer_period,
+from frame_kinematics.demo_joint_states import (PERIOD_RANGE, RATE_RANGE, Sweep, timer_period,
                                                 UNBOUNDED_AMPLITUDE)
 from hypothesis import given, settings, strategies as st
 import numpy as np
@@ -75,15 +75,18 @@ def test_sweep_takes_a_period_within_its_range():
         assert np.all(np.isfinite(positions)) and np.all(np.isfinite(velocities))
 
 
-@pytest.mark.parametrize('rate, interval', [(30.0, 1 / 30), (MAX_RATE, 1e-3), (2, 0.5)])
+@pytest.mark.parametrize('rate, interval', [(30.0, 1 / 30), (RATE_RANGE[1], 1e-3), (2, 0.5),
+                                            (RATE_RANGE[0], 1e9)])
 def test_the_timer_ticks_once_per_rate(rate, interval):
     assert timer_period(rate) == pytest.approx(interval)
 
 
-@pytest.mark.parametrize('rate', [0.0, -1.0, MAX_RATE * 2, float('inf'), '30', True, None])
+@pytest.mark.parametrize('rate', [0.0, -1.0, RATE_RANGE[1] * 2, float('inf'), '30', True, None,
+                                  1e-300, 5e-324])
 def test_a_rate_that_is_not_hz_is_refused_by_name(rate):
-    with pytest.raises(ConfigurationError, match='^rate must be a number of Hz > 0 and <= 1000, '
-                                                 'got '):
+    # a timer counts its period in 64-bit nanoseconds: 1e-300 Hz would overflow it
+    with pytest.raises(ConfigurationError, match='^rate must be a number of Hz from 1e-09 to '
+                                                 '1000, got '):
         timer_period(rate)
 
 

@@ -213,5 +213,9 @@ def test_a_continuous_seed_angle_is_returned_in_minus_pi_to_pi(backend, angle):
         'spin', 'continuous', 'a', 'b', '0.3 0 0', axis='0 0 1')), backend=backend)
     target = model.forward_kinematics(np.array([0.5])).transform('b')
     for options in ({'max_iterations': 0}, {'time_budget': 0.0}, {}):
+        # one seed, the caller's: what is returned without a step is that seed
+        options['parallel_seeds'] = 1
         result = ik.solve(model, 'b', target, seed=np.array([angle]), **options)
         assert -np.pi <= result.q[0] < np.pi, (options, result.q)
+        batch = ik.solve_batch(model, 'b', target[None], seed=np.array([[angle]]), **options)
+        assert -np.pi <= batch.q[0, 0] < np.pi, (options, batch.q)

@@ -169,10 +169,12 @@ class _Unreadable(dict):
 
 
 @pytest.mark.parametrize('argument, rule', [
-    ('tools', r'^tools must be None or a mapping \{tip link: tip_T_tool\}, got '),
-    ('tool_names', r'^tool_names must be None or a mapping \{tip link: tool link name\}, got '),
+    ('tools', r'^tools must be None, a mapping \{tip link: tip_T_tool\} or its \(key, value\) '
+              'pairs, got '),
+    ('tool_names', r'^tool_names must be None, a mapping \{tip link: tool link name\} or its '
+                   r'\(key, value\) pairs, got '),
 ])
-@pytest.mark.parametrize('value', ['abc', True, 0, [], [('tip', 'probe')], np.eye(4)])
+@pytest.mark.parametrize('value', ['abc', b'ab', True, 0, [('tip',)], np.eye(4)])
 def test_tools_or_tool_names_not_a_mapping_are_refused_by_name(original, argument, rule, value):
     given = {'tools': {'tip': np.eye(4)}, argument: value}
     with pytest.raises(ConfigurationError, match=rule):
@@ -180,14 +182,20 @@ def test_tools_or_tool_names_not_a_mapping_are_refused_by_name(original, argumen
 
 
 def test_a_mapping_whose_items_cannot_be_read_is_refused(original):
-    with pytest.raises(ConfigurationError, match='^tools must be a mapping .* whose items can '
-                                                 'be read, got _Unreadable$'):
+    with pytest.raises(ConfigurationError, match='^tools must be None, a mapping .* got '
+                                                 '_Unreadable'):
         place(original, _Unreadable(tip=np.eye(4)))
 
 
 def test_none_and_empty_mappings_add_no_tool(original):
-    for tools in (None, {}):
+    for tools in (None, {}, []):
         assert place(original, tools, tool_names={}).link_names == original.link_names
+
+
+def test_tools_given_as_pairs_are_read_as_a_mapping(original):
+    pairs = place(original, [('tip', np.eye(4))], tool_names=[('tip', 'probe')])
+    assert pairs.link_names == place(original, {'tip': np.eye(4)},
+                                     tool_names={'tip': 'probe'}).link_names
 
 
 def test_a_taken_joint_name_is_refused():

@@ -222,11 +222,13 @@ def test_an_axis_length_that_is_not_metres_is_refused_by_name(tmp_path, arm, arm
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize('fps', [None, '8', True, 0, -1.0, 101, float('inf'), [8]])
+@pytest.mark.parametrize('fps', [None, '8', True, 0, -1.0, 101, float('inf'), [8], 0.001,
+                                 1e-300])
 @pytest.mark.parametrize('name', ['m.gif', 'm.png'])
 def test_a_frame_rate_that_is_not_a_number_up_to_100_is_refused_by_name(tmp_path, arm, arm_q,
                                                                         fps, name):
-    with pytest.raises(ConfigurationError, match='^fps must be a number > 0 and <= 100, got '):
+    # a GIF counts a frame's delay in hundredths of a second, in 16 bits: 0.001 fps overflows
+    with pytest.raises(ConfigurationError, match='^fps must be a number from 0.01 to 100, got '):
         render.render_motion(arm, arm.neutral_configuration(), arm_q, str(tmp_path / name),
                              frames=2, fps=fps)
     assert list(tmp_path.iterdir()) == []
@@ -239,7 +241,7 @@ def test_the_largest_axis_length_and_frame_rate_are_drawn(tmp_path, arm, arm_q):
     assert render.picture_size(path) == (160, 120)
     path = tmp_path / 's.png'
     render.render_motion(arm, arm.neutral_configuration(), arm_q, str(path), frames=2,
-                         size=(160, 120), fps=render.MAX_FPS, axis_length=1.5)
+                         size=(160, 120), fps=render.FPS_RANGE[1], axis_length=1.5)
     assert render.picture_size(path) == (320, 160)
 
 
@@ -335,3 +337,14 @@ def test_links_behind_fixed_joints_inside_a_chain_are_not_labelled():
                    if not j.type.moves and j.child in has_child}
     assert fixed_inner, 'fk_arm has a link behind a fixed joint inside its chain'
     assert not fixed_inner & set(scene.label_order)
+
+
+@pytest.mark.parametrize('fps', list(render.FPS_RANGE))
+def test_a_gif_at_either_end_of_the_frame_rates_is_written(tmp_path, arm, arm_q, fps):
+    pytest.importorskip('matplotlib')
+    image = pytest.importorskip('PIL.Image')
+    path = tmp_path / 'motion.gif'
+    render.render_motion(arm, arm.neutral_configuration(), arm_q, str(path), frames=2,
+                         size=(80, 60), fps=fps)
+    with image.open(path) as gif:
+        assert gif.info['duration'] == pytest.approx(1000.0 / fps, rel=0.01)

@@ -245,10 +245,11 @@ class RobotModel:
         """
         # a plain str: a subclass's __hash__ or __eq__ is not called, and nothing but a str
         # is looked up (an unhashable name raises no TypeError)
-        index = self._link_index.get(str.__str__(name)) if isinstance(name, str) else None
-        if index is None:
-            raise UnknownFrameError(name, self._link_index, 'link')
-        return index
+        key = name if type(name) is str else str.__str__(name) if isinstance(name, str) else None
+        try:
+            return self._link_index[key]
+        except KeyError:
+            raise UnknownFrameError(name, self._link_index, 'link') from None
 
     def link(self, name: str) -> Link:
         """
@@ -268,10 +269,11 @@ class RobotModel:
         :return: the joint.
         :raises UnknownFrameError: if there is no such joint, or ``name`` is not a str.
         """
-        index = self._joint_index.get(str.__str__(name)) if isinstance(name, str) else None
-        if index is None:  # a plain str was looked up, as in link_index()
-            raise UnknownFrameError(name, self._joint_index, 'joint')
-        return self.joints[index]
+        key = name if type(name) is str else str.__str__(name) if isinstance(name, str) else None
+        try:  # a plain str is looked up, as in link_index()
+            return self.joints[self._joint_index[key]]
+        except KeyError:
+            raise UnknownFrameError(name, self._joint_index, 'joint') from None
 
     def has_link(self, name: str) -> bool:
         """

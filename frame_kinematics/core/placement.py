@@ -131,22 +131,22 @@ def _mapping(value, name: str, shape: str) -> Dict:
     """
     Read an optional mapping given to :func:`place`.
 
-    :param value: None or a mapping.
+    :param value: None, a mapping, or ``(key, value)`` pairs (what ``dict`` takes).
     :param name: the argument's name, for the message.
     :param shape: what it maps, for the message.
     :return: a new dict (empty for None).
-    :raises ConfigurationError: for anything else, or a mapping whose items cannot be read.
+    :raises ConfigurationError: for anything else (a string, a bool), or items that cannot be
+        read.
     """
     if value is None:
         return {}
-    if not isinstance(value, Mapping):
-        raise ConfigurationError(f'{name} must be None or a mapping {shape}, got '
-                                 f'{type(value).__name__} {quote(value)}')
-    try:
-        return dict(value)
-    except Exception:  # a user's mapping whose keys or __getitem__ fail
-        raise ConfigurationError(f'{name} must be a mapping {shape} whose items can be read, '
-                                 f'got {type(value).__name__}') from None
+    if not isinstance(value, (str, bytes)):
+        try:
+            return dict(value)
+        except Exception:  # not pairs, or a user's mapping whose keys or items fail
+            pass
+    raise ConfigurationError(f'{name} must be None, a mapping {shape} or its (key, value) '
+                             f'pairs, got {type(value).__name__} {quote(value)}')
 
 
 def _check_names(model: RobotModel, links: List[LinkDescription],

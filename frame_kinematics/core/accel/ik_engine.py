@@ -39,7 +39,8 @@ import numpy as np
 
 from . import ik, ik_one, lm, tables
 from ..ik.sampler import Sampler
-from ..ik.schedule import ABANDON_ITERATIONS, DAMPING_MIN, STOP_REASONS
+from ..ik.schedule import (ABANDON_ITERATIONS, DAMPING_MIN, STOP_CONVERGED, STOP_REASONS,
+                           STOP_UNCONFIRMED)
 from ..joints import ConfigurationLayout, frozen, JointKernel, JointType
 from ..topology import Topology
 
@@ -226,7 +227,9 @@ class CompiledChain:
             *self._tables, self.limits + (prepared.weight, self._no_rest), prepared.settings,
             self._q_index, targets, q, state, prepared.limits, _clock_deadline(deadline), err)
         confirmed = self.confirm(prepared, targets, q, err)
-        return reason == ik.CONVERGED and confirmed, STOP_REASONS[reason], iterations, \
+        if reason != ik.CONVERGED:
+            return False, STOP_REASONS[reason], iterations, restarts, err
+        return confirmed, STOP_CONVERGED if confirmed else STOP_UNCONFIRMED, iterations, \
             restarts, err
 
     def confirm(self, prepared: 'Prepared', targets: np.ndarray, q: np.ndarray,

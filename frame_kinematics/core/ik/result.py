@@ -37,7 +37,9 @@ class IKResult:
     :ivar iterations: solver iterations spent on this target.
     :ivar restarts: random seeds tried besides the caller's seed.
     :ivar reason: why it stopped: ``converged``, ``time_budget``, ``max_iterations``,
-        ``max_restarts`` or ``stalled`` (option ``abandon_stalled``).
+        ``max_restarts``, ``stalled`` (option ``abandon_stalled``) or ``unconfirmed`` (it
+        converged on the solver's chain, but forward kinematics of ``q`` is outside a
+        tolerance: see :data:`~frame_kinematics.core.ik.schedule.STOP_UNCONFIRMED`).
     :ivar elapsed: wall time of the call (s); for a batch, of the whole batch.
     :ivar tip_position_errors: position error of each tip (m).
     :ivar tip_orientation_errors: orientation error of each tip (rad).

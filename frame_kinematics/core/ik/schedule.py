@@ -78,8 +78,12 @@ STOP_MAX_ITERATIONS = 'max_iterations'
 STOP_MAX_RESTARTS = 'max_restarts'
 #: ... the time budget spent ...
 STOP_TIME_BUDGET = 'time_budget'
-#: ... or the target abandoned as hopeless (``abandon_stalled``).
+#: ... the target abandoned as hopeless (``abandon_stalled``) ...
 STOP_STALLED = 'stalled'
+#: ... or converged on the solver's reduced chain, but forward kinematics of the solution is
+#: outside a tolerance (the two round differently: far from the origin, or tolerances at the
+#: rounding), so it is no success.
+STOP_UNCONFIRMED = 'unconfirmed'
 #: All of them; the compiled engine reports a reason by its index here.
 STOP_REASONS = (STOP_CONVERGED, STOP_MAX_ITERATIONS, STOP_MAX_RESTARTS, STOP_TIME_BUDGET,
-                STOP_STALLED)
+                STOP_STALLED, STOP_UNCONFIRMED)

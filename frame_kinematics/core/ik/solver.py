@@ -35,6 +35,7 @@ from .options import (check_option_names, default_seed, MAX_TIME_BUDGET, number,
                       options_key, PER_CALL, read_options, read_targets)
 from .residual import PoseResidual
 from .result import IKBatchResult, IKResult
+from .schedule import STOP_UNCONFIRMED
 from .selection import JointSelection, Tips
 from ..backend import again, executor
 from ..bounded import BoundedCache
@@ -46,6 +47,9 @@ from ..kinematics import KinematicsState
 if TYPE_CHECKING:  # pragma: no cover
     from ..executor import Executor
     from ..model import RobotModel
+
+#: Configurations whose link poses are evaluated at once to confirm the engines' answers.
+CONFIRM_ROWS = 4096
 
 
 class IKSolver:
@@ -280,14 +284,15 @@ class IKSolver:
                                                                    deadline)
         # the engines return the configurations they evaluated (continuous angles wrapped)
         q[:, evaluator.q_index] = out.q
-        success, pos, ori = self._confirmed(problem, q, targets, out.success)
+        success, pos, ori, reasons = self._confirmed(problem, q, targets, out.success,
+                                                     out.reasons)
         result = IKBatchResult(q, success, pos.max(axis=1), ori.max(axis=1), out.iterations,
-                               out.restarts, tuple(out.reasons), time.perf_counter() - start,
-                               pos, ori)
+                               out.restarts, reasons, time.perf_counter() - start, pos, ori)
         return result if is_batch else result[0]
 
     def _confirmed(self, problem: PoseResidual, q: np.ndarray, targets: np.ndarray,
-                   success: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+                   success: np.ndarray, reasons: Sequence[str]
+                   ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, Tuple[str, ...]]:
         """
         Judge the engines' successes on forward kinematics of the configurations they return.
 
@@ -295,23 +300,35 @@ class IKSolver:
         which rounds otherwise than forward kinematics: far from the origin (a floating base
         at 1e12 m) or with tolerances near the rounding, the two disagree. A success is
         reported only when forward kinematics of its ``q``, on the solver's backend, meets
-        both tolerances; the errors reported are those of forward kinematics.
+        both tolerances (else its reason is ``unconfirmed``); the errors reported are those
+        of forward kinematics. Evaluated :data:`CONFIRM_ROWS` configurations at a time, so
+        that the poses of a large batch's every link are never held at once.
 
         :param problem: the residual and its tolerances.
         :param q: ``(B, nq)`` the configurations returned.
         :param targets: ``(B, n_tips, 4, 4)`` ``root_T_target``.
         :param success: ``(B,)`` the engines' successes.
-        :return: new ``(success, position errors, orientation errors)``, the errors
+        :param reasons: the engines' stop reasons.
+        :return: new ``(success, position errors, orientation errors, reasons)``, the errors
             ``(B, n_tips)``.
         """
-        state = KinematicsState(self.model, q, backend=again(self.executor))
-        metrics, _ = problem.residual(state.poses[list(self.selection.tip_bodies)], targets)
         n_tips, m = problem.n_tips, len(problem.rows)
-        pos = metrics[:, m:m + n_tips]
-        ori = metrics[:, m + n_tips:m + 2 * n_tips]
+        pos, ori = np.empty((len(q), n_tips)), np.empty((len(q), n_tips))
+        tips = list(self.selection.tip_bodies)
+        chosen = again(self.executor)
+        for start in range(0, len(q), CONFIRM_ROWS):
+            rows = slice(start, start + CONFIRM_ROWS)
+            poses = KinematicsState(self.model, q[rows], backend=chosen).poses[tips]
+            metrics, _ = problem.residual(poses, targets[rows])
+            pos[rows] = metrics[:, m:m + n_tips]
+            ori[rows] = metrics[:, m + n_tips:m + 2 * n_tips]
         met = np.all((pos < problem.position_tolerance)
                      & (ori < problem.orientation_tolerance), axis=1)
-        return np.asarray(success, dtype=bool) & met, pos, ori
+        success = np.asarray(success, dtype=bool)
+        unconfirmed = success & ~met
+        return success & met, pos, ori, tuple(
+            STOP_UNCONFIRMED if off else reason
+            for off, reason in zip(unconfirmed.tolist(), reasons))
 
     def _plan(self, options: dict) -> Optional[Tuple[Options, PoseResidual, object]]:
         """
