@@ -29,10 +29,10 @@ One concept per module:
 * :mod:`~frame_kinematics.bridge.tf_math`: the joints' ``parent_T_child`` transforms;
 * :mod:`~frame_kinematics.bridge.names`: what the names of a message mean;
 * :mod:`~frame_kinematics.bridge.throttle`: when transforms are due, CoM stamps;
-* :mod:`~frame_kinematics.bridge.layout`: the frame tree, user frames and the static set;
+* :mod:`~frame_kinematics.bridge.published_frames`: the frame tree, user frames and the static set;
 * :mod:`~frame_kinematics.bridge.model_core`: one model with one set of settings (immutable);
 * :mod:`~frame_kinematics.bridge.snapshot`: what a service reads (immutable);
-* :mod:`~frame_kinematics.bridge.com`: the robot CoM frame and topics;
+* :mod:`~frame_kinematics.bridge.published_com`: the robot CoM frame and topics;
 * :mod:`~frame_kinematics.bridge.bridge`: the ``/tf`` path, the lock and the swaps;
 * :mod:`~frame_kinematics.bridge.swap`: model swaps and settings changes, prepared;
 * :mod:`~frame_kinematics.bridge.service_types`: the services' requests and responses;

@@ -34,13 +34,13 @@ from typing import Any, Callable, List, Mapping, Optional, Tuple
 import numpy as np
 
 from .compiled import switch_to_compiled
-from .layout import baked_placements, stamped
 from .log import shorten, ThrottledLog
 from .messages import BridgeOutput, JointStateInput, read_joint_state, RefusedMessage
 from .model_core import ModelCore, parse_description
 from .names import PlanCache
 from .parameters import ParameterValues
 from .publish import Publisher
+from .published_frames import baked_placements, stamped
 from .settings import BridgeSettings
 from .snapshot import MIMIC_TOLERANCE, Snapshot
 from .swap import prepare, SwapError

@@ -22,8 +22,8 @@ from typing import Mapping, Optional, Tuple
 
 import numpy as np
 
-from .layout import build_tree, static_entries, StaticEntry
 from .names import JointIndex
+from .published_frames import build_tree, static_entries, StaticEntry
 from .settings import BridgeSettings, SettingError
 from .throttle import publish_interval_ns
 from ..core.errors import ConfigurationError, UnknownFrameError
@@ -144,7 +144,7 @@ class ModelCore:
         :param q: a configuration.
         :param complete: every needed joint was received (baked frames may be placed).
         :param v: a velocity (optional).
-        :return: the tree (see :func:`~frame_kinematics.bridge.layout.build_tree`).
+        :return: the tree (see :func:`~frame_kinematics.bridge.published_frames.build_tree`).
         """
         return build_tree(self.model, self.settings, q, self.reference, self.baked, complete,
                           v)

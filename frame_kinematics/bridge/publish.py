@@ -27,11 +27,11 @@ from typing import Any, Optional, Tuple
 
 import numpy as np
 
-from .com import center_of_mass, center_of_mass_at, POSE_FREE_ORIENTATIONS
 from .markers import com_markers
 from .messages import BridgeOutput, TransformOut
 from .model_core import ModelCore
 from .names import NamePlan
+from .published_com import center_of_mass, center_of_mass_at, POSE_FREE_ORIENTATIONS
 from .tf_math import transforms_out
 from ..core.frames import FrameTree
 

@@ -11,7 +11,7 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""The robot center of mass the bridge publishes (frame_kinematics.bridge.com)."""
+"""The robot center of mass the bridge publishes (frame_kinematics.bridge.published_com)."""
 
 import math
 

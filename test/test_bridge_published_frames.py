@@ -11,7 +11,7 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""The static set and the user frames of the bridge (frame_kinematics.bridge.layout)."""
+"""The static set and the user frames of the bridge (frame_kinematics.bridge.published_frames)."""
 
 from bridge_testing import as_matrix, full_state, js, make, SEC
 from conftest import random_configuration
