@@ -98,3 +98,11 @@ def test_describe_names_the_backend():
     if backend.numba_error() is None:
         assert backend.describe('numba').startswith('numba ')
         assert backend.cache_directory() in backend.describe('numba')
+
+
+def test_the_compiled_cache_says_whether_it_can_be_written_and_what_it_holds(tmp_path):
+    pytest.importorskip('numba')
+    blocker = tmp_path / 'a_file'
+    blocker.write_text('')
+    assert backend.compiled_cache(str(blocker / 'cache')) is None  # a file is in the way
+    assert backend.compiled_cache(str(tmp_path / 'empty')) is False  # nothing compiled there

@@ -56,13 +56,13 @@ def switch_to_compiled(parsed: Robot, install: Callable[[Robot], None], logger) 
     :param logger: where to say what happens (``info``/``warning``); when the compiled backend
         cannot be made ready, the reason is logged and ``install`` is not called.
     """
-    from ..core.accel import cache, kernels  # numba: imported only when it is the backend
     directory = backend.cache_directory()
-    if not cache.writable(directory):
+    cached = backend.compiled_cache(directory, node=True)
+    if cached is None:
         logger.warning(f"the compiled kernels cannot be cached in '{directory}': /tf stays on "
                        f'numpy (set {backend.CACHE_VARIABLE} to a writable directory)')
         return
-    if not kernels.cached(directory, node=True):
+    if not cached:
         logger.info(f'compiling the numba kernels in the background, once (kernel cache '
                     f'{directory}): /tf is published on numpy meanwhile')
         try:

@@ -125,6 +125,21 @@ def resolve(requested: Optional[str] = None, default: str = AUTO) -> str:
     return 'numpy'
 
 
+def compiled_cache(directory: str, node: bool = False) -> Optional[bool]:
+    """
+    Say what the compiled backend's kernel cache holds (numba is imported).
+
+    :param directory: the cache directory (:func:`cache_directory`).
+    :param node: whether a node's kernels count too: the ``/tf`` kernel and the solvers'.
+    :return: None when no kernel can be cached there, else whether every kernel a model (or
+        a node) needs first is cached for these sources.
+    """
+    from .accel import cache, kernels
+    if not cache.writable(directory):
+        return None
+    return kernels.cached(directory, node=node)
+
+
 def bind(model: 'RobotModel', backend: str) -> Optional['Accelerator']:
     """
     Bind a backend to a model: its compiled face for numba, nothing for numpy.
