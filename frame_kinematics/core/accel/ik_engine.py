@@ -257,7 +257,7 @@ class CompiledChain:
             tips[t] = pose
         lm.residual(tips, targets, prepared.weight, np.empty(6 * len(tips)), err[0], err[1])
         tol_p, tol_o = prepared.settings[:2]
-        return bool(np.all(err[0] < tol_p) and np.all(err[1] < tol_o))
+        return max(err[0].tolist()) < tol_p and max(err[1].tolist()) < tol_o
 
     def _round(self, settings, weight, rest, targets, q, states, limits, deadline, err,
                stats):
