@@ -36,7 +36,7 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .core.checks import check_count, check_number, MAX_MAGNITUDE
+from .core.checks import check_count, check_flag, check_number, MAX_MAGNITUDE
 from .core.configuration import interpolate
 from .core.errors import ConfigurationError, name_list, quote
 from .core.joints import JointType
@@ -108,8 +108,10 @@ class _Scene:
     def __init__(self, model: RobotModel, configurations: np.ndarray,
                  links: Optional[Sequence[str]], axis_length: Optional[float],
                  labels: bool, axes: str = 'tips') -> None:
-        if axes not in AXES:
-            raise ConfigurationError(f"axes must be one of {', '.join(AXES)}, got {axes!r}")
+        if not (isinstance(axes, str) and axes in AXES):
+            raise ConfigurationError(f"axes must be one of {', '.join(AXES)}, got "
+                                     f'{quote(axes)}')
+        labels = check_flag(labels, 'labels')
         axis_length = _axis_length(axis_length)
         self.model = model
         self.parent = model.topology.parent
@@ -304,7 +306,7 @@ def render_configuration(model: RobotModel, q, path: str,
     :param axis_length: length of the drawn frame axes in m, a number > 0 and at most
         :data:`~frame_kinematics.core.checks.MAX_MAGNITUDE` (default None: 8 % of the robot's
         size).
-    :param labels: whether to write link names.
+    :param labels: whether to write link names (a bool).
     :param axes: which links get frame axes without ``links``: ``'tips'`` the root and one
         end of every chain, ``'all'`` every link, ``'none'`` none (not even ``links``).
     :return: the path written.
@@ -369,7 +371,7 @@ def render_motion(model: RobotModel, q_start, q_end, path: str, frames: int = 8,
         :func:`render_configuration`).
     :param axis_length: length of the drawn frame axes in m (see
         :func:`render_configuration`; default None: 8 % of the size of the robot's motion).
-    :param labels: whether to write link names.
+    :param labels: whether to write link names (a bool).
     :param fps: frames per second of an animation, a number within :data:`FPS_RANGE`
         (checked for a strip too, which does not use it).
     :param progress: optional callable ``progress(done, total)`` called after each frame.

@@ -348,3 +348,15 @@ def test_a_gif_at_either_end_of_the_frame_rates_is_written(tmp_path, arm, arm_q,
                          size=(80, 60), fps=fps)
     with image.open(path) as gif:
         assert gif.info['duration'] == pytest.approx(1000.0 / fps, rel=0.01)
+
+
+@pytest.mark.parametrize('labels', ['no', 0, None, np.array([True])])
+def test_labels_that_are_not_a_bool_are_refused_by_name(tmp_path, arm, arm_q, labels):
+    with pytest.raises(ConfigurationError, match='^labels must be True or False, got '):
+        render.render_configuration(arm, arm_q, str(tmp_path / 'p.png'), labels=labels)
+
+
+@pytest.mark.parametrize('axes', [np.array(['tips']), ['tips'], None, b'tips'])
+def test_axes_that_are_not_a_name_are_refused_by_name(tmp_path, arm, arm_q, axes):
+    with pytest.raises(ConfigurationError, match='^axes must be one of tips, all, none, got '):
+        render.render_configuration(arm, arm_q, str(tmp_path / 'p.png'), axes=axes)
