@@ -67,7 +67,7 @@ def test_abandon_stalled_stops_hopeless_targets_early_and_solves_the_others(iiwa
 
 
 def test_a_batch_puts_a_bounded_number_of_seeds_in_flight(monkeypatch):
-    """Between two looks at the clock an iteration advances at most MAX_SLOTS seeds."""
+    """Between two looks at the clock an iteration advances seeds of MAX_NODE_SLOTS nodes."""
     from frame_kinematics.core.ik import engine
 
     class Evaluated(Exception):
@@ -82,8 +82,9 @@ def test_a_batch_puts_a_bounded_number_of_seeds_in_flight(monkeypatch):
     monkeypatch.setattr(engine.Engine, '_evaluate', evaluate)
     model = all_joint_types_model(backend='numpy')
     target = model.forward_kinematics(model.neutral_configuration()).transform('tip')
-    assert engine.MAX_SLOTS == 32768
-    for count, seeds, expected in ((4000, 1024, 4000 * 8), (3, 4, 12),
+    assert engine.MAX_NODE_SLOTS == 1 << 18
+    assert ik.IKSolver(model, 'tip').evaluator().n_nodes == 5
+    for count, seeds, expected in ((4000, 1024, 4000 * 13), (3, 4, 12),
                                    (40000, 16, 40000)):  # one seed each at least
         try:
             ik.solve_batch(model, 'tip', np.broadcast_to(target, (count, 4, 4)),

@@ -39,10 +39,11 @@ from .schedule import (ABANDON_ITERATIONS, ABANDON_PROGRESS, CLAMP_AFTER, DAMPIN
                        STOP_TIME_BUDGET)
 from ..joints import wrap_angle
 
-#: Most seeds in flight at once: a batch of ``B`` targets starts with at most
-#: ``MAX_SLOTS // B`` parallel seeds per target (one at least), so that an iteration, between
-#: two looks at the clock, stays short (2,000 targets of 1,024 seeds ran 50 times their budget).
-MAX_SLOTS = 1 << 15
+#: Most seeds in flight at once, counted in chain nodes: a batch of ``B`` targets on a chain of
+#: ``N`` nodes starts with at most ``MAX_NODE_SLOTS // (B N)`` parallel seeds per target (one
+#: at least), so that an iteration, between two looks at the clock, stays short (2,000
+#: targets of 1,024 seeds ran 50 times their budget).
+MAX_NODE_SLOTS = 1 << 18
 #: When a batch has at most this many seeds left in flight ...
 WIDEN_SLOTS = 256
 #: ... each remaining target gets up to this many parallel seeds ...
@@ -64,8 +65,8 @@ class Engine:
         :param evaluator: the chain evaluator.
         :param problem: the residual and tolerances.
         :param rng: generator of the restarts.
-        :param parallel_seeds: slots per target at the start (:data:`MAX_SLOTS` in all at
-            most).
+        :param parallel_seeds: slots per target at the start (at most
+            :data:`MAX_NODE_SLOTS` chain nodes in all).
         :param max_iterations: iteration limit per target.
         :param max_restarts: limit of random seeds per target (None: unlimited).
         :param damping: initial damping.
@@ -179,7 +180,7 @@ class Engine:
         seeds = self.ev.layout.positive_w(seeds)
         problem = self.problem
         count, n_tips = len(seeds), problem.n_tips
-        k = max(1, min(self.k, MAX_SLOTS // max(count, 1)))
+        k = max(1, min(self.k, MAX_NODE_SLOTS // max(count * self.ev.n_nodes, 1)))
         m = len(problem.rows)
         pos_cols, ori_cols = slice(m, m + n_tips), slice(m + n_tips, m + 2 * n_tips)
         out = Outcome(seeds, n_tips)
