@@ -59,6 +59,19 @@ def naming_file(name: Union[str, bytes]) -> Iterator[None]:
         raise URDFError(str(exc), f"file '{os.fsdecode(name)}'") from None
 
 
+def _key(name: Any) -> Optional[str]:
+    """
+    Return a name as the model's indices are looked up by it.
+
+    A plain str: a subclass's ``__hash__`` or ``__eq__`` is never called; None for anything
+    but a str (an unhashable name raises no TypeError, and None is no key).
+
+    :param name: anything.
+    :return: the plain str, or None.
+    """
+    return str.__str__(name) if isinstance(name, str) else None
+
+
 class RobotModel:
     """
     Read-only kinematic and inertial model of a robot (Pinocchio's ``Model``).
@@ -243,11 +256,8 @@ class RobotModel:
         :return: its index in :attr:`links`.
         :raises UnknownFrameError: if there is no such link, or ``name`` is not a str.
         """
-        # a plain str: a subclass's __hash__ or __eq__ is not called, and nothing but a str
-        # is looked up (an unhashable name raises no TypeError)
-        key = name if type(name) is str else str.__str__(name) if isinstance(name, str) else None
         try:
-            return self._link_index[key]
+            return self._link_index[name if type(name) is str else _key(name)]
         except KeyError:
             raise UnknownFrameError(name, self._link_index, 'link') from None
 
@@ -269,9 +279,8 @@ class RobotModel:
         :return: the joint.
         :raises UnknownFrameError: if there is no such joint, or ``name`` is not a str.
         """
-        key = name if type(name) is str else str.__str__(name) if isinstance(name, str) else None
-        try:  # a plain str is looked up, as in link_index()
-            return self.joints[self._joint_index[key]]
+        try:
+            return self.joints[self._joint_index[name if type(name) is str else _key(name)]]
         except KeyError:
             raise UnknownFrameError(name, self._joint_index, 'joint') from None
 
@@ -284,7 +293,7 @@ class RobotModel:
             a str; a str subclass is read as a plain str, its ``__hash__`` and ``__eq__`` not
             called).
         """
-        return isinstance(name, str) and str.__str__(name) in self._link_index
+        return _key(name) in self._link_index
 
     # -- configurations -----------------------------------------------------------------------
     def neutral_configuration(self) -> np.ndarray:

@@ -127,8 +127,8 @@ class JointSelection:
             raise ConfigurationError(f'active_joints must be a joint name or a list of names, '
                                      f'got {type(active_joints).__name__}') from None
         names = set()
-        for name in given:  # a str subclass as a plain str: its __hash__ is not called
-            joint = model.joint(str.__str__(name) if isinstance(name, str) else name)
+        for name in given:  # the model reads a str subclass as a plain str
+            joint = model.joint(name)
             if not joint.is_actuated:
                 kind = 'a mimic joint' if joint.mimic is not None else f'{joint.type.value}'
                 raise ConfigurationError(f"joint '{joint.name}' is {kind}: only actuated joints "
