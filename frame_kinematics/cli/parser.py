@@ -44,7 +44,7 @@ from ..core.checks import first_repeated
 from ..core.errors import quote
 from ..core.ik.options import MAX_TIME_BUDGET
 from ..core.kinematics import ExpressedIn
-from ..render import AXES, MAX_FRAMES
+from ..render import AXES, FPS_RANGE, MAX_FRAMES
 
 #: Value of ``--time-budget`` that lifts the wall-clock limit.
 NO_TIME_BUDGET = 'none'
@@ -366,8 +366,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help=f'frames of a motion, at most {MAX_FRAMES} (default 8)')
     ren.add_argument('--columns', type=whole(1), default=4,
                      help='pictures per row of a strip (default 4)')
-    ren.add_argument('--fps', type=real(0, True, 100), default=8.0,
-                     help='GIF frames per second (default 8)')
+    ren.add_argument('--fps', type=real(FPS_RANGE[0], False, FPS_RANGE[1]), default=8.0,
+                     help=f'GIF frames per second, {FPS_RANGE[0]:g} to {FPS_RANGE[1]:g} '
+                          '(default 8)')
     ren.add_argument('--size', nargs=2, type=whole(16, 8000), default=[800, 600],
                      metavar=('W', 'H'),
                      help='size of one picture in pixels (default 800 600)')
