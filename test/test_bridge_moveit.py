@@ -129,6 +129,37 @@ def test_the_virtual_joint_of_the_robot_state_places_the_model_frame(panda):
     np.testing.assert_allclose(got, world_T_0 @ _target(bridge, READY), atol=1e-12)
 
 
+def test_a_virtual_joint_beyond_the_magnitude_bound_is_an_invalid_robot_state(panda):
+    bridge, services, _ = panda
+    snap = bridge.snapshot()
+    turn = (0.0, 0.0, float(np.sin(np.pi / 8)), float(np.cos(np.pi / 8)))
+    for translation, rotation in (((1.7e308, 1.7e308, 0.0), turn),  # inf once rotated
+                                  ((1e300, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0)),
+                                  ((0.0, -1e17, 0.0), (0.0, 0.0, 0.0, 1.0))):
+        state = RobotStateIn((), (), ['virtual_joint'], [(translation, rotation)])
+        answer = services.compute_fk(snap, PositionFKRequestIn('', ['panda_link8'], state))
+        assert (answer.error_code, answer.pose_stamped) == (INVALID_ROBOT_STATE, ()), \
+            answer
+        assert "transform of 'virtual_joint'" in answer.message
+        assert 'magnitude above 1e+16' in answer.message
+        ik = services.compute_ik(snap, PositionIKRequestIn(
+            'panda_arm', state, pose_stamped=PoseIn('world', (0.3, 0.0, 0.5),
+                                                    (1.0, 0.0, 0.0, 0.0))))
+        assert ik.error_code == INVALID_ROBOT_STATE, ik.message
+    at_bound = RobotStateIn((), (), ['virtual_joint'], [((1e16, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0))])
+    answer = services.compute_fk(snap, PositionFKRequestIn('', ['panda_link8'], at_bound))
+    assert answer.error_code == SUCCESS and answer.pose_stamped[0].position[0] == 1e16
+
+
+def test_a_target_pose_beyond_the_magnitude_bound_names_the_pose(panda):
+    bridge, services, _ = panda
+    answer = services.compute_ik(bridge.snapshot(), PositionIKRequestIn(
+        'panda_arm', pose_stamped=PoseIn('world', (1e300, 0.0, 0.5), (1.0, 0.0, 0.0, 0.0))))
+    assert answer.error_code == NO_IK_SOLUTION
+    assert answer.message.startswith('pose of panda_link8 is not a pose: ')
+    assert 'magnitude above 1e+16 for x' in answer.message
+
+
 # -- GetPositionIK ---------------------------------------------------------------------------
 def test_ik_meets_the_target_moving_only_the_group(panda):
     bridge, services, _ = panda

@@ -55,6 +55,7 @@ from .moveit_types import (FRAME_TRANSFORM_FAILURE, INVALID_GROUP_NAME, INVALID_
                            PositionIKRequestIn, RobotStateIn, RobotStateOut, SUCCESS)
 from .service_types import MAX_TIMEOUT
 from .snapshot import Snapshot
+from ..core.checks import check_finite
 from ..core.errors import (ConfigurationError, FrameKinematicsError, name_list, quote,
                            SRDFError)
 from ..core.ik.schedule import STOP_TIME_BUDGET
@@ -87,8 +88,11 @@ def _pose_matrix(pose: PoseIn, what: str) -> np.ndarray:
     if not (np.all(np.isfinite(position)) and np.all(np.isfinite(quat))):
         raise _Refused(NO_IK_SOLUTION, f'{what} is not a pose: not finite')
     try:
+        # bounded as every position of the core is: a virtual joint 1e300 m away would
+        # otherwise place every answered pose there (or at inf once rotated)
+        check_finite(position, f'{what} position', ('x', 'y', 'z'))
         return transform_from_xyz_quaternion(position, unit_quaternion(quat, what))
-    except ConfigurationError as exc:  # a quaternion that is not a rotation
+    except ConfigurationError as exc:  # a huge position, a quaternion that is not a rotation
         raise _Refused(NO_IK_SOLUTION, f'{what} is not a pose: {exc}') from None
 
 
