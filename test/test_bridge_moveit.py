@@ -151,6 +151,34 @@ def test_a_virtual_joint_beyond_the_magnitude_bound_is_an_invalid_robot_state(pa
     assert answer.error_code == SUCCESS and answer.pose_stamped[0].position[0] == 1e16
 
 
+def test_a_multi_dof_joint_named_twice_is_refused_before_its_transforms_are_read(panda):
+    bridge, services, _ = panda
+    snap = bridge.snapshot()
+    still = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0))
+    moved = ((1.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0))
+
+    class Counted(list):
+        """Transforms that count how many are read."""
+
+        reads = 0
+
+        def __iter__(self):
+            for item in super().__iter__():
+                Counted.reads += 1
+                yield item
+
+    transforms = Counted([still] + [moved] * 9999)
+    state = RobotStateIn((), (), ['virtual_joint'] * 10000, transforms)
+    answer = services.compute_fk(snap, PositionFKRequestIn('', ['panda_link8'], state))
+    assert (answer.error_code, answer.pose_stamped) == (INVALID_ROBOT_STATE, ())
+    assert "multi_dof_joint_state names 'virtual_joint' more than once" in answer.message
+    assert Counted.reads == 0
+    ik = services.compute_ik(snap, PositionIKRequestIn(
+        'panda_arm', RobotStateIn((), (), ['virtual_joint'] * 2, [still, moved]),
+        pose_stamped=PoseIn('world', (0.3, 0.0, 0.5), (1.0, 0.0, 0.0, 0.0))))
+    assert ik.error_code == INVALID_ROBOT_STATE, ik.message
+
+
 def test_a_target_pose_beyond_the_magnitude_bound_names_the_pose(panda):
     bridge, services, _ = panda
     answer = services.compute_ik(bridge.snapshot(), PositionIKRequestIn(

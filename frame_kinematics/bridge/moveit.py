@@ -55,7 +55,7 @@ from .moveit_types import (FRAME_TRANSFORM_FAILURE, INVALID_GROUP_NAME, INVALID_
                            PositionIKRequestIn, RobotStateIn, RobotStateOut, SUCCESS)
 from .service_types import MAX_TIMEOUT
 from .snapshot import Snapshot
-from ..core.checks import check_finite
+from ..core.checks import check_finite, first_repeated
 from ..core.errors import (ConfigurationError, FrameKinematicsError, name_list, quote,
                            SRDFError)
 from ..core.ik.schedule import STOP_TIME_BUDGET
@@ -195,6 +195,12 @@ class MoveItKinematics:
                 raise ConfigurationError(
                     f'multi_dof_joint_state has {len(state.multi_dof_names)} names and '
                     f'{len(state.multi_dof_transforms)} transforms')
+            # a name given twice is refused as in joint_state, before any transform is read:
+            # the loop below then ends by the first name that is not a multi-dof joint
+            repeated = first_repeated(state.multi_dof_names)
+            if repeated is not None:
+                raise ConfigurationError(f'multi_dof_joint_state names {quote(repeated)} more '
+                                         'than once')
             for name, (translation, rotation) in zip(state.multi_dof_names,
                                                      state.multi_dof_transforms):
                 pose = _pose_matrix(PoseIn('', translation, rotation),
