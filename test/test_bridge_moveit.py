@@ -179,6 +179,22 @@ def test_a_multi_dof_joint_named_twice_is_refused_before_its_transforms_are_read
     assert ik.error_code == INVALID_ROBOT_STATE, ik.message
 
 
+def test_a_long_frame_or_joint_name_is_quoted_whole_in_the_message(panda):
+    bridge, services, _ = panda
+    snap = bridge.snapshot()
+    long_name = 'x' * 1000
+    answer = services.compute_fk(snap, PositionFKRequestIn(long_name, ['panda_link8']))
+    assert answer.error_code == FRAME_TRANSFORM_FAILURE
+    assert answer.message.startswith("unknown frame 'xxxxx")
+    assert "... (1000 characters): neither the model frame 'world'" in answer.message
+    still = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0))
+    answer = services.compute_fk(snap, PositionFKRequestIn(
+        '', ['panda_link8'], RobotStateIn((), (), [long_name], [still])))
+    assert answer.error_code == INVALID_ROBOT_STATE
+    assert answer.message.endswith('... (1000 characters)'), answer.message
+    assert "unknown multi-dof joint 'xxxxx" in answer.message
+
+
 def test_a_target_pose_beyond_the_magnitude_bound_names_the_pose(panda):
     bridge, services, _ = panda
     answer = services.compute_ik(bridge.snapshot(), PositionIKRequestIn(

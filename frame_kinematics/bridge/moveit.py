@@ -204,7 +204,7 @@ class MoveItKinematics:
             for name, (translation, rotation) in zip(state.multi_dof_names,
                                                      state.multi_dof_transforms):
                 pose = _pose_matrix(PoseIn('', translation, rotation),
-                                    f"transform of '{quote(name)[1:-1]}'")
+                                    f'transform of {quote(name)}')
                 if name in virtual:
                     model_T_root = pose
                     continue
@@ -230,7 +230,7 @@ class MoveItKinematics:
             return snapshot.root_T_frame(frame, snapshot.q)
         except FrameKinematicsError:
             raise _Refused(FRAME_TRANSFORM_FAILURE,
-                           f"unknown frame '{quote(frame_id)[1:-1]}': neither the model "
+                           f'unknown frame {quote(frame_id)}: neither the model '
                            f"frame '{model_frame_name}' nor a frame of the tree") from None
 
     @staticmethod
@@ -380,7 +380,7 @@ def _multi_dof_entries(model, name: str, pose: np.ndarray) -> Tuple[List[str], L
     try:
         joint = model.joint(name)
     except FrameKinematicsError:
-        raise ConfigurationError(f"unknown multi-dof joint '{quote(name)[1:-1]}'") from None
+        raise ConfigurationError(f'unknown multi-dof joint {quote(name)}') from None
     if joint.type is JointType.FLOATING:
         values = pose[:3, 3].tolist() + quaternion_from_rotation(pose[:3, :3]).tolist()
         return [f'{name}/{axis}' for axis in ('x', 'y', 'z', 'qx', 'qy', 'qz', 'qw')], values
