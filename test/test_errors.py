@@ -56,6 +56,14 @@ def test_a_short_name_keeps_its_plain_quotes():
     assert str(UnknownFrameError('nope', ['a'], 'joint')) == "unknown joint 'nope' (known: a)"
 
 
+@pytest.mark.parametrize('name', ['tool0\n[ERROR] [0.0] [node]: fake', '\x1b[31mred', 'a\rb',
+                                  'tab\tname', 'nul\x00'])
+def test_a_name_with_control_characters_is_shown_escaped_on_one_line(name):
+    message = str(UnknownFrameError(name, ['a'], 'link'))
+    assert message == f'unknown link {name!r} (known: a)'
+    assert message.isprintable()
+
+
 def test_both_frames_of_an_unrelatable_pair_are_quoted_briefly():
     message = str(UnknownReferenceFrameError('y' * 10 ** 6, ['a'], other=_Unprintable()))
     assert message.startswith('cannot relate <')

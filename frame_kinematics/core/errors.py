@@ -104,8 +104,13 @@ def name_list(names: Iterable[Any], limit: int = NAMES_SHOWN) -> str:
 
 
 def _quoted_name(name: Any) -> str:
-    """Quote a name for a message: ``'name'`` for a short string, else :func:`quote`."""
-    if type(name) is str and len(name) <= EXCERPT_LENGTH:
+    """
+    Quote a name for a message: ``'name'`` for a short printable string, else :func:`quote`.
+
+    A name with a newline or an escape sequence (a request's frame id, say) is shown escaped,
+    so that a message, and the log line made of it, stays one line.
+    """
+    if type(name) is str and len(name) <= EXCERPT_LENGTH and name.isprintable():
         return f"'{name}'"
     return quote(name)
 
