@@ -66,6 +66,14 @@ def test_bad_goals_are_refused_with_the_librarys_errors(arm, tmp_path, fields, e
     assert not os.listdir(tmp_path)
 
 
+@pytest.mark.parametrize('output', ['folder/', 'folder/..', 'folder/.', '.', '..', 'folder//'])
+def test_an_output_that_names_a_folder_is_refused_not_written_beside_it(arm, tmp_path, output):
+    os.mkdir(tmp_path / 'folder')
+    with pytest.raises(ConfigurationError, match='output: .* is not a file name'):
+        study_request(ReachGoal(**dict(BOX, output=output)), arm, str(tmp_path))
+    assert os.listdir(tmp_path) == ['folder']
+
+
 def test_the_answer_of_a_study_without_solutions_has_nan_scores():
     summary = {'targets': 4, 'points': 2, 'orientations': 2, 'reached': 0,
                'points_fully_reached': 0, 'points_never_reached': 2, 'beyond_reach': 4,

@@ -238,7 +238,9 @@ def study_request(goal: ReachGoal, model: Robot,
     _check_names(model, targets, tip, joints)
     seed = check_count(goal.seed, 'seed', 0, 2 ** 63 - 1)
     try:
-        output = save_path(os.path.abspath(os.path.join(cwd, goal.output)))
+        # the name as given is checked (os.path.abspath would make 'folder/' or 'folder/..'
+        # a file beside the folder: '/tmp/' would write '/tmp.npz')
+        output = os.path.abspath(save_path(os.path.join(cwd, goal.output)))
     except TargetFileError as exc:  # the rule ReachResult.save applies
         raise ConfigurationError(f'output: {exc}') from None
     return StudyRequest(tip, options, joints, seed, output, len(targets),
