@@ -93,6 +93,16 @@ def test_fk_error_codes_are_move_groups(panda):
         assert answer.error_code == INVALID_ROBOT_STATE, state
 
 
+def test_fk_of_a_frame_without_a_pose_says_why_instead_of_unknown(panda):
+    bridge, services, _ = panda  # the Panda's URDF has no inertials: its CoM is undefined
+    answer = services.compute_fk(bridge.snapshot(), PositionFKRequestIn(
+        '', ['panda_link8', 'com', 'nope']))
+    assert answer.error_code == INVALID_LINK_NAME
+    assert answer.fk_link_names == ('panda_link8',)
+    assert answer.message == ("unknown frames nope; cannot place com: robot 'panda' has no "
+                              'mass: its center of mass is undefined')
+
+
 def test_fk_refuses_more_names_than_its_bound_before_placing_any(panda):
     bridge, services, _ = panda
     snap = bridge.snapshot()

@@ -31,7 +31,8 @@ MoveIt's kinematics services (``GetPositionIK``, ``GetPositionFK``) on plain dat
   arrival. ``avoid_collisions`` and ``constraints`` are not enforced: the solve goes on and a
   throttled warning says so.
 * ``compute_fk``: the pose of every frame of ``fk_link_names`` at ``robot_state`` in
-  ``frame_id`` (the model frame when empty); unknown names are left out and the answer is then
+  ``frame_id`` (the model frame when empty); unknown names, and frames without a pose (the CoM
+  of a robot without mass: the message says why), are left out and the answer is then
   ``INVALID_LINK_NAME``, as is an empty list or one of more than :data:`MAX_FK_LINKS` names.
 
 The model frame is MoveIt's: the parent frame of the SRDF's virtual joint above the root link
@@ -57,7 +58,7 @@ from .service_types import MAX_TIMEOUT
 from .snapshot import Snapshot
 from ..core.checks import check_finite, first_repeated
 from ..core.errors import (ConfigurationError, FrameKinematicsError, name_list, quote,
-                           SRDFError)
+                           SRDFError, UnknownFrameError)
 from ..core.ik.schedule import STOP_TIME_BUDGET
 from ..core.joints import JointType
 from ..core.spatial import inverse, quaternion_from_rotation, transform_from_xyz_quaternion
@@ -358,18 +359,27 @@ class MoveItKinematics:
         answered: List[str] = []
         poses: List[PoseOut] = []
         unknown = []
+        unplaced = []  # frames of the tree that have no pose (the CoM of a massless robot)
+        reason = ''
         for name in names:
             try:
                 root_T_frame = tree.frame(snapshot.strip_prefix(name)).root_T_frame
-            except (FrameKinematicsError, TypeError):
+            except (UnknownFrameError, TypeError):
                 unknown.append(name)
+                continue
+            except FrameKinematicsError as exc:
+                unplaced.append(name)
+                reason = reason or str(exc)
                 continue
             out_T_frame = out_T_root @ root_T_frame
             answered.append(name)
             poses.append(PoseOut(out_frame, tuple(out_T_frame[:3, 3].tolist()),
                                  tuple(quaternion_from_rotation(out_T_frame[:3, :3]).tolist())))
-        if unknown:
-            return PositionFKAnswer(INVALID_LINK_NAME, f'unknown frames {name_list(unknown)}',
+        if unknown or unplaced:
+            why = [f'unknown frames {name_list(unknown)}'] if unknown else []
+            if unplaced:
+                why.append(f'cannot place {name_list(unplaced)}: {reason}')
+            return PositionFKAnswer(INVALID_LINK_NAME, shorten('; '.join(why)),
                                     tuple(answered), tuple(poses))
         return PositionFKAnswer(SUCCESS, f'{len(poses)} poses in {out_frame}',
                                 tuple(answered), tuple(poses))
