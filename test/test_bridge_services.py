@@ -19,8 +19,9 @@ from frame_kinematics import robots
 from frame_kinematics.bridge import Bridge, BridgeSettings, JointStateInput, UserFrame
 from frame_kinematics.bridge.services import (compute_ik, get_jacobian, get_relative_motion,
                                               IKRequest, JacobianRequest, JointValues,
-                                              LockedJointIn, MatrixOut, RelativeMotionRequest,
-                                              RelativeTransformationIn)
+                                              LockedJointIn, MatrixOut,
+                                              MAX_RELATIVE_MOTION_ENTRIES,
+                                              RelativeMotionRequest, RelativeTransformationIn)
 from frame_kinematics.core.relative_motion import RelativeMotion
 from frame_kinematics.core.spatial import inverse, quaternion_from_rotation
 import numpy as np
@@ -218,6 +219,28 @@ def test_bad_relative_motion_requests_get_success_false(request_, fragment):
     bridge, _ = arm()
     answer = get_relative_motion(bridge.snapshot(), request_)
     assert not answer.success and fragment in answer.message and answer.matrix is None
+
+
+class _Unread(list):
+    """A request list whose entries must not be read (its length is)."""
+
+    def __iter__(self):
+        raise AssertionError('an entry was read')
+
+
+@pytest.mark.parametrize('field', ['locked_joints', 'transformations'])
+def test_relative_motion_refuses_a_list_longer_than_its_bound_before_reading_it(field):
+    bridge, _ = arm()
+    entry = LockedJointIn('elbow_joint') if field == 'locked_joints' else \
+        RelativeTransformationIn('tool0')
+    request = RelativeMotionRequest(**{field: _Unread([entry] * (MAX_RELATIVE_MOTION_ENTRIES
+                                                                 + 1))})
+    answer = get_relative_motion(bridge.snapshot(), request)
+    assert not answer.success and answer.matrix is None
+    assert answer.message == (f'relative motion: {field} has {MAX_RELATIVE_MOTION_ENTRIES + 1} '
+                              f'entries, more than {MAX_RELATIVE_MOTION_ENTRIES}')
+    at_bound = RelativeMotionRequest(**{field: [entry] * MAX_RELATIVE_MOTION_ENTRIES})
+    assert get_relative_motion(bridge.snapshot(), at_bound).success
 
 
 def test_matrix_layout_round_trip():

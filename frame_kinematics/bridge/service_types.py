@@ -26,6 +26,9 @@ import numpy as np
 
 #: Largest ``ComputeIK`` timeout (seconds); a larger one is refused.
 MAX_TIMEOUT = 10.0
+#: Most entries of each list of a ``GetRelativeMotion`` request (``locked_joints``,
+#: ``transformations``); a longer one is refused before any entry is read.
+MAX_RELATIVE_MOTION_ENTRIES = 10_000
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,8 @@ import numpy as np
 from .ik_slices import solve_in_slices
 from .log import shorten
 from .service_types import (IKRequest, IKResponse, JacobianRequest, JacobianResponse,
-                            JointValues, LockedJointIn, MatrixOut, MAX_TIMEOUT,
+                            JointValues, LockedJointIn, MatrixOut,
+                            MAX_RELATIVE_MOTION_ENTRIES, MAX_TIMEOUT,
                             RelativeMotionRequest, RelativeMotionResponse,
                             RelativeTransformationIn)
 from .snapshot import Snapshot
@@ -114,11 +115,17 @@ def get_relative_motion(snapshot: Snapshot, request: RelativeMotionRequest
     Answer a ``GetRelativeMotion`` request.
 
     :param snapshot: the model to use.
-    :param request: locked joints and relative transformations.
+    :param request: locked joints and relative transformations (at most
+        :data:`MAX_RELATIVE_MOTION_ENTRIES` of each).
     :return: the index names and the matrix (``success=False`` for a bad request).
     """
     motion = RelativeMotion(snapshot.model)
     try:
+        for what in ('locked_joints', 'transformations'):
+            count = len(getattr(request, what))
+            if count > MAX_RELATIVE_MOTION_ENTRIES:
+                raise RequestError(f'{what} has {count} entries, more than '
+                                   f'{MAX_RELATIVE_MOTION_ENTRIES}')
         for locked in request.locked_joints:
             motion.add_locked_joint(_text(locked.joint, 'joint'), bool(locked.parameterized))
         for item in request.transformations:
@@ -248,7 +255,8 @@ def _unit_quaternion(values) -> np.ndarray:
 
 __all__ = [
     'IKRequest', 'IKResponse', 'JacobianRequest', 'JacobianResponse', 'JointValues',
-    'LockedJointIn', 'MatrixOut', 'MAX_TIMEOUT', 'RelativeMotionRequest',
+    'LockedJointIn', 'MatrixOut', 'MAX_RELATIVE_MOTION_ENTRIES', 'MAX_TIMEOUT',
+    'RelativeMotionRequest',
     'RelativeMotionResponse', 'RelativeTransformationIn', 'RequestError', 'compute_ik',
     'get_jacobian', 'get_relative_motion',
 ]
