@@ -55,6 +55,8 @@ def test_a_goal_makes_the_targets_the_command_line_would(arm, tmp_path):
     (dict(BOX, active_joints=('no_such_joint',)), UnknownFrameError, 'no_such_joint'),
     (dict(BOX, output=''), ConfigurationError, 'output'),
     (dict(BOX, output='a\0b'), ConfigurationError, 'output'),
+    (dict(BOX, output='s\n[ERROR] fake.npz'), ConfigurationError, 'output must be printable'),
+    (dict(BOX, output='\x1b[31ms.npz'), ConfigurationError, 'output must be printable'),
     (dict(BOX, output='missing/s.npz'), ConfigurationError, 'directory does not exist'),
     ({'points_file': 'missing.csv'}, TargetFileError, 'missing.csv'),
 ])

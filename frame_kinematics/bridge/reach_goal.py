@@ -231,6 +231,9 @@ def study_request(goal: ReachGoal, model: Robot,
     if not goal.output.strip():
         raise ConfigurationError(f'output must name the .npz file the study is saved to, got '
                                  f'{quote(goal.output)}')
+    if not goal.output.isprintable():  # it is logged, and a log line stays one line
+        raise ConfigurationError(f'output must be printable (no newline, tab or escape '
+                                 f'sequence), got {quote(goal.output)}')
     options = target_options(goal)
     targets = targets_from_options(options, goal_name)
     tip = goal.tip_link or DEFAULT_TIP
