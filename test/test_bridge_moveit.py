@@ -101,6 +101,10 @@ def test_fk_of_a_frame_without_a_pose_says_why_instead_of_unknown(panda):
     assert answer.fk_link_names == ('panda_link8',)
     assert answer.message == ("unknown frames nope; cannot place com: robot 'panda' has no "
                               'mass: its center of mass is undefined')
+    answer = services.compute_fk(bridge.snapshot(), PositionFKRequestIn('com', ['panda_link8']))
+    assert answer.error_code == FRAME_TRANSFORM_FAILURE
+    assert answer.message == ("frame 'com' has no pose: robot 'panda' has no mass: its center "
+                              'of mass is undefined')
 
 
 def test_fk_refuses_more_names_than_its_bound_before_placing_any(panda):

@@ -229,10 +229,13 @@ class MoveItKinematics:
             return inverse(model_T_root)
         try:
             return snapshot.root_T_frame(frame, snapshot.q)
-        except FrameKinematicsError:
+        except UnknownFrameError:
             raise _Refused(FRAME_TRANSFORM_FAILURE,
                            f'unknown frame {quote(frame_id)}: neither the model '
                            f"frame '{model_frame_name}' nor a frame of the tree") from None
+        except FrameKinematicsError as exc:  # a frame of the tree without a pose
+            raise _Refused(FRAME_TRANSFORM_FAILURE,
+                           shorten(f'frame {quote(frame_id)} has no pose: {exc}')) from None
 
     @staticmethod
     def _in_tree(snapshot: Snapshot, frame: str) -> bool:
