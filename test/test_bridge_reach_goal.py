@@ -68,6 +68,15 @@ def test_bad_goals_are_refused_with_the_librarys_errors(arm, tmp_path, fields, e
     assert not os.listdir(tmp_path)
 
 
+@pytest.mark.parametrize('names', [{'tip_link': 'no_such_link'}, {'frame': 'no_such_frame'},
+                                   {'active_joints': ('no_such_joint',)}])
+def test_an_unknown_name_is_refused_before_the_targets_are_built(arm, tmp_path, names):
+    # targets the library refuses only once it has counted them: the name is found first
+    goal = ReachGoal(**dict(BOX, step=1e-4, output='s.npz', **names))
+    with pytest.raises(UnknownFrameError, match='no_such_'):
+        study_request(goal, arm, str(tmp_path))
+
+
 @pytest.mark.parametrize('output', ['folder/', 'folder/..', 'folder/.', '.', '..', 'folder//'])
 def test_an_output_that_names_a_folder_is_refused_not_written_beside_it(arm, tmp_path, output):
     os.mkdir(tmp_path / 'folder')

@@ -205,11 +205,11 @@ def target_options(goal: ReachGoal) -> TargetOptions:
         rpy=_given(goal.rpy), cone=cone, so3=goal.so3_count or None)
 
 
-def _check_names(model: RobotModel, targets: TargetSet, tip: str,
+def _check_names(model: RobotModel, frame: Optional[str], tip: str,
                  joints: Optional[Tuple[str, ...]]) -> None:
     model.link_index(tip)
-    if targets.frame is not None:
-        model.link_index(targets.frame)
+    if frame is not None:
+        model.link_index(frame)
     for joint in joints or ():
         if joint not in model.joint_names:
             raise UnknownFrameError(joint, model.joint_names, 'joint')
@@ -235,10 +235,12 @@ def study_request(goal: ReachGoal, model: Robot,
         raise ConfigurationError(f'output must be printable (no newline, tab or escape '
                                  f'sequence), got {quote(goal.output)}')
     options = target_options(goal)
-    targets = targets_from_options(options, goal_name)
     tip = goal.tip_link or DEFAULT_TIP
     joints = tuple(goal.active_joints) or None
-    _check_names(model, targets, tip, joints)
+    # the names first: building up to MAX_TARGETS targets takes the node tens of seconds and
+    # gigabytes, not to be spent on a goal refused for an unknown tip
+    _check_names(model, options.frame, tip, joints)
+    targets = targets_from_options(options, goal_name)
     seed = check_count(goal.seed, 'seed', 0, 2 ** 63 - 1)
     try:
         # the name as given is checked (os.path.abspath would make 'folder/' or 'folder/..'
