@@ -152,6 +152,14 @@ def test_a_misspelt_parameter_is_refused_as_robot_state_publisher(name):
     assert out.reason.endswith(f"parameter '{name}' cannot be set because it was not declared")
 
 
+def test_a_long_undeclared_parameter_is_named_by_its_excerpt_whole():
+    bridge, _ = logged_bridge()
+    out = bridge.apply_parameters({'x' * 300: 50}, 0)
+    assert not out.accepted
+    assert "parameter 'xxx" in out.reason
+    assert out.reason.endswith('x... (300 characters) cannot be set because it was not declared')
+
+
 def test_rclpy_parameters_pass_through():
     bridge, _ = logged_bridge()
     assert bridge.apply_parameters({'use_sim_time': True}, 0).accepted

@@ -92,3 +92,13 @@ def test_a_running_node_refuses_to_change_an_override_as_a_read_only_parameter()
                                'because it is read-only')
     assert bridge.settings.publish_frequency != 10.0  # none of the changes was taken
     assert bridge.apply_parameters({'use_sim_time': True}, 0).accepted
+
+
+def test_a_long_override_name_is_named_by_its_excerpt_whole():
+    bridge, _ = logged_bridge()
+    name = 'qos_overrides./' + 'x' * 300 + '.publisher.depth'
+    out = bridge.apply_parameters({name: 5}, 0)
+    assert not out.accepted
+    assert "parameter 'qos_overrides./xxx" in out.reason
+    assert out.reason.endswith(f'x... ({len(name)} characters) cannot be set because it is '
+                               'read-only')

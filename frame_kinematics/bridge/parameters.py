@@ -265,8 +265,8 @@ def check_parameter(name: Any, value: Any) -> Any:
                              'declared')
     check = _checker(name)
     if check is None:
-        raise ParameterError(f"parameter '{quote(name)[1:-1]}' cannot be set because it was "
-                             'not declared')
+        raise ParameterError(f'parameter {quote(name)} cannot be set because it was not '
+                             'declared')
     try:
         return check(value, name)
     except ParameterError:

@@ -116,5 +116,5 @@ def refuse_changes(changes: Mapping[str, Any]) -> None:
     """
     for name in changes:
         if isinstance(name, str) and name.startswith(PREFIX):
-            raise QoSOverrideError(f"parameter '{quote(name)[1:-1]}' cannot be set because it "
-                                   'is read-only')
+            raise QoSOverrideError(f'parameter {quote(name)} cannot be set because it is '
+                                   'read-only')
