@@ -369,19 +369,35 @@ class FrameKinematicsNode(Node):
 
     def _on_position_ik(self, request, response):
         arrival = time.monotonic()
-        try:
-            answer = self.moveit.compute_ik(self.bridge.snapshot(),
-                                            position_ik_request(request), arrival)
-        except Exception as exc:
-            answer = PositionIKAnswer(FAILURE, shorten(f'compute_ik: {error_text(exc)}'))
-        return fill_position_ik_response(response, answer, self._now(), Transform)
+        return self._moveit_answer(
+            'compute_ik', lambda: self.moveit.compute_ik(
+                self.bridge.snapshot(), position_ik_request(request), arrival),
+            lambda answer, out: fill_position_ik_response(out, answer, self._now(), Transform),
+            PositionIKAnswer, response)
 
     def _on_position_fk(self, request, response):
+        return self._moveit_answer(
+            'compute_fk', lambda: self.moveit.compute_fk(
+                self.bridge.snapshot(), position_fk_request(request)),
+            lambda answer, out: fill_position_fk_response(out, answer, self._now(), PoseStamped),
+            PositionFKAnswer, response)
+
+    def _moveit_answer(self, what: str, work: Callable[[], Any],
+                       fill: Callable[[Any, Any], Any], failure: Callable[[int, str], Any],
+                       response: Any) -> Any:
+        """
+        Answer a MoveIt request: ``fill(work(), response)``.
+
+        An error of the request's conversion, of the bridge or of the filling is logged and
+        answered with MoveIt's ``FAILURE`` code and its message, in a new response (the one
+        given may be half filled): nothing escapes the callback.
+        """
         try:
-            answer = self.moveit.compute_fk(self.bridge.snapshot(), position_fk_request(request))
+            return fill(work(), response)
         except Exception as exc:
-            answer = PositionFKAnswer(FAILURE, shorten(f'compute_fk: {error_text(exc)}'))
-        return fill_position_fk_response(response, answer, self._now(), PoseStamped)
+            text = shorten(f'{what}: {error_text(exc)}')
+            self.get_logger().error(text)
+            return fill(failure(FAILURE, text), type(response)())
 
     def _answer(self, what: str, work: Callable[[], Any], response: Any) -> Any:
         try:

@@ -31,7 +31,8 @@ from frame_kinematics.core import Robot
 from frame_kinematics.core.spatial import quaternion_from_rotation, rotation_from_quaternion
 import numpy as np
 import pytest
-from ros_testing import loopback_fixture, needs_workspace, node_executable, spin_until, stop_group
+from ros_testing import (context_fixture, loopback_fixture, needs_workspace, node_executable,
+                         spin_until, stop_group)
 
 rclpy = pytest.importorskip('rclpy')
 executors = pytest.importorskip('rclpy.executors')
@@ -41,6 +42,7 @@ sensor_msgs = pytest.importorskip('sensor_msgs.msg')
 tf2_msgs = pytest.importorskip('tf2_msgs.msg')
 
 loopback = loopback_fixture()
+context = context_fixture()
 pytestmark = needs_workspace()
 
 
@@ -221,3 +223,32 @@ def test_tf_keeps_its_rate_while_ik_calls_run_back_to_back(panda):
     # one /tf message per joint_states message (publish_frequency 0): a node that waited for
     # the solver would publish none while a call ran, a third of the window at least
     assert sent > 0 and len(got) >= sent / 2
+
+
+def test_a_response_that_cannot_be_filled_is_answered_as_a_failure(context, monkeypatch):
+    node_module = pytest.importorskip('frame_kinematics.node')
+    parameter = pytest.importorskip('rclpy.parameter')
+    with open(moveit_resource('panda_description/urdf/panda.urdf')) as handle:
+        urdf = handle.read()
+    filled = node_module.fill_position_fk_response
+    calls = []
+
+    def fill_once_badly(response, answer, *args):
+        calls.append(answer.error_code)
+        if len(calls) == 1:  # the solved answer; the failure's answer is then filled
+            raise AssertionError('a field refused its value')
+        return filled(response, answer, *args)
+
+    monkeypatch.setattr(node_module, 'fill_position_fk_response', fill_once_badly)
+    node = node_module.FrameKinematicsNode(context=context, parameter_overrides=[
+        parameter.Parameter('robot_description', value=urdf),
+        parameter.Parameter('publish_frequency', value=0.0)])
+    try:
+        request = moveit_srv.GetPositionFK.Request()
+        request.fk_link_names = ['panda_link8']
+        response = node._on_position_fk(request, moveit_srv.GetPositionFK.Response())
+    finally:
+        node.destroy_node()
+    assert calls == [Codes.SUCCESS, Codes.FAILURE]
+    assert response.error_code.val == Codes.FAILURE
+    assert list(response.fk_link_names) == [] and list(response.pose_stamped) == []
