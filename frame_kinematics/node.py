@@ -446,6 +446,7 @@ def main(args=None) -> int:
     def make_node() -> FrameKinematicsNode:
         node = FrameKinematicsNode()
         forward.logger = node.get_logger()  # the node's name, as remapped
+        forward.warnings = node.bridge.warnings  # throttled by warn_throttle_period
         # Keep the objects of the start-up (models, messages) out of the garbage collector's
         # full collections, which stop every thread, the /tf path's included.
         gc.freeze()

@@ -18,7 +18,7 @@ import logging
 from bridge_testing import FakeClock, js, logged_bridge, SEC
 from conftest import ListLogger
 from frame_kinematics.bridge import ThrottledLog
-from frame_kinematics.bridge.log import error_text, ForwardingHandler, last_line
+from frame_kinematics.bridge.log import error_text, ForwardingHandler, last_line, MAX_KEYS
 from frame_kinematics.core.errors import ConfigurationError, LINE_LENGTH
 import pytest
 
@@ -73,6 +73,41 @@ def test_python_log_records_are_forwarded_at_their_severity():
     assert logger.lines[0] == ('warning', "seed is outside the joint limits of ['elbow_joint']")
     assert logger.lines[1][0] == 'error' and len(logger.lines[1][1]) < 300
     assert logger.lines[2] == ('error', 'gone') and len(logger.lines) == 3
+
+
+def test_a_forwarded_warning_repeated_by_every_request_is_throttled_per_message():
+    logger, clock = ListLogger(), FakeClock()
+    source = logging.getLogger('frame_kinematics.test_forwarding_throttle')
+    handler = ForwardingHandler(logger)
+    handler.warnings = ThrottledLog(logger, 5.0, clock)  # as the node hands over the bridge's
+    source.addHandler(handler)
+    try:
+        for joints in (['elbow_joint'], ['elbow_joint'], ['wrist_1_joint'], ['elbow_joint']):
+            source.warning('seed is outside the joint limits of %s', joints)
+        source.error('an error is never throttled')
+        source.error('an error is never throttled')
+        clock.t += 5.0
+        source.warning('seed is outside the joint limits of %s', ['elbow_joint'])
+    finally:
+        source.removeHandler(handler)
+    assert logger.lines == [
+        ('warning', "seed is outside the joint limits of ['elbow_joint']"),
+        ('warning', "seed is outside the joint limits of ['wrist_1_joint']"),
+        ('error', 'an error is never throttled'), ('error', 'an error is never throttled'),
+        ('warning', "seed is outside the joint limits of ['elbow_joint'] (2 similar "
+                    'message(s) suppressed)')]
+
+
+def test_a_throttled_log_remembers_a_bounded_number_of_keys():
+    logger, clock = ListLogger(), FakeClock()
+    log = ThrottledLog(logger, 1.0, clock)
+    for k in range(10 * MAX_KEYS):  # a flood of different warnings, all within a period
+        log.warning(f'key {k}', f'warning {k}')
+    assert len(log._last) <= MAX_KEYS + 1
+    assert len(logger.lines) == MAX_KEYS + 1  # the ones past the bound share one key
+    clock.t += 1.0
+    log.warning('new key', 'a warning after the period')  # the old keys are forgotten
+    assert logger.texts()[-1] == 'a warning after the period' and len(log._last) == 1
 
 
 def test_the_last_line_of_a_child_process_is_its_last_non_blank_line_shortened():

@@ -192,6 +192,11 @@ class Bridge:
         return self._core.settings
 
     @property
+    def warnings(self) -> ThrottledLog:
+        """Return the throttle of the bridge's warnings, at ``warn_period``."""
+        return self._log
+
+    @property
     def configuration(self) -> np.ndarray:
         """Return a copy of the latest configuration ``q``."""
         return self.snapshot().q.copy()

@@ -21,6 +21,7 @@ Values are quoted by the rule of the whole package
 """
 
 import logging
+import threading
 import time
 from typing import Callable, Dict
 
@@ -28,6 +29,11 @@ from ..core.errors import excerpt, FrameKinematicsError, LINE_LENGTH
 
 #: Errors a bad message, request or parameter explains: logged by their message alone.
 INPUT_ERRORS = (FrameKinematicsError, ValueError, TypeError, OverflowError)
+#: Most keys a :class:`ThrottledLog` remembers at once.
+MAX_KEYS = 256
+_OVERFLOW_KEY = 'more warnings than MAX_KEYS'
+#: Keys of the forwarded warnings, apart from the bridge's own.
+_FORWARDED = 'forwarded: '
 
 
 def shorten(text: str, limit: int = LINE_LENGTH) -> str:
@@ -70,36 +76,6 @@ def error_text(exc: Exception) -> str:
     return f'unexpected {type(exc).__name__}: {exc} (a bug of frame_kinematics)'
 
 
-class ForwardingHandler(logging.Handler):
-    """
-    Hand Python log records (the core's warnings) to a logger of the bridge's kind.
-
-    In the node, the core's module loggers (under ``frame_kinematics``) then write to the
-    node's ROS log, ``/rosout`` included, instead of a bare line on stderr.
-
-    :param logger: anything with ``info``, ``warning`` and ``error`` taking one string (an
-        rclpy logger); :attr:`logger` may be replaced later (by the node's own, once it is
-        made).
-    """
-
-    def __init__(self, logger) -> None:
-        super().__init__()
-        self.logger = logger
-
-    def emit(self, record: logging.LogRecord) -> None:
-        """Write one record at its severity (errors, warnings, the rest as information)."""
-        try:
-            text = shorten(record.getMessage())
-            if record.levelno >= logging.ERROR:
-                self.logger.error(text)
-            elif record.levelno >= logging.WARNING:
-                self.logger.warning(text)
-            else:
-                self.logger.info(text)
-        except Exception:  # a record whose message cannot be made: logging's own report
-            self.handleError(record)
-
-
 class ThrottledLog:
     """
     Warnings repeated at most once per period and key, with a count of the skipped ones.
@@ -115,6 +91,7 @@ class ThrottledLog:
         self.logger = logger
         self.period = period
         self._clock = clock
+        self._lock = threading.Lock()  # the /tf path and the services warn from two threads
         self._last: Dict[str, float] = {}
         self._skipped: Dict[str, int] = {}
 
@@ -122,16 +99,65 @@ class ThrottledLog:
         """
         Log ``text`` unless the same key was logged less than a period ago.
 
+        At most :data:`MAX_KEYS` keys are remembered: when more are live at once, the new ones
+        share one key (a flood of different warnings is throttled as one).
+
         :param key: what kind of warning it is.
         :param text: the message.
         """
-        now = self._clock()
-        last = self._last.get(key)
-        if last is not None and now - last < self.period:
-            self._skipped[key] = self._skipped.get(key, 0) + 1
-            return
-        skipped = self._skipped.pop(key, 0)
-        if skipped:
-            text += f' ({skipped} similar message(s) suppressed)'
-        self._last[key] = now
+        with self._lock:
+            now = self._clock()
+            if key not in self._last and len(self._last) >= MAX_KEYS:
+                self._forget(now)
+                if len(self._last) >= MAX_KEYS:
+                    key = _OVERFLOW_KEY
+            last = self._last.get(key)
+            if last is not None and now - last < self.period:
+                self._skipped[key] = self._skipped.get(key, 0) + 1
+                return
+            skipped = self._skipped.pop(key, 0)
+            if skipped:
+                text += f' ({skipped} similar message(s) suppressed)'
+            self._last[key] = now
         self.logger.warning(text)
+
+    def _forget(self, now: float) -> None:
+        """Forget the keys last logged a period ago or more (with their skipped counts)."""
+        for key in [key for key, last in self._last.items() if now - last >= self.period]:
+            del self._last[key]
+            self._skipped.pop(key, None)
+
+
+class ForwardingHandler(logging.Handler):
+    """
+    Hand Python log records (the core's warnings) to a logger of the bridge's kind.
+
+    In the node, the core's module loggers (under ``frame_kinematics``) then write to the
+    node's ROS log, ``/rosout`` included, instead of a bare line on stderr. Warnings go
+    through :attr:`warnings`, throttled per message: a warning that every request earns (a
+    seed outside the joint limits) is written at most once per period.
+
+    :param logger: anything with ``info``, ``warning`` and ``error`` taking one string (an
+        rclpy logger); :attr:`logger` may be replaced later (by the node's own, once it is
+        made).
+    """
+
+    def __init__(self, logger) -> None:
+        super().__init__()
+        self.logger = logger
+        #: The throttle of the warnings (its logger is the one they are written to); the node
+        #: hands over the bridge's, which follows ``warn_throttle_period``.
+        self.warnings = ThrottledLog(logger)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        """Write one record at its severity (errors, warnings, the rest as information)."""
+        try:
+            text = shorten(record.getMessage())
+            if record.levelno >= logging.ERROR:
+                self.logger.error(text)
+            elif record.levelno >= logging.WARNING:
+                self.warnings.warning(_FORWARDED + text, text)
+            else:
+                self.logger.info(text)
+        except Exception:  # a record whose message cannot be made: logging's own report
+            self.handleError(record)
