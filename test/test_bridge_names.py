@@ -56,12 +56,32 @@ class CountingName(str):
 
 
 def test_duplicate_check_is_linear_in_the_number_of_names():
-    names = [CountingName(f'ghost_{i}') for i in range(3000)] + [CountingName('ghost_7')]
+    names = [CountingName(f'ghost_{i}') for i in range(3000)]
+    names += [CountingName('elbow_joint'), CountingName('elbow_joint')]
     bridge, _ = logged_bridge()
     CountingName.comparisons = 0
     out = bridge.on_joint_state(js(names, [0.0] * len(names)), SEC)
-    assert not out.accepted and 'ghost_7' in out.reason and 'more than once' in out.reason
+    assert not out.accepted and 'elbow_joint' in out.reason and 'more than once' in out.reason
     assert CountingName.comparisons < 20 * len(names)
+
+
+def test_a_name_the_robot_does_not_have_given_twice_is_ignored_as_robot_state_publisher_does():
+    # empty names and other drivers' names may repeat on a shared joint_states: the robot's
+    # own joints are still published (only a joint of the robot named twice is ambiguous)
+    bridge, logger = logged_bridge()
+    out = bridge.on_joint_state(js(['', 'ghost', '', 'elbow_joint', 'ghost'],
+                                   [0.1, 0.2, 0.3, 0.4, 0.5]), SEC)
+    assert out.accepted and [t.child for t in out.tf] == ['forearm_link']
+    assert bridge.configuration[bridge.model.joint('elbow_joint').idx_q] == 0.4
+    (warning,) = [t for t in logger.texts(None) if 'does not have' in t]
+    assert "''" in warning and 'ghost' in warning
+
+
+@pytest.mark.parametrize('name', ['elbow_joint', 'right_finger_joint', 'tool0_fixed_joint'])
+def test_a_joint_of_the_robot_named_twice_refuses_the_message(name):
+    bridge, _ = logged_bridge()
+    out = bridge.on_joint_state(js([name, 'elbow_joint', name], [0.0, 0.1, 0.0]), SEC)
+    assert not out.accepted and not out.tf and name in out.reason
 
 
 def test_many_unknown_names_are_reported_briefly():

@@ -130,7 +130,10 @@ class NamePlan:
     :ivar unknown: a few names the model does not have (the smallest ones).
     :ivar unknown_count: how many names the model does not have.
     :ivar others: ``(position, name)`` of fixed and mimic joints (checked, not stored).
-    :ivar duplicates: a few names given more than once (the message is then refused).
+    :ivar duplicates: a few joints of the model named more than once (the message is then
+        refused); a repeated name the model does not read (an unknown name, an empty one, a
+        skipped floating joint's entry) is ignored with the other unknown names, as
+        robot_state_publisher ignores it.
     :ivar joints: joints whose ``/tf`` transform the message moves (throttle keys).
     :ivar tf_indices: moving-joint indices to publish (mimic followers included).
     """
@@ -140,12 +143,13 @@ class NamePlan:
 
     def __init__(self, index: JointIndex, names: Tuple[str, ...], prefix: str) -> None:
         unique = set(names)
+        entry = index.entry
         self.duplicates: List[str] = []
         if len(unique) != len(names):
             self.duplicates = heapq.nsmallest(NAMES_SHOWN, (
-                name for name, count in Counter(names).items() if count > 1))
+                name for name, count in Counter(names).items()
+                if count > 1 and (name in entry or name in index.others)))
         position_of = dict(zip(names, range(len(names))))
-        entry = index.entry
         known = unique.intersection(entry)
         others = unique.intersection(index.others)
         #: names the model does not have (a few of them, sorted) and how many there are.
