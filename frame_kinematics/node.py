@@ -171,7 +171,8 @@ class FrameKinematicsNode(Node):
                 f'{name_list(others)}'))
         try:
             joint_states_overrides = check_overrides(
-                params, self.resolve_topic_name('joint_states'), policy_names())
+                params, self.resolve_topic_name('joint_states'), policy_names(),
+                self.resolve_topic_name('/tf'), self.resolve_topic_name('/tf_static'))
             self.bridge = Bridge.from_parameters(params, logger=self.get_logger(),
                                                  backend=None)
             self.moveit = MoveItKinematics(self.get_logger())

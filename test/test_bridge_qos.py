@@ -76,6 +76,18 @@ def test_a_value_rclpy_cannot_use_is_refused_naming_its_parameter(name, value, w
     assert isinstance(caught.value, FrameKinematicsError)
 
 
+def test_the_overrides_of_a_remapped_tf_are_read_under_its_resolved_name():
+    # multi-robot TF remaps /tf to /robot1/tf: rclpy then reads qos_overrides./robot1/tf...
+    values = {'qos_overrides./robot1/tf.publisher.depth': 10,
+              'qos_overrides./tf_static.publisher.depth': 'left to rclpy: not read'}
+    assert check_overrides(values, '/joint_states', JAZZY, '/robot1/tf',
+                           '/robot1/tf_static') == {}
+    values = {'qos_overrides./robot1/tf_static.publisher.reliability': 'sometimes'}
+    with pytest.raises(QoSOverrideError,
+                       match='^qos_overrides./robot1/tf_static.publisher.reliability must'):
+        check_overrides(values, '/joint_states', JAZZY, '/robot1/tf', '/robot1/tf_static')
+
+
 def test_a_name_this_rclpy_does_not_know_is_refused():
     values = {'qos_overrides./tf.publisher.reliability': 'best_available'}
     assert check_overrides(values, '/joint_states', JAZZY) == {}

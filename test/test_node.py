@@ -619,6 +619,29 @@ def test_bad_parameters_at_start_up_give_one_line_and_exit_1(tmp_path, extra, wo
     assert 'Traceback' not in text and 'cannot start' in text and words in text, text
 
 
+@pytest.mark.parametrize('remap, extra, words', [
+    # multi-robot TF: /tf remapped, its overrides named by the remapped topic (as rclpy reads)
+    (['-r', '/tf:=/robot1/tf'],
+     '    qos_overrides:\n      /robot1/tf:\n        publisher:\n          reliability: x\n',
+     'qos_overrides./robot1/tf.publisher.reliability must be one of'),
+    (['-r', '/tf_static:=/robot1/tf_static'],
+     '    qos_overrides:\n      /robot1/tf_static:\n        publisher:\n          depth: deep\n',
+     'qos_overrides./robot1/tf_static.publisher.depth must be an integer'),
+])
+def test_bad_overrides_of_a_remapped_tf_give_one_line_and_exit_1(tmp_path, remap, extra, words):
+    params = tmp_path / 'params.yaml'
+    indented = '\n'.join('      ' + line for line in ARM.splitlines())
+    params.write_text('/**:\n  ros__parameters:\n    robot_description: |\n'
+                      + indented + '\n' + extra)
+    process = subprocess.run(
+        [node_executable(), '--ros-args', '-r', '__node:=frame_kinematics_startup_test',
+         *remap, '--params-file', str(params)],
+        capture_output=True, text=True, timeout=TIMEOUT, env=dict(os.environ))
+    text = process.stdout + process.stderr
+    assert process.returncode == 1, text
+    assert 'Traceback' not in text and 'cannot start' in text and words in text, text
+
+
 def test_run_leaves_the_garbage_collector_as_it_found_it():
     """``gc.freeze`` is the node's ``main``'s to call, not ``run``'s (the demo runs it too)."""
     code = (

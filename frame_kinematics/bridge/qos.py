@@ -77,24 +77,29 @@ def _check_value(name: str, policy: str, value: Any,
 
 
 def check_overrides(values: Mapping[str, Any], joint_states: str,
-                    names: Mapping[str, Tuple[str, ...]]) -> Dict[str, Any]:
+                    names: Mapping[str, Tuple[str, ...]], tf: str = '/tf',
+                    tf_static: str = '/tf_static') -> Dict[str, Any]:
     """
     Check the QoS overrides of joint_states, ``/tf`` and ``/tf_static`` among parameters.
 
     Overrides of other topics or policies are left alone, as rclpy leaves them: no entity of
-    the node reads them.
+    the node reads them. Each topic is named as rclpy names its parameters: by its resolved
+    name, so a ``/tf`` remapped to ``/robot1/tf`` (multi-robot TF) is overridden by
+    ``qos_overrides./robot1/tf.publisher.<policy>``, as in robot_state_publisher.
 
     :param values: the node's parameters ``{name: value}``.
     :param joint_states: the resolved name of the joint_states topic.
     :param names: the values rclpy names for each of ``history``, ``reliability`` and
         ``durability``, in lower case (they differ between ROS distributions); any of them but
         ``unknown``, in any case, is taken, as rclpy takes it.
+    :param tf: the resolved name of ``/tf`` (remappings applied).
+    :param tf_static: the resolved name of ``/tf_static``.
     :return: the overrides of the joint_states subscription, ``{parameter: value}``.
     :raises QoSOverrideError: for a value rclpy cannot use, naming its parameter.
     """
     entities = ((joint_states, 'subscription', JOINT_STATES_POLICIES),
-                ('/tf', 'publisher', TF_POLICIES),
-                ('/tf_static', 'publisher', TF_STATIC_POLICIES))
+                (tf, 'publisher', TF_POLICIES),
+                (tf_static, 'publisher', TF_STATIC_POLICIES))
     subscription: Dict[str, Any] = {}
     for topic, kind, policies in entities:
         for policy in policies:
