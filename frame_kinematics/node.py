@@ -58,7 +58,7 @@ from geometry_msgs.msg import (PointStamped, PoseStamped, Transform, TransformSt
 from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
 import rclpy
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
-from rclpy.exceptions import ParameterUninitializedException
+from rclpy.exceptions import InvalidParameterTypeException, ParameterUninitializedException
 from rclpy.executors import Executor, ExternalShutdownException, SingleThreadedExecutor
 from rclpy.logging import get_logger
 from rclpy.node import Node
@@ -116,6 +116,9 @@ STOP_CHECK_PERIOD = 0.1
 #: Why the node cannot start with a parameter given without a type (``{}``: rclpy's words).
 UNTYPED_OVERRIDE = ('a parameter given at start-up has no type ({}): an empty list in a '
                     'parameters file (such as user_frames.names: []) has none, write [""]')
+#: Why the node cannot start with one of rclpy's own parameters of another type (``{}``: rclpy's
+#: words), such as ``use_sim_time: "yes"``.
+MISTYPED_OVERRIDE = 'a parameter given at start-up has a type rclpy refuses: {}'
 
 
 class NodeStartError(ConfigurationError):
@@ -266,11 +269,14 @@ class FrameKinematicsNode(Node):
         """
         name = f'{self.get_name()}_tf'
         overrides = [Parameter(key, value=value) for key, value in qos_overrides.items()]
-        node = Node(name, namespace=self.get_namespace(), context=self.context,
-                    cli_args=['--ros-args', '-r', f'__node:={name}'],
-                    start_parameter_services=False, enable_rosout=False,
-                    parameter_overrides=[Parameter('start_type_description_service',
-                                                   value=False)] + overrides)
+        try:
+            node = Node(name, namespace=self.get_namespace(), context=self.context,
+                        cli_args=['--ros-args', '-r', f'__node:={name}'],
+                        start_parameter_services=False, enable_rosout=False,
+                        parameter_overrides=[Parameter('start_type_description_service',
+                                                       value=False)] + overrides)
+        except InvalidParameterTypeException as exc:  # rclpy declares use_sim_time a bool
+            raise NodeStartError(MISTYPED_OVERRIDE.format(exc), self.get_logger().name) from None
         intake = JointStateIntake(self._on_joint_state, self._pause_ns, JOINT_STATES_DEPTH,
                                   self._on_intake_error)
         subscription = node.create_subscription(

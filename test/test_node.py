@@ -601,6 +601,8 @@ def test_qos_overrides_change_joint_states_and_tf_as_robot_state_publisher_reads
     ('    qos_overrides:\n      /tf_static:\n        publisher:\n          depth: deep\n',
      'qos_overrides./tf_static.publisher.depth must be an integer'),
     ('    user_frames:\n      names: []\n', 'user_frames.names: []'),
+    # one of rclpy's own parameters, declared by rclpy with its type
+    ("    use_sim_time: 'yes'\n", "parameter 'use_sim_time' to 'yes'"),
     # refused once the node exists: said under its (remapped) name
     ('    publish_frequency: 5000.0\n',
      '[frame_kinematics_startup_test]: cannot start: publish_frequency'),
