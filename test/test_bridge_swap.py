@@ -33,6 +33,24 @@ def test_good_description_swaps_the_model_and_is_republished():
     assert any('fk_arm2' in text for text in logger.texts('info'))
 
 
+def test_the_same_description_set_again_is_published_again_as_robot_state_publisher_does():
+    # a tool (RViz, a launch file) that sets robot_description again gets the description and
+    # the whole static set again, freshly stamped, and the model and joint values stay
+    bridge, logger, _ = make()
+    bridge.on_joint_state(js(['elbow_joint'], [0.4]), SEC)
+    model = bridge.model
+    out = bridge.set_robot_description(ARM, 7)
+    assert out.accepted and out.robot_description == ARM
+    assert {t.child for t in out.tf_static} >= {'tool0', 'flange'}
+    assert {t.stamp_ns for t in out.tf_static} == {7}
+    assert bridge.model is model
+    assert bridge.configuration[model.joint('elbow_joint').idx_q] == 0.4
+    assert any('set again' in text for text in logger.texts('info'))
+    # any other parameter set to its value publishes nothing
+    out = bridge.apply_parameters({'publish_frequency': 20.0}, 8)
+    assert out.accepted and out.robot_description is None and out.tf_static is None
+
+
 @pytest.mark.parametrize('text, fragment', [
     ('', 'empty'),
     ('<robot name="x"><link name="a"/><joint', ''),

@@ -264,14 +264,23 @@ class Bridge:
         :param params: the changed parameters (names as
             :mod:`~frame_kinematics.bridge.parameters`); rclpy's own are ignored.
         :param now_ns: current time.
-        :return: what to publish (the static set if it changed; the description if it
-            changed), or ``accepted=False`` with the reason (also logged as an error).
+        :return: what to publish (the static set if it changed; the description and the static
+            set whenever ``robot_description`` is set, even to the same URDF, as
+            robot_state_publisher publishes them again), or ``accepted=False`` with the reason
+            (also logged as an error).
         """
         try:
             values = self._params.changed(params)
         except FrameKinematicsError as exc:
             return self._refuse(f'rejected the new parameters: {exc}')
-        return self._apply(values, now_ns)
+        out = self._apply(values, now_ns)
+        if out.accepted and out.robot_description is None and 'robot_description' in params:
+            core = self._core
+            out.robot_description = core.model.urdf
+            out.tf_static = stamped(core.static, now_ns)
+            self.logger.info(f"robot '{core.model.name}' set again (the same URDF): its "
+                             'description and static frames are published again')
+        return out
 
     def _refuse(self, reason: str) -> BridgeOutput:
         reason = shorten(reason)
