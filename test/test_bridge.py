@@ -64,7 +64,7 @@ def test_unknown_names_are_ignored_with_a_throttled_warning():
     (js(['elbow_joint', 'wrist_1_joint'], [0.1, 0.2], [1.0]), '1 velocities'),
     (js(['elbow_joint', 'wrist_1_joint'], [0.1, float('nan')]), 'wrist_1_joint'),
     (js(['elbow_joint', 'wrist_1_joint'], [float('inf'), 0.2]), 'elbow_joint'),
-    (js(['elbow_joint', 'wrist_1_joint'], [0.1, 0.2], [0.0, float('nan')]), 'NaN'),
+    (js(['elbow_joint', 'wrist_1_joint'], [0.1, 0.2], [0.0, float('inf')]), 'NaN, inf'),
     (js(['elbow_joint', 'wrist_1_joint'], [0.1, 1e300]), 'wrist_1_joint'),
     (js(['elbow_joint', 'wrist_1_joint'], [0.1, 0.2], [-1e17, 0.0]), 'magnitude above 1e+16'),
     (js(['elbow_joint', 'elbow_joint'], [0.1, 0.2]), 'more than once'),

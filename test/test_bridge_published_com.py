@@ -41,6 +41,28 @@ def test_velocities_feed_the_center_of_mass_velocity():
     assert out.center_of_mass.velocity is None and out.center_of_mass.angular_momentum is None
 
 
+def test_a_nan_velocity_makes_that_joints_velocity_unknown_as_ros2_control_sends_it():
+    # joint_state_broadcaster sends NaN for a joint without a velocity interface: the message
+    # is published as robot_state_publisher publishes it, without a CoM velocity
+    bridge, _, _ = make()
+    rng = np.random.default_rng(4)
+    q = random_configuration(bridge.model, rng)
+    v = rng.normal(size=bridge.model.nv)
+    v[bridge.model.joint('elbow_joint').idx_v] = float('nan')
+    out = bridge.on_joint_state(full_state(bridge, q, velocities=v), SEC)
+    assert out.accepted and len(out.tf) > 1
+    com = out.center_of_mass
+    assert com is not None and com.velocity is None and com.angular_momentum is None
+    np.testing.assert_allclose(com.position, bridge.model.forward_kinematics(q).center_of_mass(),
+                               atol=1e-12)
+    # once the joint's velocity is given, the CoM velocity is known again
+    out = bridge.on_joint_state(js(['elbow_joint'], [q[bridge.model.joint('elbow_joint').idx_q]],
+                                   [0.5], stamp=2 * SEC), 2 * SEC)
+    v[bridge.model.joint('elbow_joint').idx_v] = 0.5
+    expected = bridge.model.forward_kinematics(q, v).center_of_mass_velocity()
+    np.testing.assert_allclose(out.center_of_mass.velocity, expected, atol=1e-12)
+
+
 @pytest.mark.parametrize('mode', ['root', 'yaw', 'quaternion', 'ypr'])
 def test_com_orientation_modes(mode):
     quat = (0.0, 0.0, math.sin(0.3), math.cos(0.3))

@@ -413,10 +413,16 @@ class Bridge:
             complete = bool(received.all())
         if len(plan.v_idx):
             v = v.copy()
-            v[plan.v_idx] = velocities[plan.v_pos] if len(velocities) else 0.0
-            if not (v_known_all and len(velocities)):
+            if len(velocities):
+                given = velocities[plan.v_pos]
+                known = given == given  # NaN: unknown (no velocity interface in ros2_control)
+                v[plan.v_idx] = np.where(known, given, 0.0)
+            else:
+                known = np.zeros(len(plan.v_idx), dtype=bool)
+                v[plan.v_idx] = 0.0
+            if not (v_known_all and known.all()):
                 v_known = v_known.copy()
-                v_known[plan.v_idx] = bool(len(velocities))
+                v_known[plan.v_idx] = known
                 v_known_all = bool(v_known.all())
         with self._lock:
             if self._core is not core:

@@ -63,9 +63,11 @@ def read_joint_state(msg: JointStateInput) -> Tuple[Tuple[str, ...], np.ndarray,
 
     :param msg: the message.
     :return: ``(names, positions, velocities, stamp_ns)``, the arrays float vectors (the
-        message's own when they are float64 already: only read).
+        message's own when they are float64 already: only read). A NaN velocity is kept: it
+        means the joint's velocity is unknown (ros2_control's joint_state_broadcaster sends NaN
+        for a joint without a velocity interface).
     :raises RefusedMessage: for values or a stamp that are not numbers, lengths that differ
-        from the names', or a NaN, an inf or a magnitude above ``MAX_MAGNITUDE``.
+        from the names', or a NaN position, an inf or a magnitude above ``MAX_MAGNITUDE``.
     """
     try:
         names = tuple(msg.names)
@@ -81,7 +83,7 @@ def read_joint_state(msg: JointStateInput) -> Tuple[Tuple[str, ...], np.ndarray,
                                  f'names and {len(values)} {what} (joints {name_list(names)})')
     usable = np.abs(positions) <= MAX_MAGNITUDE  # False for NaN
     if len(velocities):
-        usable &= np.abs(velocities) <= MAX_MAGNITUDE
+        usable &= (np.abs(velocities) <= MAX_MAGNITUDE) | np.isnan(velocities)
     if not usable.all():
         bad = [names[i] for i in np.flatnonzero(~usable).tolist()]
         raise RefusedMessage('nan', 'ignored a joint_states message with NaN, inf or a '
