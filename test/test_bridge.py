@@ -58,6 +58,17 @@ def test_unknown_names_are_ignored_with_a_throttled_warning():
     assert len(warnings) == 2 and '1 similar message(s) suppressed' in warnings[1]
 
 
+def test_nan_values_of_names_the_robot_does_not_read_do_not_refuse_the_message():
+    # another robot's joint (or a fixed one) with a NaN on a shared joint_states: ignored, as
+    # robot_state_publisher ignores it, and the robot's own joints are published
+    bridge, logger, _ = make()
+    nan = float('nan')
+    out = bridge.on_joint_state(js(['other_robot_joint', 'elbow_joint', 'tool0_fixed_joint'],
+                                   [nan, 0.4, float('inf')], [nan, 0.1, 1e300]), SEC)
+    assert out.accepted and [t.child for t in out.tf] == ['forearm_link']
+    assert bridge.configuration[bridge.model.joint('elbow_joint').idx_q] == 0.4
+
+
 @pytest.mark.parametrize('message, fragment', [
     (js(['elbow_joint', 'wrist_1_joint'], [0.1]), '2 names and 1 positions'),
     (js(['elbow_joint'], [0.1, 0.2]), '1 names and 2 positions'),

@@ -15,8 +15,10 @@
 
 import dataclasses
 
-from frame_kinematics.bridge.messages import (BridgeOutput, CenterOfMassOut, JointStateInput,
-                                              read_joint_state, RefusedMessage, TransformOut)
+from frame_kinematics.bridge.messages import (BridgeOutput, CenterOfMassOut, check_values,
+                                              JointStateInput, read_joint_state, RefusedMessage,
+                                              TransformOut)
+import numpy as np
 import pytest
 
 
@@ -76,9 +78,23 @@ def test_a_joint_state_is_read_once_and_refused_whole_with_the_kind_of_its_fault
             (JointStateInput(['a'], ['x']), 'values', 'are not numbers'),
             (JointStateInput(['a'], [1.0], [], float('inf')), 'values', 'are not numbers'),
             (JointStateInput(['a', 'b'], [1.0]), 'length', '2 names and 1 positions'),
-            (JointStateInput(['a'], [1.0], [1.0, 2.0]), 'length', '1 names and 2 velocities'),
-            (JointStateInput(['a', 'b'], [1.0, float('nan')]), 'nan', 'NaN, inf .* for b$'),
-            (JointStateInput(['a'], [0.0], [2e16]), 'nan', 'NaN, inf .* for a$')):
+            (JointStateInput(['a'], [1.0], [1.0, 2.0]), 'length', '1 names and 2 velocities')):
         with pytest.raises(RefusedMessage, match=words) as refused:
             read_joint_state(msg)
         assert refused.value.key == key
+
+
+def test_only_the_values_a_model_reads_are_checked():
+    names = ('a', 'b', 'c')
+    nan, inf = float('nan'), float('inf')
+    read = np.array([0, 2])
+    # the value of 'b' is not read (an unknown name): robot_state_publisher ignores it too
+    check_values(names, np.array([1.0, nan, 2.0]), np.array([0.0, inf, nan]), read, read)
+    for positions, velocities, words in (
+            ([1.0, 0.0, nan], [], 'NaN, inf .* for c$'),
+            ([-inf, 0.0, 1e17], [], 'for a, c$'),
+            ([0.0, 0.0, 0.0], [2e16, 0.0, 0.0], 'magnitude above 1e\\+16 for a$'),
+            ([nan, 0.0, 0.0], [0.0, 0.0, -inf], 'for a, c$')):
+        with pytest.raises(RefusedMessage, match=words) as refused:
+            check_values(names, np.array(positions), np.array(velocities), read, read)
+        assert refused.value.key == 'nan'

@@ -35,7 +35,8 @@ import numpy as np
 
 from .compiled import switch_to_compiled
 from .log import shorten, ThrottledLog
-from .messages import BridgeOutput, JointStateInput, read_joint_state, RefusedMessage
+from .messages import (BridgeOutput, check_values, JointStateInput, read_joint_state,
+                       RefusedMessage)
 from .model_core import ModelCore, parse_description
 from .names import PlanCache
 from .parameters import ParameterValues
@@ -389,6 +390,10 @@ class Bridge:
         if plan.duplicates:
             return self._reject('duplicate', 'ignored a joint_states message naming '
                                 f'{name_list(plan.duplicates)} more than once')
+        try:
+            check_values(names, positions, velocities, plan.q_pos, plan.v_pos)
+        except RefusedMessage as refused:
+            return self._reject(refused.key, str(refused))
         model = core.model
         with self._lock:  # the values of ``core``'s robot: another robot's may follow a swap
             if self._core is not core:

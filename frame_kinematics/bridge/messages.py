@@ -46,7 +46,7 @@ class JointStateInput:
 
 class RefusedMessage(FrameKinematicsError):
     """
-    A joint_states message refused whole (:func:`read_joint_state`).
+    A joint_states message refused whole (:func:`read_joint_state`, :func:`check_values`).
 
     :ivar key: what kind of fault (the throttled log's key).
     """
@@ -59,15 +59,15 @@ class RefusedMessage(FrameKinematicsError):
 
 def read_joint_state(msg: JointStateInput) -> Tuple[Tuple[str, ...], np.ndarray, np.ndarray, int]:
     """
-    Read a joint_states message once, and check it as a whole.
+    Read a joint_states message once, and check its types and lengths as a whole.
+
+    Its values are checked by :func:`check_values`, once the names the model reads are known.
 
     :param msg: the message.
     :return: ``(names, positions, velocities, stamp_ns)``, the arrays float vectors (the
-        message's own when they are float64 already: only read). A NaN velocity is kept: it
-        means the joint's velocity is unknown (ros2_control's joint_state_broadcaster sends NaN
-        for a joint without a velocity interface).
-    :raises RefusedMessage: for values or a stamp that are not numbers, lengths that differ
-        from the names', or a NaN position, an inf or a magnitude above ``MAX_MAGNITUDE``.
+        message's own when they are float64 already: only read).
+    :raises RefusedMessage: for values or a stamp that are not numbers, or lengths that differ
+        from the names'.
     """
     try:
         names = tuple(msg.names)
@@ -81,14 +81,37 @@ def read_joint_state(msg: JointStateInput) -> Tuple[Tuple[str, ...], np.ndarray,
         if len(values) != len(names) and (what == 'positions' or len(values)):
             raise RefusedMessage('length', f'ignored a joint_states message with {len(names)} '
                                  f'names and {len(values)} {what} (joints {name_list(names)})')
-    usable = np.abs(positions) <= MAX_MAGNITUDE  # False for NaN
-    if len(velocities):
-        usable &= (np.abs(velocities) <= MAX_MAGNITUDE) | np.isnan(velocities)
-    if not usable.all():
-        bad = [names[i] for i in np.flatnonzero(~usable).tolist()]
-        raise RefusedMessage('nan', 'ignored a joint_states message with NaN, inf or a '
-                             f'magnitude above {MAX_MAGNITUDE:g} for {name_list(bad)}')
     return names, positions, velocities, stamp_ns
+
+
+def check_values(names: Sequence[str], positions: np.ndarray, velocities: np.ndarray,
+                 q_pos: np.ndarray, v_pos: np.ndarray) -> None:
+    """
+    Check the values of a message (:func:`read_joint_state`) that a model reads.
+
+    Values of names the model does not read (unknown names, fixed joints) are not checked:
+    robot_state_publisher ignores them too. A NaN velocity is accepted: it means the joint's
+    velocity is unknown (ros2_control's joint_state_broadcaster sends NaN for a joint without
+    a velocity interface).
+
+    :param names: the message's names.
+    :param positions: its positions.
+    :param velocities: its velocities (empty: none).
+    :param q_pos: indices in the message of the positions the model reads.
+    :param v_pos: indices in the message of the velocities it reads.
+    :raises RefusedMessage: for a NaN position, an inf or a magnitude above
+        ``MAX_MAGNITUDE`` among them.
+    """
+    usable = np.abs(positions[q_pos]) <= MAX_MAGNITUDE  # False for NaN
+    bad = set(q_pos[~usable].tolist())
+    if len(velocities):
+        given = velocities[v_pos]
+        usable = (np.abs(given) <= MAX_MAGNITUDE) | np.isnan(given)
+        bad.update(v_pos[~usable].tolist())
+    if bad:
+        raise RefusedMessage('nan', 'ignored a joint_states message with NaN, inf or a '
+                             f'magnitude above {MAX_MAGNITUDE:g} for '
+                             f'{name_list([names[i] for i in sorted(bad)])}')
 
 
 class TransformOut(NamedTuple):
