@@ -89,7 +89,12 @@ def test_only_the_values_a_model_reads_are_checked():
     nan, inf = float('nan'), float('inf')
     read = np.array([0, 2])
     # the value of 'b' is not read (an unknown name): robot_state_publisher ignores it too
-    check_values(names, np.array([1.0, nan, 2.0]), np.array([0.0, inf, nan]), read, read)
+    known = check_values(names, np.array([1.0, nan, 2.0]), np.array([0.0, inf, nan]), read,
+                         read)
+    assert known.tolist() == [True, False]  # the NaN velocity of 'c' is unknown
+    assert check_values(names, np.array([1.0, nan, 2.0]), np.array([0.0, nan, 1.0]), read,
+                        read) is None
+    assert check_values(names, np.zeros(3), np.array([]), read, read) is None
     for positions, velocities, words in (
             ([1.0, 0.0, nan], [], 'NaN, inf .* for c$'),
             ([-inf, 0.0, 1e17], [], 'for a, c$'),

@@ -391,7 +391,7 @@ class Bridge:
             return self._reject('duplicate', 'ignored a joint_states message naming '
                                 f'{name_list(plan.duplicates)} more than once')
         try:
-            check_values(names, positions, velocities, plan.q_pos, plan.v_pos)
+            known = check_values(names, positions, velocities, plan.q_pos, plan.v_pos)
         except RefusedMessage as refused:
             return self._reject(refused.key, str(refused))
         model = core.model
@@ -418,16 +418,13 @@ class Bridge:
             complete = bool(received.all())
         if len(plan.v_idx):
             v = v.copy()
-            if len(velocities):
-                given = velocities[plan.v_pos]
-                known = given == given  # NaN: unknown (no velocity interface in ros2_control)
-                v[plan.v_idx] = np.where(known, given, 0.0)
-            else:
-                known = np.zeros(len(plan.v_idx), dtype=bool)
-                v[plan.v_idx] = 0.0
-            if not (v_known_all and known.all()):
+            if known is None:  # every velocity read is known, or none is given
+                v[plan.v_idx] = velocities[plan.v_pos] if len(velocities) else 0.0
+            else:  # a NaN: unknown (a joint without a velocity interface in ros2_control)
+                v[plan.v_idx] = np.where(known, velocities[plan.v_pos], 0.0)
+            if not (v_known_all and len(velocities) and known is None):
                 v_known = v_known.copy()
-                v_known[plan.v_idx] = known
+                v_known[plan.v_idx] = bool(len(velocities)) if known is None else known
                 v_known_all = bool(v_known.all())
         with self._lock:
             if self._core is not core:

@@ -85,33 +85,41 @@ def read_joint_state(msg: JointStateInput) -> Tuple[Tuple[str, ...], np.ndarray,
 
 
 def check_values(names: Sequence[str], positions: np.ndarray, velocities: np.ndarray,
-                 q_pos: np.ndarray, v_pos: np.ndarray) -> None:
+                 q_pos: np.ndarray, v_pos: np.ndarray) -> Optional[np.ndarray]:
     """
     Check the values of a message (:func:`read_joint_state`) that a model reads.
 
     Values of names the model does not read (unknown names, fixed joints) are not checked:
     robot_state_publisher ignores them too. A NaN velocity is accepted: it means the joint's
     velocity is unknown (ros2_control's joint_state_broadcaster sends NaN for a joint without
-    a velocity interface).
+    a velocity interface). The usual message, every value a number within the bound, is
+    checked as a whole, without picking the values read.
 
     :param names: the message's names.
     :param positions: its positions.
     :param velocities: its velocities (empty: none).
     :param q_pos: indices in the message of the positions the model reads.
     :param v_pos: indices in the message of the velocities it reads.
+    :return: None when every velocity read is known (or none is given), else which of them
+        are known, in the order of ``v_pos`` (False for a NaN).
     :raises RefusedMessage: for a NaN position, an inf or a magnitude above
         ``MAX_MAGNITUDE`` among them.
     """
-    usable = np.abs(positions[q_pos]) <= MAX_MAGNITUDE  # False for NaN
-    bad = set(q_pos[~usable].tolist())
+    if (np.abs(positions) <= MAX_MAGNITUDE).all() and \
+            (not len(velocities) or (np.abs(velocities) <= MAX_MAGNITUDE).all()):
+        return None  # False for NaN: none anywhere
+    position_ok = np.abs(positions[q_pos]) <= MAX_MAGNITUDE
+    bad = set(q_pos[~position_ok].tolist())
+    known = None
     if len(velocities):
         given = velocities[v_pos]
-        usable = (np.abs(given) <= MAX_MAGNITUDE) | np.isnan(given)
-        bad.update(v_pos[~usable].tolist())
+        known = given == given
+        bad.update(v_pos[known & ~(np.abs(given) <= MAX_MAGNITUDE)].tolist())
     if bad:
         raise RefusedMessage('nan', 'ignored a joint_states message with NaN, inf or a '
                              f'magnitude above {MAX_MAGNITUDE:g} for '
                              f'{name_list([names[i] for i in sorted(bad)])}')
+    return None if known is None or known.all() else known
 
 
 class TransformOut(NamedTuple):
