@@ -27,6 +27,7 @@ results for every configuration within its limits.
 """
 
 from dataclasses import dataclass
+import logging
 import math
 import re
 from types import MappingProxyType
@@ -41,7 +42,9 @@ from .spatial import transform_from_xyz_rpy
 from .urdf_source import decode_document
 from .xml_elements import Element, parse_elements
 
-#: Tolerance on ``|axis| - 1`` before an axis is rejected as non-unit (it is then normalised).
+_LOG = logging.getLogger(__name__)
+
+#: Tolerance on ``|axis| - 1`` beyond which the normalisation of an axis is logged.
 AXIS_UNIT_TOLERANCE = 1e-4
 
 #: Longest robot, link or joint name accepted, in characters.
@@ -219,6 +222,28 @@ def _name(element: Element, what: str) -> str:
     return _checked_name(name, f'<{what}> name')
 
 
+def _unit_axis(axis: np.ndarray, where: str) -> np.ndarray:
+    """
+    Normalise a moving joint's axis, as robot_state_publisher (KDL) and MoveIt read it.
+
+    An axis whose norm is more than :data:`AXIS_UNIT_TOLERANCE` away from 1 is logged as a
+    warning. The axis is scaled by its largest component first, so that a tiny one is not
+    lost to underflow.
+
+    :raises URDFError: for a zero axis.
+    """
+    scale = float(np.max(np.abs(axis)))
+    if scale == 0.0:
+        raise URDFError('axis is zero', where)
+    scaled = axis / scale
+    length = float(np.linalg.norm(scaled))
+    norm = length * scale
+    if abs(norm - 1.0) > AXIS_UNIT_TOLERANCE:
+        _LOG.warning('%s: axis %s is not a unit vector (norm %.6g): normalised', where,
+                     axis.tolist(), norm)
+    return scaled / length
+
+
 def _joint(element: Element) -> JointDescription:
     name = _name(element, 'joint')
     where = f"joint '{excerpt(name)}'"
@@ -233,13 +258,7 @@ def _joint(element: Element) -> JointDescription:
     axis = _floats(None if axis_element is None else axis_element.attrib.get('xyz'),
                    3, (1.0, 0.0, 0.0), where, 'axis xyz')
     if jtype not in (JointType.FIXED, JointType.FLOATING):
-        norm = float(np.linalg.norm(axis))
-        if norm == 0.0:
-            raise URDFError('axis is zero', where)
-        if abs(norm - 1.0) > AXIS_UNIT_TOLERANCE:
-            raise URDFError(f'axis {axis.tolist()} is not a unit vector (norm {norm:.6g})',
-                            where)
-        axis = axis / norm
+        axis = _unit_axis(axis, where)
     limit = element.find('limit')
     lower, upper = -math.inf, math.inf
     if jtype.bounded:
