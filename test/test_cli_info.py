@@ -21,8 +21,10 @@ import sys
 
 from cli_testing import assert_one_line_error, call
 from conftest import bundled, moveit_resource
+from frame_kinematics.cli.info import MAX_TREE_INDENT
 from frame_kinematics.core import backend
 import pytest
+from test_cli_bad_inputs import chain_urdf
 
 
 def test_console_script_and_info_tree():
@@ -53,6 +55,23 @@ def test_console_script_and_info_tree():
     # every joint appears once, every link is named once
     for joint in model.joints:
         assert sum(f' {joint.name} (' in line for line in lines) == 1
+
+
+def test_info_tree_of_a_long_chain_keeps_its_lines_short(capsys, tmp_path):
+    # a chain indented level by level would print O(n**2) characters: 100,000 links, 20 GB
+    path = tmp_path / 'chain.urdf'
+    path.write_text(chain_urdf(3 * MAX_TREE_INDENT))
+    status, out, err = call(capsys, '--urdf', path, 'info')
+    assert status == 0, err
+    tree = [line for line in out.splitlines() if ' -> l' in line]
+    assert len(tree) == 3 * MAX_TREE_INDENT - 1
+    indent = 4 * (MAX_TREE_INDENT - 1)
+    assert all(len(line) - len(line.lstrip(' `-|')) <= indent + 4 for line in tree)
+    assert tree[MAX_TREE_INDENT - 1].startswith(' ' * indent + f'`-- j{MAX_TREE_INDENT} (')
+    assert tree[MAX_TREE_INDENT].startswith(
+        ' ' * indent + f'`-- [depth {MAX_TREE_INDENT + 1}] j{MAX_TREE_INDENT + 1} (')
+    assert tree[-1].startswith(' ' * indent + f'`-- [depth {3 * MAX_TREE_INDENT - 1}] '
+                               f'j{3 * MAX_TREE_INDENT - 1} (')
 
 
 def test_info_json(capsys):

@@ -25,6 +25,11 @@ from ..core.joints import JointType
 from ..core.robot import Robot
 from ..core.srdf import read_srdf_file
 
+#: Deepest level of the tree drawn indented; a joint deeper in a chain is drawn at this level
+#: with its depth written out, so that every line stays short and the tree of a chain of
+#: ``n`` joints takes ``O(n)`` characters, not ``O(n**2)``.
+MAX_TREE_INDENT = 32
+
 
 def _limits_text(joint) -> str:
     unit = joint.type.unit
@@ -81,16 +86,17 @@ def _info_tree(model: Robot, collision: str) -> str:
     for joint in model.joints:
         children[joint.parent].append(joint)
 
-    stack = [(joint, '', k == len(children[model.root_link]) - 1)
+    stack = [(joint, '', k == len(children[model.root_link]) - 1, 1)
              for k, joint in enumerate(children[model.root_link])][::-1]
     while stack:  # depth first, without recursion: a chain may be thousands of links long
-        joint, indent, last = stack.pop()
+        joint, indent, last, depth = stack.pop()
         child = model.link(joint.child)
-        lines.append(f"{indent}{'`-- ' if last else '|-- '}{_joint_text(joint)} -> "
+        deep = f'[depth {depth}] ' if depth > MAX_TREE_INDENT else ''
+        lines.append(f"{indent}{'`-- ' if last else '|-- '}{deep}{_joint_text(joint)} -> "
                      f'{child.name} [{_mass_text(child)}]')
         below = children[child.name]
-        inner = indent + ('    ' if last else '|   ')
-        stack += [(j, inner, k == len(below) - 1) for k, j in enumerate(below)][::-1]
+        inner = indent if depth >= MAX_TREE_INDENT else indent + ('    ' if last else '|   ')
+        stack += [(j, inner, k == len(below) - 1, depth + 1) for k, j in enumerate(below)][::-1]
     lines.append(collision)
     note = (" (the command line's default for single queries, answered sooner than compiled "
             'kernels load; --backend numba for those)') if model.backend == 'numpy' else ''
