@@ -130,10 +130,11 @@ class RobotModel:
         self.link_p_coms = frozen(np.array([link.link_p_com for link in links]).reshape(-1, 3))
         self.link_inertias = frozen(np.array([link.inertia for link in links]).reshape(-1, 3, 3))
         self.total_mass = float(np.sum(self.link_masses))
-        self.configuration_names: Tuple[str, ...] = sum(
-            (entry_names(j.name, j.type.q_entries) for j in self.actuated_joints), ())
-        self.velocity_names: Tuple[str, ...] = sum(
-            (entry_names(j.name, j.type.v_entries) for j in self.actuated_joints), ())
+        # one tuple built from all the names (adding tuples one by one costs O(n**2))
+        self.configuration_names: Tuple[str, ...] = tuple(
+            name for j in self.actuated_joints for name in entry_names(j.name, j.type.q_entries))
+        self.velocity_names: Tuple[str, ...] = tuple(
+            name for j in self.actuated_joints for name in entry_names(j.name, j.type.v_entries))
         self._sealed = True
 
     def __setattr__(self, name: str, value) -> None:
