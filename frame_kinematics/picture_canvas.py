@@ -26,6 +26,7 @@ from typing import Iterator, Sequence, Tuple, Type, TYPE_CHECKING
 
 from .core.checks import as_path, check_count
 from .core.errors import ConfigurationError, FrameKinematicsError, quote
+from .core.file_output import replacing
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
@@ -102,7 +103,7 @@ def check_output(path: str, suffixes: Sequence[str]) -> str:
 
 def save_png(fig, path: str, dpi: float = DPI) -> None:
     """
-    Write a figure to a PNG file.
+    Write a figure to a PNG file, in full or not at all (:func:`replacing`).
 
     :param fig: the matplotlib figure.
     :param path: the file, checked by :func:`check_output`.
@@ -110,8 +111,8 @@ def save_png(fig, path: str, dpi: float = DPI) -> None:
     :raises ConfigurationError: naming the file, when it cannot be written (a full disk, a
         device, a folder made since it was checked).
     """
-    with writing(path):
-        fig.savefig(path, dpi=dpi, format='png')
+    with writing(path), replacing(path) as written:
+        fig.savefig(written, dpi=dpi, format='png')
 
 
 @contextlib.contextmanager

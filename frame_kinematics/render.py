@@ -39,6 +39,7 @@ import numpy as np
 from .core.checks import check_count, check_flag, check_number, MAX_MAGNITUDE
 from .core.configuration import interpolate
 from .core.errors import ConfigurationError, name_list, quote
+from .core.file_output import replacing
 from .core.joints import JointType
 from .core.kinematics import KinematicsState
 from .core.model import RobotModel
@@ -433,7 +434,7 @@ def _animate(scene: _Scene, path_q: np.ndarray, path: str, size: Tuple[int, int]
     title = reserve_title(fig, longest, _TITLE_FONTSIZE)
     ax = fig.add_subplot(projection='3d')
     writer = PillowWriter(fps=fps)
-    with writing(path), writer.saving(fig, path, DPI):
+    with writing(path), replacing(path) as written, writer.saving(fig, written, DPI):
         for frame in range(count):
             ax.cla()
             ax.view_init(*view)

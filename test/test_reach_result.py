@@ -185,6 +185,25 @@ def test_a_fifo_is_neither_waited_for_nor_written_to_without_a_reader(study, tmp
         study.save(tmp_path / 'f.npz')
 
 
+def test_a_save_that_fails_leaves_the_older_study_as_it_was(study, tmp_path, monkeypatch):
+    path = tmp_path / 's.npz'
+    path.write_bytes(b'older study')
+    os.chmod(path, 0o640)
+
+    def disk_full(fd, blocking):
+        raise OSError(28, 'No space left on device')
+
+    with monkeypatch.context() as patched:
+        patched.setattr(os, 'set_blocking', disk_full)
+        with pytest.raises(TargetFileError, match='cannot be written: No space left on device'):
+            study.save(path)
+    assert path.read_bytes() == b'older study'
+    assert os.listdir(tmp_path) == ['s.npz']  # no partial file beside it
+    study.save(path)
+    assert ReachResult.load(path).summary() == study.summary()
+    assert os.stat(path).st_mode & 0o777 == 0o640
+
+
 def test_save_refuses_an_empty_name_and_a_missing_directory(study, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     for name in ('', 'folder/'):

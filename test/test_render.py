@@ -13,6 +13,7 @@
 # limitations under the License.
 """Tests of frame_kinematics.render: pictures of the frame tree, motions and their errors."""
 
+import os
 import subprocess
 import sys
 
@@ -124,6 +125,30 @@ def test_gif_animation(tmp_path, arm, arm_q):
             gif.seek(k)
             frames.append(np.asarray(gif.convert('RGB'), dtype=float))
     assert np.mean(np.abs(frames[0] - frames[-1])) > 0.1
+
+
+def test_an_interrupted_gif_leaves_no_partial_file(tmp_path, arm, arm_q, monkeypatch):
+    pytest.importorskip('matplotlib')
+    pytest.importorskip('PIL.Image')
+    from matplotlib.animation import PillowWriter
+    grab = PillowWriter.grab_frame
+    frames = []
+
+    def grab_then_interrupt(writer, **kwargs):
+        grab(writer, **kwargs)
+        frames.append(1)
+        if len(frames) == 2:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(PillowWriter, 'grab_frame', grab_then_interrupt)
+    (tmp_path / 'old.gif').write_bytes(b'older picture')
+    for name in ('new.gif', 'old.gif'):
+        frames.clear()
+        with pytest.raises(KeyboardInterrupt):
+            render.render_motion(arm, arm.neutral_configuration(), arm_q,
+                                 str(tmp_path / name), frames=4, size=(160, 120))
+    assert os.listdir(tmp_path) == ['old.gif']  # neither a partial GIF nor a temporary file
+    assert (tmp_path / 'old.gif').read_bytes() == b'older picture'
 
 
 def test_interpolation_ends_and_quaternions():

@@ -32,6 +32,7 @@ import numpy as np
 from .files import file_name, MAX_STUDY_BYTES, read_arrays, read_file
 from ..checks import check_number, check_point
 from ..errors import ConfigurationError, quote, TargetFileError
+from ..file_output import replacing
 from ..spatial import log_so3, rotation_from_quaternion
 from ..transform_checks import check_pose
 
@@ -267,8 +268,9 @@ class ReachResult:
         :param path: the file (``.npz`` is appended when missing; see :func:`save_path`).
         :return: the path written.
         :raises TargetFileError: for a path :func:`save_path` refuses, a file that cannot be
-            written (a FIFO nobody reads) or a study larger than
-            :data:`~.files.MAX_STUDY_BYTES`, which :meth:`load` would refuse.
+            written (a FIFO nobody reads, a full disk: the file is then left as it was) or a
+            study larger than :data:`~.files.MAX_STUDY_BYTES`, which :meth:`load` would
+            refuse.
         """
         name = save_path(path)
         meta = {'version': FORMAT_VERSION, 'robot': self.robot, 'tip': self.tip,
@@ -280,12 +282,13 @@ class ReachResult:
         if buffer.tell() > MAX_STUDY_BYTES:
             raise TargetFileError(f'would be {buffer.tell()} bytes: more than the limit of '
                                   f'{MAX_STUDY_BYTES} that load reads', name)
-        try:  # without waiting for a reader of a FIFO
-            fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC |
-                         getattr(os, 'O_NONBLOCK', 0), 0o666)
-            with open(fd, 'wb') as stream:
-                os.set_blocking(fd, True)
-                stream.write(buffer.getbuffer())
+        try:  # in full or not at all; without waiting for a reader of a FIFO
+            with replacing(name) as written:
+                fd = os.open(written, os.O_WRONLY | os.O_CREAT | os.O_TRUNC |
+                             getattr(os, 'O_NONBLOCK', 0), 0o666)
+                with open(fd, 'wb') as stream:
+                    os.set_blocking(fd, True)
+                    stream.write(buffer.getbuffer())
         except OSError as exc:
             raise TargetFileError(f'cannot be written: {exc.strerror or exc}', name) from None
         return name
