@@ -140,6 +140,8 @@ def test_usage_errors_exit_2(capsys, tmp_path):
     (BOX + ['--bases', '0', '100', '0', '100', '0.01'],
      '--bases: a floor grid of 1e+08 candidates: more than the limit'),
     (BOX + ['--radii', '1'], '--radii goes with --sphere, not with --box'),
+    (BOX + ['--weights', '0', '0'],
+     '--weights: weights must be two numbers >= 0, not both 0, got [0.0, 0.0]'),
 ])
 def test_options_that_do_not_fit_are_usage_errors_before_any_work(
         capsys, tmp_path, monkeypatch, args, words):

@@ -37,6 +37,7 @@ from ..core.reach import floor_grid, rank_bases, run_study, TargetSet
 from ..core.reach.base_search import BaseRanking
 from ..core.reach.options import TARGET_SETTINGS, TargetOptions, targets_from_options
 from ..core.reach.result import ReachResult, save_path
+from ..core.reach.scores import check_weights
 
 if TYPE_CHECKING:  # pragma: no cover
     from distributed import Client
@@ -223,6 +224,8 @@ def run(args: argparse.Namespace) -> int:
     :return: the exit status (0).
     """
     check_outputs(args)
+    with usage_errors('--weights'):  # the study's own rule, before any work
+        check_weights(args.weights)
     targets = read_targets(args)
     bases = None
     if args.bases is not None:
