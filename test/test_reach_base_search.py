@@ -13,6 +13,8 @@
 # limitations under the License.
 """Base placement: candidates on a floor grid ranked by their studies."""
 
+import warnings
+
 from conftest import bundled
 from frame_kinematics.core import ConfigurationError
 from frame_kinematics.core.errors import UnknownOptionError
@@ -28,6 +30,14 @@ def test_floor_grid_counts_and_yaw():
     assert np.allclose(bases[0, :3, 0], [0, 1, 0])
     with pytest.raises(ConfigurationError, match='limit'):
         floor_grid((0, 1000), (0, 1000), 0.1)
+
+
+@pytest.mark.parametrize('step', [5e-324, 1e-200])
+def test_a_floor_grid_whose_count_overflows_is_refused_without_a_numpy_warning(step):
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        with pytest.raises(ConfigurationError, match='more than the limit'):
+            floor_grid((-1e16, 1e16), (-1e16, 1e16), step)
 
 
 def test_a_base_far_from_the_task_ranks_last():

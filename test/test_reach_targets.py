@@ -13,6 +13,8 @@
 # limitations under the License.
 """Reach study targets: grid and shell counts, orientation sets, frames, refusals."""
 
+import warnings
+
 from frame_kinematics.core import ConfigurationError
 from frame_kinematics.core.reach import (cone_orientations, grid_targets, make_targets,
                                          MAX_TARGETS, shell_targets, single_orientation,
@@ -106,6 +108,14 @@ def test_a_ten_gigabyte_grid_names_its_size():
         grid_targets([0, 0, 0], [1, 1, 1], 2e-3, so3_orientations(64))
     assert f'limit of {MAX_TARGETS}' in str(info.value)
     assert '8.01 GB' in str(info.value) or 'GB' in str(info.value)
+
+
+@pytest.mark.parametrize('step', [5e-324, 1e-300, 1e-200])
+def test_a_step_whose_count_overflows_is_refused_without_a_numpy_warning(step):
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        with pytest.raises(ConfigurationError, match=f'limit of {MAX_TARGETS}'):
+            grid_targets([-1e16, -1e16, -1e16], [1e16, 1e16, 1e16], step)
 
 
 def test_point_rotations_give_each_point_its_frame():

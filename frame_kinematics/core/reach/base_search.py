@@ -29,7 +29,7 @@ import numpy as np
 
 from .result import ReachResult
 from .study import check_progress, run_study
-from .targets import TargetSet
+from .targets import grid_counts, TargetSet
 from ..checks import as_float_array, check_finite, check_point, check_vector
 from ..errors import ConfigurationError, name_list, UnknownOptionError
 from ..robot import Robot
@@ -77,8 +77,7 @@ def floor_grid(x_range: Sequence[float], y_range: Sequence[float], step: float,
     step = float(values[0])
     if not step > 0 or xr.ndim != 1 or yr.ndim != 1 or xr[1] < xr[0] or yr[1] < yr[0]:
         raise ConfigurationError('a floor grid needs step > 0 and ranges (min, max)')
-    nx = np.floor((xr[1] - xr[0]) / step + 1e-9) + 1
-    ny = np.floor((yr[1] - yr[0]) / step + 1e-9) + 1
+    nx, ny = grid_counts(np.array([xr[0], yr[0]]), np.array([xr[1], yr[1]]), step)
     if nx * ny > MAX_CANDIDATES:
         raise ConfigurationError(f'a floor grid of {nx * ny:.4g} candidates: more than the '
                                  f'limit of {MAX_CANDIDATES}')

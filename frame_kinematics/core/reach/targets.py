@@ -71,6 +71,21 @@ def check_target_count(count: float, what: str) -> int:
     return int(count)
 
 
+def grid_counts(low: np.ndarray, high: np.ndarray, step: float) -> Tuple[float, ...]:
+    """
+    Count the points of a grid on every axis, from ``low`` to ``high`` (both included).
+
+    :param low: lowest corner.
+    :param high: highest corner (``>= low``).
+    :param step: grid spacing (> 0).
+    :return: the counts, as floats: ``inf`` for a step so small that the count overflows
+        (without numpy's warning), which :func:`check_target_count` then refuses.
+    """
+    with np.errstate(over='ignore'):
+        counts = np.floor((np.asarray(high) - np.asarray(low)) / step + 1e-9) + 1
+    return tuple(float(count) for count in counts)
+
+
 def _unit_rows(vectors: np.ndarray, name: str) -> np.ndarray:
     norms = np.linalg.norm(vectors, axis=-1)
     bad = ~(norms > 1e-9)
@@ -297,11 +312,11 @@ def grid_targets(low, high, step: float, orientations=None, frame: Optional[str]
     step = float(check_vector([step], 1, 'step')[0])
     if not step > 0 or np.any(hi < lo):
         raise ConfigurationError('a grid needs step > 0 and high >= low on every axis')
-    counts = np.floor((hi - lo) / step + 1e-9) + 1
+    counts = grid_counts(lo, hi, step)
     if orientations is not None:
         orientations = _orientations(orientations)
     n_rot = 1 if orientations is None else len(orientations)
-    check_target_count(float(np.prod(counts)) * n_rot, f'a grid with step {step:g} m')
+    check_target_count(math.prod(counts) * n_rot, f'a grid with step {step:g} m')
     axes = [lo[k] + step * np.arange(int(counts[k])) for k in range(3)]
     xyz = np.stack(np.meshgrid(*axes, indexing='ij'), axis=-1).reshape(-1, 3)
     layers = np.repeat(np.arange(int(counts[2]))[None], int(counts[0] * counts[1]), 0)
