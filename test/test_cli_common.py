@@ -13,11 +13,14 @@
 # limitations under the License.
 """Tests of frame_kinematics.cli.common: number and table text, JSON, emit, Progress."""
 
+import contextlib
 import io
 import json
 import logging
 import math
+import os
 import sys
+import threading
 import types
 
 from conftest import joint_xml, link_xml, urdf
@@ -160,6 +163,30 @@ def test_emit_raises_broken_pipe_when_stdout_is_closed(monkeypatch):
     monkeypatch.setattr(sys, 'stdout', None)
     with pytest.raises(BrokenPipeError, match='stdout is closed'):
         common.emit('lost')
+
+
+@pytest.mark.skipif(not hasattr(os, 'pipe'), reason='needs pipes')
+def test_emit_raises_broken_pipe_when_the_reader_goes_away_in_a_large_write(monkeypatch):
+    # stdout as python -u or PYTHONUNBUFFERED=1 makes it: text over the file itself, whose
+    # write may take part of the bytes
+    read_end, write_end = os.pipe()
+    stream = io.TextIOWrapper(io.FileIO(write_end, 'w'), encoding='utf-8', write_through=True)
+    monkeypatch.setattr(sys, 'stdout', stream)
+
+    def read_a_little_and_go():
+        os.read(read_end, 10)
+        os.close(read_end)
+
+    reader = threading.Thread(target=read_a_little_and_go)
+    reader.start()
+    try:  # far more than a pipe holds: the write is under way when the reader goes away
+        with pytest.raises(BrokenPipeError):
+            common.emit('x' * (16 * 1024 * 1024))
+    finally:
+        reader.join()
+        monkeypatch.undo()
+        with contextlib.suppress(BrokenPipeError):
+            stream.close()
 
 
 def test_progress_off_a_terminal_prints_a_line_a_tenth_and_the_last(capsys, clock):

@@ -184,7 +184,17 @@ def write_stdout(text: str) -> None:
     if sys.stdout is None:
         raise BrokenPipeError('stdout is closed')
     with _writing_stdout():
-        sys.stdout.write(text)
+        buffer = getattr(sys.stdout, 'buffer', None)
+        if buffer is None:  # a text stream alone
+            sys.stdout.write(text)
+            return
+        # the bytes, until all are written: when the reader of a pipe goes away in the middle
+        # of a large write, the buffer takes part of it and Python's text layer drops the rest
+        # without an error; the next write raises BrokenPipeError
+        sys.stdout.flush()
+        data = memoryview(text.encode(sys.stdout.encoding, sys.stdout.errors or 'strict'))
+        while data:
+            data = data[buffer.write(data):]
 
 
 def flush_stdout() -> None:
