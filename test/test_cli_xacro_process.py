@@ -13,10 +13,12 @@
 # limitations under the License.
 """Tests of frame_kinematics.cli.xacro_process: xacro's refusals and the size limit, one line."""
 
+import io
 import os
+import sys
 
 from cli_testing import assert_one_line_error, call, XACRO
-from frame_kinematics.cli import robot_input
+from frame_kinematics.cli import robot_input, xacro_process
 import pytest
 
 
@@ -56,3 +58,31 @@ def test_xacro_that_cannot_be_expanded_is_one_line(capsys, tmp_path, monkeypatch
     status, out, err = call(capsys, 'info', '--urdf', path)
     assert_one_line_error(status, out, err, 'cannot resolve $(find my_arm_description)',
                           'ament index is not available')
+
+
+def test_a_xacro_expression_that_needs_too_much_memory_is_refused_in_one_line(capsys,
+                                                                              tmp_path):
+    pytest.importorskip('xacro')
+    path = tmp_path / 'robot.urdf.xacro'
+    path.write_text(XACRO.format('<xacro:property name="n" value="${len([0] * 10**10)}"/>'
+                                 '<link name="a${n}"/>'))
+    status, out, err = call(capsys, '--urdf', path, 'info')
+    assert_one_line_error(status, out, err, f'{path}: xacro cannot expand it within 4 GiB of '
+                          'memory')
+
+
+def test_the_child_bounds_its_memory_before_it_expands(monkeypatch, capsys):
+    pytest.importorskip('xacro')
+    resource = pytest.importorskip('resource')
+    calls = []
+    monkeypatch.setattr(resource, 'setrlimit', lambda *args: calls.append(args))
+    monkeypatch.setattr(resource, 'getrlimit', lambda kind: (resource.RLIM_INFINITY,) * 2)
+    document = XACRO.format('<link name="a"/>').encode('utf-8')
+    stdin = io.TextIOWrapper(io.BytesIO(document), encoding='utf-8')
+    monkeypatch.setattr(sys, 'stdin', stdin)
+    stdout = io.TextIOWrapper(io.BytesIO(), encoding='utf-8')
+    monkeypatch.setattr(sys, 'stdout', stdout)
+    assert xacro_process.main(['robot.urdf.xacro', '1000']) == 0
+    assert calls == [(resource.RLIMIT_DATA, (xacro_process.XACRO_MEMORY_BYTES,
+                                             resource.RLIM_INFINITY))]
+    assert stdout.buffer.getvalue().startswith(b'ok\n<?xml')

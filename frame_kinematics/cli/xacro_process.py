@@ -29,6 +29,11 @@ from typing import Optional, Sequence
 from .common import CommandLineError
 from ..core.errors import excerpt, LINE_LENGTH
 
+#: Memory the child may take (its data segment, ``RLIMIT_DATA``), where the system has such
+#: limits: enough for xacro to expand a document to a URDF at the size limit, and a bound on
+#: an expression that builds a huge value (``${[0] * 10**10}``), refused with a MemoryError.
+XACRO_MEMORY_BYTES = 4 * 1024 ** 3
+
 #: ``$(find package)`` in a xacro document.
 _FIND = re.compile(r'\$\(find\s+([^\s)]+)\s*\)')
 
@@ -43,6 +48,16 @@ def _find_failure(path: str, text: str, exc: Exception) -> str:
                 'the command again)')
     return (f"{path}: xacro cannot resolve $(find {package}): the package '{package}' is not "
             'installed in the sourced ROS 2 workspaces (AMENT_PREFIX_PATH)')
+
+
+def _out_of_memory(exc: BaseException) -> bool:
+    """Whether ``exc`` is a MemoryError, or wraps one (xacro's errors hold theirs in ``exc``)."""
+    seen = 0
+    while exc is not None and seen < 64:
+        if isinstance(exc, MemoryError):
+            return True
+        exc, seen = getattr(exc, 'exc', None), seen + 1
+    return False
 
 
 def expand(path: str, text: str) -> str:
@@ -61,12 +76,34 @@ def expand(path: str, text: str) -> str:
         xacro.process_doc(tree)
         return tree.toxml()
     except Exception as exc:  # noqa: B902 (xacro evaluates the document's Python expressions)
+        if _out_of_memory(exc):
+            raise CommandLineError(f'{path}: xacro cannot expand it within '
+                                   f'{XACRO_MEMORY_BYTES / 1024 ** 3:g} GiB of memory'
+                                   ) from None
         if '$(find' in text and ('ament_index' in str(exc) or
                                  type(exc).__name__ == 'PackageNotFoundError' or
                                  'PackageNotFoundError' in repr(getattr(exc, 'exc', None))):
             raise CommandLineError(_find_failure(path, text, exc)) from None
         reason = excerpt(' '.join(str(exc).split()), LINE_LENGTH) or type(exc).__name__
         raise CommandLineError(f'{path}: xacro cannot expand it: {reason}') from None
+
+
+def limit_memory(limit: int) -> None:
+    """
+    Bound this process's data segment (``RLIMIT_DATA``) to ``limit`` bytes, where it can be.
+
+    A lower limit already set is kept; without the ``resource`` module (Windows), nothing is
+    done.
+
+    :param limit: the most bytes.
+    """
+    try:
+        import resource
+    except ImportError:  # pragma: no cover (not POSIX)
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    lowest = [value for value in (soft, hard) if value != resource.RLIM_INFINITY]
+    resource.setrlimit(resource.RLIMIT_DATA, (min([limit] + lowest), hard))
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -77,6 +114,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     :return: the exit status, 0.
     """
     path, limit = argv if argv is not None else sys.argv[1:]
+    limit_memory(XACRO_MEMORY_BYTES)
     text = sys.stdin.buffer.read().decode('utf-8')
     out = sys.stdout.buffer
     sys.stdout = sys.stderr  # what xacro prints is not the URDF
