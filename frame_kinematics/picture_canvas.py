@@ -26,7 +26,7 @@ from typing import Iterator, Sequence, Tuple, Type, TYPE_CHECKING
 
 from .core.checks import as_path, check_count
 from .core.errors import ConfigurationError, FrameKinematicsError, quote
-from .core.file_output import replacing
+from .core.file_output import name_limit, name_too_long, replacing
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
@@ -88,7 +88,7 @@ def check_output(path: str, suffixes: Sequence[str]) -> str:
     :param suffixes: the endings it may have, e.g. ``('.png', '.gif')``.
     :return: the path as a str.
     :raises ConfigurationError: for what is not a path, another ending, a folder that does
-        not exist, or a path that is a folder.
+        not exist, a path that is a folder, or a name longer than the file system accepts.
     """
     path = os.fsdecode(as_path(path, 'output'))
     if not path.lower().endswith(tuple(suffixes)):
@@ -98,6 +98,9 @@ def check_output(path: str, suffixes: Sequence[str]) -> str:
         raise ConfigurationError(f'output folder does not exist: {quote(folder)}')
     if os.path.isdir(path):
         raise ConfigurationError(f'output {quote(path)} is a folder')
+    if name_too_long(path):
+        raise ConfigurationError(f'output {quote(path)} has a name longer than the '
+                                 f'{name_limit(path)} bytes the file system accepts')
     return path
 
 

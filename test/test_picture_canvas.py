@@ -84,6 +84,7 @@ def test_check_output_takes_a_path_with_an_allowed_ending(tmp_path):
 
 @pytest.mark.parametrize('name, match', [
     ('robot.jpg', r'must end with \.png or \.gif'), ('missing/robot.png', 'does not exist'),
+    ('r' * 300 + '.png', 'has a name longer than the [0-9]+ bytes the file system accepts'),
 ])
 def test_check_output_refuses(tmp_path, name, match):
     with pytest.raises(ConfigurationError, match=match):

@@ -22,6 +22,7 @@ from frame_kinematics import cli
 from frame_kinematics.cli import reach as cli_reach
 from frame_kinematics.core import ConfigurationError, file_input
 from frame_kinematics.core.errors import TargetFileError
+from frame_kinematics.core.file_output import name_limit
 from frame_kinematics.core.reach import grid_targets, ReachResult, result, run_study, \
     so3_orientations
 from frame_kinematics.core.spatial import rotation_from_quaternion, rotation_from_rpy, transform
@@ -202,6 +203,16 @@ def test_a_save_that_fails_leaves_the_older_study_as_it_was(study, tmp_path, mon
     study.save(path)
     assert ReachResult.load(path).summary() == study.summary()
     assert os.stat(path).st_mode & 0o777 == 0o640
+
+
+def test_save_refuses_a_name_too_long_before_writing_and_takes_the_longest(study, tmp_path):
+    limit = name_limit(str(tmp_path / 's.npz'))
+    with pytest.raises(TargetFileError, match=f'name is longer than the {limit} bytes'):
+        result.save_path(tmp_path / ('s' * (limit - 3)))  # one byte too many with .npz
+    assert os.listdir(tmp_path) == []
+    longest = tmp_path / ('s' * (limit - 4) + '.npz')
+    assert study.save(longest) == str(longest)
+    assert os.listdir(tmp_path) == [longest.name]
 
 
 def test_save_refuses_an_empty_name_and_a_missing_directory(study, tmp_path, monkeypatch):

@@ -28,12 +28,44 @@ from typing import Iterator
 #: Attempts at a temporary name that no file has yet.
 _NAME_ATTEMPTS = 100
 
+#: Longest file name (bytes) where the file system does not say (POSIX's usual limit).
+DEFAULT_NAME_MAX = 255
+
+#: Longest ending of a file name that a temporary name keeps (``.png``, ``.npz``).
+_SUFFIX_MAX = 16
+
+
+def name_limit(path: str) -> int:
+    """
+    Return the longest file name, in bytes, that the folder of ``path`` accepts.
+
+    :param path: a file (its folder exists).
+    :return: the file system's limit, else :data:`DEFAULT_NAME_MAX`.
+    """
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        return int(os.pathconf(folder, 'PC_NAME_MAX'))
+    except (AttributeError, OSError, ValueError):  # no pathconf, or no answer
+        return DEFAULT_NAME_MAX
+
+
+def name_too_long(path: str) -> bool:
+    """
+    Whether the file name of ``path`` is longer than its folder's file system accepts.
+
+    :param path: a file (its folder exists).
+    :return: True when writing it would fail with "File name too long".
+    """
+    return len(os.fsencode(os.path.basename(path))) > name_limit(path)
+
 
 def _temporary(target: str) -> str:
     """Create an empty file beside ``target``, ending as it does; return its name."""
     folder, base = os.path.split(target)
+    suffix = os.path.splitext(base)[1]
+    suffix = suffix if len(suffix) <= _SUFFIX_MAX else ''  # the name stays short
     for _ in range(_NAME_ATTEMPTS):
-        name = os.path.join(folder, f'.{secrets.token_hex(4)}.partial.{base}')
+        name = os.path.join(folder, f'.{secrets.token_hex(8)}.partial{suffix}')
         try:  # the mode of a new file, as the umask makes it
             os.close(os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
         except FileExistsError:

@@ -32,7 +32,7 @@ import numpy as np
 from .files import file_name, MAX_STUDY_BYTES, read_arrays, read_file
 from ..checks import check_number, check_point
 from ..errors import ConfigurationError, quote, TargetFileError
-from ..file_output import replacing
+from ..file_output import name_limit, name_too_long, replacing
 from ..spatial import log_so3, rotation_from_quaternion
 from ..transform_checks import check_pose
 
@@ -73,7 +73,8 @@ def save_path(path: Union[str, os.PathLike]) -> str:
     :return: the file's name.
     :raises TargetFileError: for what is not a path, a name without a file (``''``,
         ``folder/``, ``.``, ``..``), with a NUL byte or that the file system cannot encode (a
-        lone surrogate), or a directory that does not exist or cannot be written.
+        lone surrogate), a directory that does not exist or cannot be written, or a name
+        longer than the file system accepts.
     """
     name = file_name(path, 'a study path')
     if '\0' in name:
@@ -89,7 +90,11 @@ def save_path(path: Union[str, os.PathLike]) -> str:
         raise TargetFileError('cannot be written: its directory does not exist', name)
     if not os.access(folder or os.curdir, os.W_OK | os.X_OK):
         raise TargetFileError('cannot be written: its directory is not writable', name)
-    return name if name.endswith('.npz') else f'{name}.npz'
+    name = name if name.endswith('.npz') else f'{name}.npz'
+    if name_too_long(name):
+        raise TargetFileError(f'cannot be written: its name is longer than the '
+                              f'{name_limit(name)} bytes the file system accepts', name)
+    return name
 
 
 @dataclass(frozen=True)
