@@ -46,3 +46,15 @@ def test_bad_option_values_are_usage_errors_in_the_options_words(capsys, args, w
     status, out, err = call(capsys, *args)
     assert_one_line_error(status, out, err, *words, code=2)
     assert 'None' not in err
+
+
+@pytest.mark.parametrize('args', [
+    ['fk', '--precision', 'x' * 100_000], ['--robot', 'x' * 100_000, 'info'],
+    ['fk', '--format', 'x' * 100_000], ['x' * 100_000],
+    ['ik', '--xyz', '0.4', '0', '0.3', '--position-only', '--time-budget', 'x' * 100_000],
+    ['info', 'x' * 100_000],
+])
+def test_a_huge_option_value_is_quoted_by_an_excerpt(capsys, args):
+    status, out, err = call(capsys, *args)
+    assert_one_line_error(status, out, err, code=2)
+    assert len(err) < 600, err[:600]

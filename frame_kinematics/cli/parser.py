@@ -41,7 +41,7 @@ from .reach_options import add_options as add_reach_options
 from .relative_motion import run as run_relative_motion
 from .. import __version__, robots
 from ..core.checks import first_repeated
-from ..core.errors import quote
+from ..core.errors import excerpt, quote
 from ..core.ik.options import MAX_TIME_BUDGET
 from ..core.kinematics import ExpressedIn
 from ..render import AXES, FPS_RANGE, MAX_FRAMES
@@ -100,6 +100,13 @@ class Parser(argparse.ArgumentParser):
         elif message:
             (file or sys.stderr).write(message)
 
+    def _check_value(self, action, value) -> None:
+        """Refuse a value that is not one of an option's choices, quoting an excerpt of it."""
+        if action.choices is not None and value not in action.choices:
+            choices = ', '.join(map(repr, action.choices))
+            raise argparse.ArgumentError(action, f'invalid choice: {quote(value)} (choose from '
+                                                 f'{choices})')
+
     def error(self, message: str) -> None:
         """
         Print ``frame-kinematics: error: ...`` and exit with status 2.
@@ -127,7 +134,7 @@ def time_budget(text: str) -> float:
     except argparse.ArgumentTypeError:
         raise argparse.ArgumentTypeError(
             f"must be a number > 0 and <= {MAX_TIME_BUDGET:g} or '{NO_TIME_BUDGET}', got "
-            f'{text!r}') from None
+            f'{quote(text)}') from None
 
 
 _EXAMPLES = MappingProxyType({
@@ -435,7 +442,7 @@ def split_extras(args: argparse.Namespace, extras: List[str]) -> None:
     """
     if not hasattr(args, 'pairs'):
         if extras:
-            args.parser.error(f"unrecognized arguments: {' '.join(extras)}")
+            args.parser.error(f"unrecognized arguments: {excerpt(' '.join(extras))}")
         return
     args.pairs = list(args.pairs)
     for option in ('links', 'active_joints'):
@@ -447,4 +454,4 @@ def split_extras(args: argparse.Namespace, extras: List[str]) -> None:
         if '=' in token and not token.startswith('-'):
             args.pairs.append(token)
         else:
-            args.parser.error(f'unrecognized argument: {token}')
+            args.parser.error(f'unrecognized argument: {excerpt(token)}')

@@ -23,6 +23,7 @@ from typing import Callable, Optional
 
 from .. import robots
 from ..core.checks import MAX_MAGNITUDE, number_within, parse_number, parse_whole
+from ..core.errors import quote
 from ..core.ik.options import MAX_COUNT
 
 
@@ -44,7 +45,7 @@ def whole(minimum: int, maximum: Optional[int] = None) -> Callable[[str], int]:
             bound = f'>= {minimum}' if maximum is None else f'between {minimum} and {maximum}'
             if value is not None and maximum is None and value > MAX_COUNT:
                 bound = f'<= {MAX_COUNT}'
-            raise argparse.ArgumentTypeError(f'must be a whole number {bound}, got {text!r}')
+            raise argparse.ArgumentTypeError(f'must be a whole number {bound}, got {quote(text)}')
         return value
     return parse
 
@@ -69,7 +70,7 @@ def real(minimum: float, strict: bool, maximum: Optional[float] = None
             bound = f"{'>' if strict else '>='} {minimum:g}"
             if maximum is not None or _beyond(text, high):
                 bound += f' and <= {high:g}'
-            raise argparse.ArgumentTypeError(f'must be a number {bound}, got {text!r}')
+            raise argparse.ArgumentTypeError(f'must be a number {bound}, got {quote(text)}')
         return value
     return parse
 
@@ -90,7 +91,7 @@ def nonempty(text: str) -> str:
     :return: the text.
     """
     if not text.strip():
-        raise argparse.ArgumentTypeError(f'must not be empty, got {text!r}')
+        raise argparse.ArgumentTypeError(f'must not be empty, got {quote(text)}')
     return text
 
 
@@ -103,7 +104,7 @@ def bundled_robot(text: str) -> str:
     """
     if text not in robots.names():
         raise argparse.ArgumentTypeError(f"must be a bundled robot ({', '.join(robots.names())}),"
-                                         f' got {text!r}')
+                                         f' got {quote(text)}')
     return text
 
 
