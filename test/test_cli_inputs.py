@@ -365,3 +365,10 @@ def test_mimic_joints_set_their_master(capsys, tmp_path):
     path = mimic_urdf(tmp_path, multiplier='0')
     status, out, err = call(capsys, 'fk', '--urdf', path, 'b=1')
     assert_one_line_error(status, out, err, "'b'", 'multiplier 0', 'give a')
+
+
+@pytest.mark.parametrize('pair', ['x' * 100_000, 'x' * 100_000 + '=1'])
+def test_a_huge_pair_is_quoted_by_an_excerpt(capsys, pair):
+    status, out, err = call(capsys, 'fk', pair, pair)
+    assert_one_line_error(status, out, err, '... (100000 characters)')
+    assert len(err) < 300

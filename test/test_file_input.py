@@ -48,6 +48,14 @@ def test_a_missing_file_is_named():
 
 
 @pytest.mark.skipif(not os.path.exists('/dev/zero'), reason='needs /dev/zero')
+def test_a_huge_path_is_named_by_its_end():
+    path = 'd' * 100_000 + '/robot.urdf'
+    with pytest.raises(ConfigurationError) as info:
+        file_input.read_bounded(path, 100, ConfigurationError)
+    assert str(info.value).startswith("cannot read '...")
+    assert "d/robot.urdf': " in str(info.value) and len(str(info.value)) < 300
+
+
 def test_an_endless_device_costs_no_more_than_the_limit():
     with pytest.raises(ConfigurationError, match='larger than the limit of 1000 bytes'):
         file_input.read_bounded('/dev/zero', 1000, ConfigurationError)

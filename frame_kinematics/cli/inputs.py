@@ -87,9 +87,9 @@ def parse_pairs(tokens: Sequence[str], what: str) -> Dict[str, str]:
         name, sep, value = token.partition('=')
         name = name.strip()
         if not sep or not name:
-            raise CommandLineError(f"expected NAME=VALUE for a {what}, got '{token}'")
+            raise CommandLineError(f"expected NAME=VALUE for a {what}, got '{excerpt(token)}'")
         if name in pairs:
-            raise CommandLineError(f"{what} '{name}' is given twice")
+            raise CommandLineError(f"{what} '{excerpt(name)}' is given twice")
         pairs[name] = value.strip()
     return pairs
 

@@ -58,6 +58,18 @@ def excerpt(text: str, limit: int = EXCERPT_LENGTH) -> str:
     return f'{text[:limit]}... ({len(text)} characters)'
 
 
+def shown_path(path: Any, limit: int = EXCERPT_LENGTH) -> str:
+    """
+    Show a path in a message: itself up to ``limit`` characters, else ``...`` and its end.
+
+    :param path: the path (its ``str``).
+    :param limit: most characters kept (the end is kept: the file's name).
+    :return: the text.
+    """
+    text = str(path)
+    return text if len(text) <= limit else f'...{text[-limit:]}'
+
+
 def quote(value: Any, limit: int = EXCERPT_LENGTH) -> str:
     """
     Quote any value for a message: its ``repr``, shortened as :func:`excerpt` does.
@@ -211,9 +223,7 @@ class TargetFileError(FrameKinematicsError, ValueError):
 
     def __init__(self, message: str, path: str) -> None:
         self.path = path
-        text = str(path)
-        shown = text if len(text) <= EXCERPT_LENGTH else f'...{text[-EXCERPT_LENGTH:]}'
-        super().__init__(f"file '{shown}' {message}")
+        super().__init__(f"file '{shown_path(path)}' {message}")
 
 
 class BackendError(FrameKinematicsError, ValueError):

@@ -29,7 +29,7 @@ import stat
 from typing import Callable, Optional, Union
 
 from .checks import as_path
-from .errors import FrameKinematicsError
+from .errors import FrameKinematicsError, LINE_LENGTH, shown_path
 
 #: Bytes read from a file at a time.
 _CHUNK_BYTES = 1024 * 1024
@@ -81,7 +81,7 @@ def read_bounded(path: Union[str, bytes, os.PathLike], limit: int, error: ErrorM
         seconds (at first, or after some data without closing it).
     """
     name = as_path(path, what, error)
-    shown = os.fsdecode(name)
+    shown = shown_path(os.fsdecode(name), LINE_LENGTH)  # a path may be megabytes long
     data = bytearray()
     try:
         fd = os.open(name, os.O_RDONLY | getattr(os, 'O_NONBLOCK', 0))
