@@ -61,6 +61,21 @@ def test_the_replaced_file_keeps_its_permissions_and_its_symbolic_link(tmp_path)
     assert os.stat(target).st_mode & 0o777 == 0o640
 
 
+def test_a_file_that_may_not_be_written_is_refused_and_left_as_it_was(tmp_path, monkeypatch):
+    path = tmp_path / 'a.png'
+    path.write_bytes(b'older')
+    os.chmod(path, 0o444)
+    # as permissions bind a user who is not root (root may write any file)
+    access = os.access
+    monkeypatch.setattr(os, 'access', lambda name, mode, **kwargs: (
+        False if mode & os.W_OK and str(name) == str(path) else access(name, mode, **kwargs)))
+    with pytest.raises(PermissionError):
+        with replacing(str(path)):
+            pytest.fail('a read-only file was to be replaced')
+    assert path.read_bytes() == b'older'
+    assert os.listdir(tmp_path) == ['a.png']
+
+
 @pytest.mark.skipif(not hasattr(os, 'mkfifo'), reason='needs FIFOs')
 def test_a_fifo_or_a_device_is_written_in_place(tmp_path):
     os.mkfifo(tmp_path / 'f.npz')

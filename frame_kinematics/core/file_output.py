@@ -20,6 +20,7 @@ temporary file and leaves the file as it was, never a truncated file.
 """
 
 import contextlib
+import errno
 import os
 import secrets
 import stat
@@ -81,13 +82,15 @@ def replacing(path: str) -> Iterator[str]:
 
     A new file, or a regular file (also through a symbolic link), is written under a
     temporary name beside it and renamed over it when the block ends without an exception;
-    the replaced file's permissions are kept. On an exception (an ``OSError``, an interrupt)
+    the replaced file's permissions are kept, and a file this process may not write is refused
+    as writing it in place would be. On an exception (an ``OSError``, an interrupt)
     the temporary file is removed and ``path`` is left as it was. Anything else (a FIFO, a
     device) is written in place: ``path`` itself is given.
 
     :param path: the file to write (its folder exists).
     :return: the name to write.
-    :raises OSError: for a temporary file that cannot be made or renamed.
+    :raises OSError: for a file that may not be written (``PermissionError``), or a temporary
+        file that cannot be made or renamed.
     """
     target = os.path.realpath(path)
     try:
@@ -97,6 +100,8 @@ def replacing(path: str) -> Iterator[str]:
     if mode is not None and not stat.S_ISREG(mode):
         yield path
         return
+    if mode is not None and not os.access(target, os.W_OK):  # refused, as writing it would be
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
     name = _temporary(target)
     try:
         if mode is not None:
