@@ -133,6 +133,18 @@ def test_an_input_file_that_is_not_utf8_is_refused(capsys, tmp_path):
                           'invalid start byte at byte 8')
 
 
+@pytest.mark.parametrize('name, text, args', [
+    ('q.json', '{"elbow_joint": 1.0}', ['fk', '--config']),
+    ('t.csv', '0.3 0.2 0.5\n', ['ik', '--position-only', '--max-iterations', '20', '--targets']),
+])
+def test_an_input_file_with_a_utf8_signature_is_read(capsys, tmp_path, name, text, args):
+    path = tmp_path / name
+    path.write_bytes(b'\xef\xbb\xbf' + text.encode('utf-8'))  # as Excel's "CSV UTF-8"
+    status, out, err = call(capsys, *args, path)
+    assert status in (0, 3) and out, err  # 3: a target not reached is still an answer
+    assert 'error' not in err
+
+
 # -- YAML anchors and aliases ------------------------------------------------------------------
 def test_a_yaml_alias_bomb_is_refused_before_it_expands(tmp_path):
     pytest.importorskip('yaml')

@@ -82,6 +82,14 @@ def test_points_without_normals_get_plus_z(tmp_path):
     assert points.shape == (2, 3) and np.allclose(normals, [0, 0, 1])
 
 
+def test_a_utf8_signature_at_the_start_of_a_text_file_is_dropped(tmp_path):
+    path = tmp_path / 'p.csv'
+    path.write_bytes(b'\xef\xbb\xbf0,0,1,0,0,1\n1,2,3,0,1,0\n')  # Excel's "CSV UTF-8"
+    points, normals = read_points(path)
+    assert np.allclose(points, [[0, 0, 1], [1, 2, 3]])
+    assert np.allclose(normals, [[0, 0, 1], [0, 1, 0]])
+
+
 @pytest.mark.parametrize('content, words', [
     ('', 'no points'),
     ('x y z nx ny nz\n', 'no points'),

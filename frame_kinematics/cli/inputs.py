@@ -208,11 +208,12 @@ def read_text(path: str) -> str:
     :param path: the file (or a pipe, a device, a FIFO).
     :return: its text.
     :raises CommandLineError: naming the file, if it cannot be read, is larger than
-        :data:`MAX_FILE_BYTES`, is a FIFO no process writes to, or is not UTF-8.
+        :data:`MAX_FILE_BYTES`, is a FIFO no process writes to, or is not UTF-8 (a byte
+        order mark at its start is dropped).
     """
     data = read_bounded(path, MAX_FILE_BYTES, CommandLineError, 'a path')
-    try:
-        return data.decode('utf-8')
+    try:  # a UTF-8 signature (a byte order mark, as Excel's "CSV UTF-8" writes) is dropped
+        return data.decode('utf-8-sig')
     except UnicodeDecodeError as exc:
         raise CommandLineError(f"file '{path}': not UTF-8 text ({exc.reason} at byte "
                                f'{exc.start})') from None

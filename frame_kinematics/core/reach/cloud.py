@@ -32,6 +32,7 @@ file.
   ``binary``.
 """
 
+import codecs
 import io
 import itertools
 import os
@@ -111,6 +112,8 @@ def _columns(table: np.ndarray, names: List[str], path: str
 
 def _lines(data: bytes, start: int = 0) -> Iterator[Tuple[int, List[str]]]:
     """Yield the words of the lines from byte ``start`` that hold any, with their numbers."""
+    if start == 0 and data.startswith(codecs.BOM_UTF8):  # a UTF-8 signature ("CSV UTF-8")
+        start = len(codecs.BOM_UTF8)
     stream = io.BytesIO(data)  # shares the bytes: the file is not copied
     stream.seek(start)
     for number, line in enumerate(stream, data.count(b'\n', 0, start) + 1):
