@@ -15,7 +15,7 @@
 
 import logging
 
-from bridge_testing import FakeClock, js, logged_bridge, SEC
+from bridge_testing import ARM_JOINTS, FakeClock, js, logged_bridge, make, SEC
 from conftest import ListLogger
 from frame_kinematics.bridge import ThrottledLog
 from frame_kinematics.bridge.log import error_text, ForwardingHandler, last_line, MAX_KEYS
@@ -110,6 +110,23 @@ def test_a_throttled_log_remembers_a_bounded_number_of_keys():
     clock.t += 1.0
     log.warning('new key', 'a warning after the period')  # the old keys are forgotten
     assert logger.texts()[-1] == 'a warning after the period' and len(log._last) == 1
+
+
+def test_a_flood_of_forwarded_warnings_does_not_silence_the_joint_states_warnings():
+    bridge, logger, _ = make(warn_period=5.0)
+    source = logging.getLogger('frame_kinematics.test_forwarding_flood')
+    handler = ForwardingHandler(logger)
+    handler.warnings = bridge.warnings  # as the node hands over the bridge's
+    source.addHandler(handler)
+    try:  # more different core warnings than a throttle remembers, all within a period
+        for k in range(MAX_KEYS + 5):
+            source.warning('seed is outside the joint limits of %s', [f'joint_{k}'])
+    finally:
+        source.removeHandler(handler)
+    flood = len(logger.lines)
+    out = bridge.on_joint_state(js(ARM_JOINTS, [float('nan')] + [0.0] * 6), SEC)
+    assert not out.accepted
+    assert logger.lines[flood:] == [('warning', out.reason + ' (keeping the last good state)')]
 
 
 def test_the_last_line_of_a_child_process_is_its_last_non_blank_line_shortened():

@@ -89,6 +89,9 @@ class Bridge:
         self._lock = threading.Lock()
         self._params = ParameterValues.from_settings(settings, urdf)
         self._log = ThrottledLog(self.logger, settings.warn_period, clock)
+        # the core's warnings that the node forwards (services' included): keys of their own,
+        # so that a flood of them cannot take the /tf path's keys (MAX_KEYS)
+        self._forwarded_log = ThrottledLog(self.logger, settings.warn_period, clock)
         self._throttle = Throttle(self.logger)
         self._core = core
         self._sent_static = core.static
@@ -194,8 +197,13 @@ class Bridge:
 
     @property
     def warnings(self) -> ThrottledLog:
-        """Return the throttle of the bridge's warnings, at ``warn_period``."""
-        return self._log
+        """
+        Return the throttle for the core's warnings forwarded to the bridge's log.
+
+        It follows ``warn_period`` as the bridge's own does, and holds keys of its own: however
+        many different warnings it takes, the joint_states warnings keep theirs.
+        """
+        return self._forwarded_log
 
     @property
     def configuration(self) -> np.ndarray:
@@ -303,7 +311,7 @@ class Bridge:
             return self._refuse('the robot changed three times while the parameters were '
                                 'applied: set them again')
         previous = current.settings
-        self._log.period = core.settings.warn_period
+        self._log.period = self._forwarded_log.period = core.settings.warn_period
         for text in waiting:
             self.logger.warning(text)
         out = BridgeOutput(tf_static=stamped(core.static, now_ns) if changed else None)
