@@ -189,6 +189,17 @@ def test_emit_raises_broken_pipe_when_the_reader_goes_away_in_a_large_write(monk
             stream.close()
 
 
+def test_emit_keeps_the_newlines_and_the_line_buffering_of_a_buffered_stdout(monkeypatch):
+    # stdout as Python makes it on Windows ('\n' written as '\r\n') and on a terminal (a
+    # line written out at once)
+    out = io.BytesIO()
+    stream = io.TextIOWrapper(io.BufferedWriter(out), encoding='utf-8', newline='\r\n',
+                              line_buffering=True)
+    monkeypatch.setattr(sys, 'stdout', stream)
+    common.emit('a\nb')
+    assert out.getvalue() == b'a\r\nb\r\n'
+
+
 def test_progress_off_a_terminal_prints_a_line_a_tenth_and_the_last(capsys, clock):
     progress = common.Progress('targets')
     assert not progress.tty

@@ -19,6 +19,7 @@ Output goes through :func:`emit` (stdout); warnings and progress go to stderr th
 """
 
 import contextlib
+import io
 import json
 import logging
 import math
@@ -185,12 +186,14 @@ def write_stdout(text: str) -> None:
         raise BrokenPipeError('stdout is closed')
     with _writing_stdout():
         buffer = getattr(sys.stdout, 'buffer', None)
-        if buffer is None:  # a text stream alone
+        if not isinstance(buffer, io.RawIOBase):  # buffered (writes all or raises), or text
+            # through the text layer: its newline translation (Windows) and line buffering (a
+            # terminal) apply
             sys.stdout.write(text)
             return
-        # the bytes, until all are written: when the reader of a pipe goes away in the middle
-        # of a large write, the buffer takes part of it and Python's text layer drops the rest
-        # without an error; the next write raises BrokenPipeError
+        # unbuffered (python -u): the bytes, until all are written: when the reader of a pipe
+        # goes away in the middle of a large write, the file takes part of it and Python's
+        # text layer drops the rest without an error; the next write raises BrokenPipeError
         sys.stdout.flush()
         data = memoryview(text.encode(sys.stdout.encoding, sys.stdout.errors or 'strict'))
         while data:
