@@ -26,6 +26,7 @@ the request's ``visuals`` file), and writes one JSON object per line on stdout:
 
 import json
 import os
+import signal
 import sys
 from typing import Callable, TextIO
 
@@ -79,8 +80,23 @@ def run(document: dict, out: TextIO) -> int:
     return 0
 
 
+def _stop(signum: int, frame) -> None:
+    """End the process by an exception, so that a study being saved leaves no partial file."""
+    raise SystemExit(128 + signum)
+
+
 def main() -> int:
-    """Lower this process's CPU priority, read the request on stdin and run it."""
+    """
+    Lower this process's CPU priority, read the request on stdin and run it.
+
+    A cancel (SIGTERM, :meth:`ReachJob.cancel
+    <frame_kinematics.bridge.reach_job.ReachJob.cancel>`) ends it by ``SystemExit``: the
+    temporary file of a study being saved (:func:`~frame_kinematics.core.file_output.replacing`)
+    is removed, not left beside the output.
+
+    :return: the exit status.
+    """
+    signal.signal(signal.SIGTERM, _stop)
     try:
         os.nice(NICENESS)
     except OSError:  # not allowed here: the study runs at the node's priority
