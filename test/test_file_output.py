@@ -76,6 +76,21 @@ def test_a_file_that_may_not_be_written_is_refused_and_left_as_it_was(tmp_path, 
     assert os.listdir(tmp_path) == ['a.png']
 
 
+def test_a_writable_file_in_a_folder_that_is_not_is_written_in_place(tmp_path, monkeypatch):
+    path = tmp_path / 'a.png'
+    path.write_bytes(b'older')
+    # as permissions bind a user who is not root: the file may be written, its folder not
+    access = os.access
+    monkeypatch.setattr(os, 'access', lambda name, mode, **kwargs: (
+        False if mode & os.W_OK and str(name) == str(tmp_path) else access(name, mode, **kwargs)))
+    with replacing(str(path)) as name:
+        assert name == str(path)
+        with open(name, 'wb') as stream:
+            stream.write(b'newer')
+    assert path.read_bytes() == b'newer'
+    assert os.listdir(tmp_path) == ['a.png']
+
+
 @pytest.mark.skipif(not hasattr(os, 'mkfifo'), reason='needs FIFOs')
 def test_a_fifo_or_a_device_is_written_in_place(tmp_path):
     os.mkfifo(tmp_path / 'f.npz')

@@ -85,7 +85,8 @@ def replacing(path: str) -> Iterator[str]:
     the replaced file's permissions are kept, and a file this process may not write is refused
     as writing it in place would be. On an exception (an ``OSError``, an interrupt)
     the temporary file is removed and ``path`` is left as it was. Anything else (a FIFO, a
-    device) is written in place: ``path`` itself is given.
+    device), and a file that may be written in a folder that may not (no temporary file can be
+    made beside it), is written in place: ``path`` itself is given.
 
     :param path: the file to write (its folder exists).
     :return: the name to write.
@@ -102,6 +103,9 @@ def replacing(path: str) -> Iterator[str]:
         return
     if mode is not None and not os.access(target, os.W_OK):  # refused, as writing it would be
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
+    if mode is not None and not os.access(os.path.dirname(target), os.W_OK | os.X_OK):
+        yield path  # writable where its folder is not: in place, as it was written before
+        return
     name = _temporary(target)
     try:
         if mode is not None:
