@@ -398,6 +398,13 @@ class FrameKinematicsNode(Node):
         An error of the request's conversion, of the bridge or of the filling is logged and
         answered with MoveIt's ``FAILURE`` code and its message, in a new response (the one
         given may be half filled): nothing escapes the callback.
+
+        :param what: the service, for the log line.
+        :param work: converts the request and answers it (the bridge's answer).
+        :param fill: fills a response with an answer; returns the response.
+        :param failure: makes the answer of an error from a code and a message.
+        :param response: the response rclpy gave.
+        :return: the filled response.
         """
         try:
             return fill(work(), response)

@@ -29,6 +29,7 @@ from conftest import joint_xml, link_xml, urdf
 import frame_kinematics
 import pytest
 from test_urdf import MACRO_ARM
+from urdf_testing import chain_urdf
 
 #: Address space a subprocess may use (numpy and a model fit well within it).
 MEMORY_LIMIT = 1536 * 1024 * 1024
@@ -74,15 +75,6 @@ def assert_fifo_without_writer_refused(fifo, args, timeout=120):
     proc = run(code=code, timeout=timeout)
     assert_one_line_error(proc.returncode, proc.stdout, proc.stderr,
                           f"error: file '{fifo}': no process wrote to this FIFO within 0.2 s")
-
-
-def chain_urdf(links):
-    """Write a valid serial chain of ``links`` links and revolute joints."""
-    body = [link_xml('l0')]
-    for k in range(1, links):
-        body += [link_xml(f'l{k}'), joint_xml(f'j{k}', 'revolute', f'l{k - 1}', f'l{k}',
-                                              xyz='0 0 0.01')]
-    return urdf('\n'.join(body), 'chain')
 
 
 ARM = urdf(link_xml('a') + link_xml('b', 1.0) +

@@ -24,7 +24,7 @@ from conftest import bundled, moveit_resource
 from frame_kinematics.cli.info import MAX_TREE_INDENT
 from frame_kinematics.core import backend
 import pytest
-from test_cli_bad_inputs import chain_urdf
+from urdf_testing import chain_urdf
 
 
 def test_console_script_and_info_tree():

@@ -15,7 +15,7 @@
 
 import os
 
-from conftest import link_xml
+from conftest import joint_xml, link_xml, urdf
 
 #: Two links 'a' and 'b', no joint: the start of a document's body.
 TWO_LINKS = link_xml('a') + link_xml('b')
@@ -32,3 +32,12 @@ class OncePath:
         if self.calls > 1:
             raise RuntimeError('__fspath__ called twice')
         return self.path
+
+
+def chain_urdf(links: int) -> str:
+    """Write a valid serial chain of ``links`` links and revolute joints."""
+    body = [link_xml('l0')]
+    for k in range(1, links):
+        body += [link_xml(f'l{k}'), joint_xml(f'j{k}', 'revolute', f'l{k - 1}', f'l{k}',
+                                              xyz='0 0 0.01')]
+    return urdf('\n'.join(body), 'chain')

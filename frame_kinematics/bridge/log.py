@@ -99,8 +99,8 @@ class ThrottledLog:
         """
         Log ``text`` unless the same key was logged less than a period ago.
 
-        At most :data:`MAX_KEYS` keys are remembered: when more are live at once, the new ones
-        share one key (a flood of different warnings is throttled as one).
+        At most :data:`MAX_KEYS` keys are remembered, and one more: when more are live at once,
+        the new ones share that one (a flood of different warnings is throttled as one).
 
         :param key: what kind of warning it is.
         :param text: the message.
@@ -138,8 +138,9 @@ class ForwardingHandler(logging.Handler):
     seed outside the joint limits) is written at most once per period.
 
     :param logger: anything with ``info``, ``warning`` and ``error`` taking one string (an
-        rclpy logger); :attr:`logger` may be replaced later (by the node's own, once it is
-        made).
+        rclpy logger), for errors and information; :attr:`logger` may be replaced later (by
+        the node's own, once it is made), and :attr:`warnings` with it: the warnings go to
+        that throttle's logger.
     """
 
     def __init__(self, logger) -> None:

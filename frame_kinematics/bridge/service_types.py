@@ -27,7 +27,7 @@ import numpy as np
 #: Largest ``ComputeIK`` timeout (seconds); a larger one is refused.
 MAX_TIMEOUT = 10.0
 #: Most entries of each list of a ``GetRelativeMotion`` request (``locked_joints``,
-#: ``transformations``); a longer one is refused before any entry is read.
+#: ``transformations``); a longer one is refused before any entry is applied.
 MAX_RELATIVE_MOTION_ENTRIES = 10_000
 
 

@@ -97,7 +97,7 @@ def expand_xacro(path: str, document: bytes) -> str:
             [sys.executable, '-m', 'frame_kinematics.cli.xacro_process', path,
              str(MAX_DOCUMENT_BYTES)], input=text.encode('utf-8'), stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, timeout=XACRO_TIMEOUT_SECONDS, check=False,
-            env=dict(os.environ, PYTHONPATH=os.pathsep.join(paths)))
+            env=dict(os.environ, PYTHONPATH=os.pathsep.join(paths), OPENBLAS_NUM_THREADS='1'))
     except subprocess.TimeoutExpired:
         raise CommandLineError(f'{path}: xacro did not expand it within '
                                f'{XACRO_TIMEOUT_SECONDS:g} s (an expression or include that '

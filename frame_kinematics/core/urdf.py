@@ -230,6 +230,9 @@ def _unit_axis(axis: np.ndarray, where: str) -> np.ndarray:
     warning. The axis is scaled by its largest component first, so that a tiny one is not
     lost to underflow.
 
+    :param axis: the axis read, three finite numbers.
+    :param where: the joint, for the messages.
+    :return: the unit axis.
     :raises URDFError: for a zero axis.
     """
     scale = float(np.max(np.abs(axis)))
