@@ -204,3 +204,21 @@ def test_spatial_inertia_accepts_a_point_mass_and_every_link_of_a_model(tree):
     assert SpatialInertia(tree.world, 2.0, [0, 0, 1], np.zeros((3, 3))).mass == 2.0
     for link in tree.model.links:
         SpatialInertia(tree.frame(link.name), link.mass, link.link_p_com, link.inertia)
+
+
+def test_change_frame_in_a_batched_tree_gets_the_librarys_error(tree):
+    model = tree.model
+    tool = tree.frame('tool0')
+    quantities = [FramePoint(tool, [1, 2, 3]), FrameVector(tool, [1, 2, 3]),
+                  FrameVectorPair(tool, [1, 2, 3], [4, 5, 6]),
+                  FrameOrientation(tool, [0, 0, 0, 1]),
+                  SpatialMotion(tool, tree.world, tool, np.ones(6)),
+                  SpatialForce(tool, np.ones(6)),
+                  SpatialInertia(tool, 1.0, [0.1, 0, 0], np.eye(3))]
+    tree.update(random_configuration(model, np.random.default_rng(6), batch=3))
+    for quantity in quantities:
+        with pytest.raises(ConfigurationError, match='batch of 3 configurations'):
+            quantity.change_frame('base_link')
+    tree.update(random_configuration(model, np.random.default_rng(6)))
+    for quantity in quantities:
+        assert quantity.change_frame('base_link').frame is tree.frame('base_link')

@@ -24,7 +24,7 @@ Spatial vectors are ``[linear; angular]``: a :class:`SpatialMotion` is the twist
 ``expressedInFrame``); forces and momenta are ``[force; torque]`` and ``[linear; angular]``.
 """
 
-from typing import Sequence
+from typing import Sequence, Tuple
 
 import numpy as np
 
@@ -87,9 +87,23 @@ class FrameObject:
         self.frame = _frame(frame, 'the frame of a quantity')
         self.value = value
 
-    def _target_T_frame(self, target) -> np.ndarray:
-        target_frame = self.frame.tree.frame(target)
-        return target_frame, self.frame.tree.transform(target_frame, self.frame)
+    def _target_T_frame(self, target) -> Tuple[ReferenceFrame, np.ndarray]:
+        """
+        Return the frame ``target`` and the pose ``target_T_frame`` of this quantity's frame.
+
+        :param target: frame name or :class:`ReferenceFrame` of the same tree.
+        :return: the frame and one 4x4 transform.
+        :raises ConfigurationError: if the tree holds a batch of configurations: a quantity is
+            one value, expressed at one configuration.
+        """
+        tree = self.frame.tree
+        target_frame = tree.frame(target)
+        target_T_frame = tree.transform(target_frame, self.frame)
+        if target_T_frame.shape != (4, 4):
+            raise ConfigurationError(
+                f'a {type(self).__name__} changes frame at one configuration, but the tree holds '
+                f'a batch of {target_T_frame.shape[0]} configurations: update it with one')
+        return target_frame, target_T_frame
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}('{self.frame.name}', {np.round(self.value, 6).tolist()})"
@@ -116,6 +130,7 @@ class FramePoint(FrameObject):
 
         :param target: frame name or :class:`ReferenceFrame`.
         :return: a new :class:`FramePoint`.
+        :raises ConfigurationError: if the tree holds a batch of configurations.
         """
         frame, t = self._target_T_frame(target)
         return FramePoint(frame, t[:3, :3] @ self.value + t[:3, 3])
@@ -154,6 +169,7 @@ class FrameVector(FrameObject):
 
         :param target: frame name or :class:`ReferenceFrame`.
         :return: a new :class:`FrameVector`.
+        :raises ConfigurationError: if the tree holds a batch of configurations.
         """
         frame, t = self._target_T_frame(target)
         return FrameVector(frame, t[:3, :3] @ self.value)
@@ -260,6 +276,7 @@ class FrameVectorPair(FrameObject):
 
         :param target: frame name or :class:`ReferenceFrame`.
         :return: a new :class:`FrameVectorPair`.
+        :raises ConfigurationError: if the tree holds a batch of configurations.
         """
         frame, t = self._target_T_frame(target)
         rot = t[:3, :3]
@@ -314,6 +331,7 @@ class FrameOrientation(FrameObject):
 
         :param target: frame name or :class:`ReferenceFrame`.
         :return: a new :class:`FrameOrientation`.
+        :raises ConfigurationError: if the tree holds a batch of configurations.
         """
         frame, t = self._target_T_frame(target)
         return FrameOrientation(frame, quaternion_from_rotation(t[:3, :3] @ self.rotation))
@@ -347,6 +365,7 @@ class SpatialMotion(FrameObject):
 
         :param target: frame name or :class:`ReferenceFrame`.
         :return: a new object of the same type.
+        :raises ConfigurationError: if the tree holds a batch of configurations.
         """
         frame, t = self._target_T_frame(target)
         return type(self)(self.body_frame, self.base_frame, frame,
@@ -403,6 +422,7 @@ class SpatialForce(FrameObject):
 
         :param target: frame name or :class:`ReferenceFrame`.
         :return: a new object of the same type.
+        :raises ConfigurationError: if the tree holds a batch of configurations.
         """
         frame, t = self._target_T_frame(target)
         return type(self)(frame, force_transform(t) @ self.value)
@@ -478,6 +498,7 @@ class SpatialInertia(FrameObject):
 
         :param target: frame name or :class:`ReferenceFrame`.
         :return: a new :class:`SpatialInertia`.
+        :raises ConfigurationError: if the tree holds a batch of configurations.
         """
         frame, t = self._target_T_frame(target)
         rot = t[:3, :3]
