@@ -576,3 +576,21 @@ def test_a_name_whose_hash_and_equality_fail_is_read_as_a_plain_str():
 def test_a_relative_motion_is_of_a_model(model):
     with pytest.raises(ConfigurationError, match='model must be a RobotModel or a Robot, got'):
         RelativeMotion(model)
+
+
+def test_labels_of_a_name_whose_equality_fails_are_made_from_a_plain_str(core_log):
+    motion, plain = RelativeMotion(chain_model(3)), RelativeMotion(chain_model(3))
+    log = core_log('frame_kinematics.core.relative_motion')
+    motion.add_relative_transformation(HostileName('l1'), None, mask=[1, 1, 1, 0, 0, 0])
+    assert "'l1' (body of joint 'j1') and the environment constrains 3 of 6" in log.text
+    plain.add_relative_transformation('l1', None, mask=[1, 1, 1, 0, 0, 0])
+    np.testing.assert_array_equal(motion.matrix, plain.matrix)
+    with pytest.raises(RelativeMotionError, match="'l1' .body of joint 'j1'. and 'j1'"):
+        motion.add_relative_transformation(HostileName('l1'), 'j1')
+    with pytest.raises(RelativeMotionError, match="'base' .environment. and the environment"):
+        motion.add_relative_transformation(HostileName('base'), None)
+    with pytest.raises(ConfigurationError, match="between 'l1' .body of joint 'j1'."):
+        motion.add_relative_transformation(HostileName('l1'), None, mask=[2] * 6)
+    with pytest.raises(RelativeMotionError, match="between 'j2' and the environment"):
+        motion.set_relative_motion(HostileName('j2'), None, 7)
+    np.testing.assert_array_equal(motion.matrix, plain.matrix)

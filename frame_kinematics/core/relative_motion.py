@@ -343,6 +343,16 @@ class RelativeMotion:
 
     # -- internals ----------------------------------------------------------------------------
     def _label(self, name: Optional[str], index: int) -> str:
+        """
+        Name a body in a message, as given and, for a link or a name of index 0, as an index.
+
+        :param name: the body as the caller gave it, a name or None (read as a plain str: a
+            subclass's ``__eq__`` is never called).
+        :param index: its index.
+        :return: the label.
+        """
+        if isinstance(name, str):
+            name = str.__str__(name)
         if index == 0:
             return ('the environment' if name in (None, ENVIRONMENT)
                     else f'{quote(name)} (environment)')
