@@ -163,6 +163,13 @@ def test_com_frame_name_must_be_a_non_empty_string(com_frame):
         FrameTree(bundled('fk_arm'), com_frame=com_frame)
 
 
+@pytest.mark.parametrize('model', [None, 'fk_arm', 3, object()])
+def test_a_frame_tree_is_of_a_model_with_or_without_a_configuration(model):
+    for q in (None, np.zeros(7)):
+        with pytest.raises(ConfigurationError, match='model must be a RobotModel or a Robot'):
+            FrameTree(model, q)
+
+
 def test_add_frame_refuses_bad_offsets_and_flags_and_changes_nothing(tree):
     names = tree.frame_names
     for bad in ('abc', {'a': 1}, np.ma.array(np.eye(4)), np.eye(4) * (1 + 0j), None):

@@ -47,7 +47,7 @@ from .errors import ConfigurationError, name_list, quote, ReferenceFrameError, \
 from .executor import Executor
 from .joints import JointType
 from .kinematics import KinematicsState
-from .model import RobotModel
+from .model import require_model, RobotModel
 from .spatial import inverse, rotation_from_quaternion, rotation_from_rpy, rpy_from_rotation
 from .transform_checks import check_pose, unit_quaternion
 
@@ -157,7 +157,8 @@ class FrameTree:
         :func:`~frame_kinematics.core.backend.executor`; None: the model's backend when it is a
         :class:`~frame_kinematics.core.robot.Robot`, else the process default).
     :raises BackendError: for an invalid ``backend``.
-    :raises ConfigurationError: for an invalid ``q``.
+    :raises ConfigurationError: for a ``model`` that is not a
+        :class:`~frame_kinematics.core.model.RobotModel`, or an invalid ``q``.
     :raises ReferenceFrameError: if ``com_frame`` is not a non-empty string or is already the
         name of a frame of the tree (a link or a link center-of-mass frame).
     """
@@ -168,7 +169,7 @@ class FrameTree:
             raise ReferenceFrameError(f'the robot CoM frame name must be a non-empty string, got '
                                       f'{type(com_frame).__name__} {quote(com_frame)}')
         com_frame = str.__str__(com_frame)  # a plain str, as every name the tree keeps
-        self.model = model
+        self.model = require_model(model)
         self.revision = 0
         self._frames: Dict[str, ReferenceFrame] = {}
         self._state = KinematicsState(model, model.neutral_configuration() if q is None else q,
