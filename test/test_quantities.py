@@ -17,8 +17,9 @@ from conftest import bundled, random_configuration
 from frame_kinematics.core import ConfigurationError, ReferenceFrameError
 from frame_kinematics.core.frames import FrameTree
 from frame_kinematics.core.quantities import (FrameOrientation, FramePoint, FrameVector,
-                                              FrameVectorPair, SpatialForce, SpatialInertia,
-                                              SpatialMomentum, SpatialMotion)
+                                              FrameVectorPair, SpatialAcceleration,
+                                              SpatialForce, SpatialInertia, SpatialMomentum,
+                                              SpatialMotion)
 from frame_kinematics.core.spatial import force_transform, motion_transform
 from frames_testing import tree_fixture
 from hypothesis import given, settings, strategies as st
@@ -222,3 +223,13 @@ def test_change_frame_in_a_batched_tree_gets_the_librarys_error(tree):
     tree.update(random_configuration(model, np.random.default_rng(6)))
     for quantity in quantities:
         assert quantity.change_frame('base_link').frame is tree.frame('base_link')
+
+
+def test_a_motion_of_frames_of_two_trees_gets_the_librarys_error(tree):
+    other = FrameTree(bundled('fk_arm'))
+    tool, elsewhere = tree.frame('tool0'), other.frame('tool0')
+    for body, base in ((elsewhere, tree.world), (tool, other.world)):
+        for kind in (SpatialMotion, SpatialAcceleration):
+            with pytest.raises(ReferenceFrameError, match='belongs to another tree'):
+                kind(body, base, tool, np.ones(6))
+    assert SpatialMotion(tool, tree.world, tool, np.ones(6)).body_frame is tool

@@ -353,11 +353,19 @@ class SpatialMotion(FrameObject):
         :param vector: ``[linear; angular]``.
         :raises ConfigurationError: unless ``vector`` is 6 real numbers within
             :data:`~frame_kinematics.core.checks.MAX_MAGNITUDE`.
-        :raises ReferenceFrameError: if a frame is not a :class:`ReferenceFrame`.
+        :raises ReferenceFrameError: if a frame is not a :class:`ReferenceFrame`, or the three
+            frames are not of one tree.
         """
         super().__init__(frame, _vector(vector, 6, type(self).__name__))
-        self.body_frame = _frame(body_frame, f'the body frame of a {type(self).__name__}')
-        self.base_frame = _frame(base_frame, f'the base frame of a {type(self).__name__}')
+        what = type(self).__name__
+        self.body_frame = _frame(body_frame, f'the body frame of a {what}')
+        self.base_frame = _frame(base_frame, f'the base frame of a {what}')
+        for role, other in (('body', self.body_frame), ('base', self.base_frame)):
+            if other.tree is not self.frame.tree:
+                raise ReferenceFrameError(
+                    f"the {role} frame '{other.name}' of a {what} belongs to another tree than "
+                    f"the frame '{self.frame.name}' it is expressed in", other.name,
+                    self.frame.name)
 
     def change_frame(self, target) -> 'SpatialMotion':
         """
