@@ -233,3 +233,18 @@ def test_a_motion_of_frames_of_two_trees_gets_the_librarys_error(tree):
             with pytest.raises(ReferenceFrameError, match='belongs to another tree'):
                 kind(body, base, tool, np.ones(6))
     assert SpatialMotion(tool, tree.world, tool, np.ones(6)).body_frame is tool
+
+
+def test_numpy_operands_defer_to_the_quantitys_operators(tree):
+    vector = FrameVector(tree.frame('tool0'), [1, 2, 3])
+    pair = FrameVectorPair(tree.frame('tool0'), [1, 2, 3], [4, 5, 6])
+    for scale in (np.float64(2.0), np.int64(2), np.float32(2.0)):
+        np.testing.assert_array_equal((scale * vector).value, [2, 4, 6])
+        np.testing.assert_array_equal((scale * pair).value, [2, 4, 6, 8, 10, 12])
+    for bad in (np.array(2.0), np.array([2.0]), np.ones(3)):
+        with pytest.raises(ConfigurationError, match='scale factor'):
+            bad * vector
+        with pytest.raises(ConfigurationError, match='scale factor'):
+            vector * bad
+        with pytest.raises(TypeError):
+            bad + vector

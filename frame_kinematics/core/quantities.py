@@ -75,6 +75,9 @@ class FrameObject:
     """Base of framed quantities: a ``frame`` and a ``value`` array."""
 
     __slots__ = ('frame', 'value')
+    #: numpy's operators defer to the quantity's (``array * vector`` is ``vector.__rmul__``):
+    #: an array never holds quantities as objects, nor applies them element by element.
+    __array_ufunc__ = None
 
     def __init__(self, frame: ReferenceFrame, value: np.ndarray) -> None:
         """
