@@ -248,3 +248,13 @@ def test_numpy_operands_defer_to_the_quantitys_operators(tree):
             vector * bad
         with pytest.raises(TypeError):
             bad + vector
+
+
+def test_spatial_inertia_arrays_are_read_only_and_the_callers_array_is_not_kept(tree):
+    given = np.diag([1.0, 2.0, 3.0])
+    inertia = SpatialInertia(tree.frame('tool0'), 2.0, [0.1, 0, 0], given)
+    for array in (inertia.value, inertia.com, inertia.inertia_com):
+        with pytest.raises(ValueError, match='read-only'):
+            array[0] = 5.0
+    given[0, 0] = 9.0
+    assert inertia.inertia_com[0, 0] == 1.0 and given.flags.writeable

@@ -498,6 +498,7 @@ class SpatialInertia(FrameObject):
         matrix[3:, :3] = mass * sc
         matrix[3:, 3:] = inertia - mass * sc @ sc
         matrix.flags.writeable = False
+        inertia.flags.writeable = False
         super().__init__(frame, matrix)
         self.mass = float(mass)
         self.com = c
