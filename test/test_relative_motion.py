@@ -350,6 +350,21 @@ def test_name_of_a_joint_and_of_another_link_is_ambiguous():
     assert motion.value('j1') == U
 
 
+def test_a_body_named_like_the_environment_is_ambiguous():
+    model = Robot.from_urdf_string(make_urdf([
+        ('&lt;environment&gt;', 'revolute', 'base', 'l1'), ('j2', 'revolute', 'l1', 'l2')]))
+    motion = RelativeMotion(model)
+    before = motion.matrix
+    with pytest.raises(RelativeMotionError, match='names both the environment and a body'):
+        motion.index(ENVIRONMENT)
+    with pytest.raises(RelativeMotionError, match='names both the environment and a body'):
+        motion.add_relative_transformation('l2', ENVIRONMENT)
+    np.testing.assert_array_equal(motion.matrix, before)
+    motion.add_locked_joint(ENVIRONMENT)
+    assert motion.index(None) == 0 and motion.index('l1') == 1
+    assert motion.value('l1') == C and motion.value('l2', None) == U
+
+
 def test_copy_is_independent():
     motion = RelativeMotion(chain_model(3))
     motion.add_locked_joint('j1')

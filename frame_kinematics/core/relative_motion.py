@@ -171,8 +171,9 @@ class RelativeMotion:
             joint; the root link is the environment), or ``None``/:data:`ENVIRONMENT`.
         :return: the index, 0 for the environment.
         :raises UnknownFrameError: if the name is neither a joint nor a link.
-        :raises RelativeMotionError: if the name is both a joint and a link of different bodies,
-            or is neither a string nor None.
+        :raises RelativeMotionError: if the name is both a joint and a link of different bodies
+            (or :data:`ENVIRONMENT` and a joint or a link other than the root), or is neither a
+            string nor None.
         """
         if name is None:
             return 0
@@ -180,10 +181,16 @@ class RelativeMotion:
             raise RelativeMotionError(f'a body is given by a joint or link name or None, got '
                                       f'{type(name).__name__} {quote(name)}')
         name = str.__str__(name)  # a plain str: a subclass's __eq__ or __hash__ is not called
-        if name == ENVIRONMENT:
-            return 0
         by_joint = self._joint_index.get(name)
         by_link = self._link_index.get(name)
+        if name == ENVIRONMENT:
+            bodies = sorted({k for k in (by_joint, by_link) if k})
+            if bodies:
+                raise RelativeMotionError(
+                    f"'{ENVIRONMENT}' names both the environment and a body of the model (index "
+                    f'{bodies[0]}): give the environment as None and name the body by its joint '
+                    'or link instead')
+            return 0
         if by_joint is None and by_link is None:
             raise UnknownFrameError(name, list(self._joint_index) + list(self._link_index),
                                     'joint or link')
