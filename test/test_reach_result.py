@@ -85,6 +85,39 @@ def test_summary_counts(study):
     assert np.allclose(study.reachability_index, study.reached.mean(axis=1))
 
 
+def _scattered_study(points: int, orientations: int, regions: np.ndarray) -> ReachResult:
+    """Return a study of random statuses and scores (seeded), with the region labels given."""
+    rng = np.random.default_rng(17)
+    status = rng.integers(-1, 3, (points, orientations)).astype(np.int8)
+    reached = status >= result.STATUS_SOLVED
+    score = np.where(reached, rng.uniform(0.0, 1.0, status.shape), np.nan)
+    return ReachResult('robot', 'tip', ('joint',), rng.uniform(-1, 1, (points, 3)),
+                       np.tile([0.0, 0.0, 1.0], (points, 1)), regions,
+                       np.tile([0.0, 0.0, 0.0, 1.0], status.shape + (1,)),
+                       np.where(reached[..., None], 0.1, np.nan), status, score, score, score,
+                       {}, {})
+
+
+def test_summary_regions_are_counted_in_one_pass_over_the_targets(monkeypatch):
+    labels = np.arange(600) % 300 - 7  # a region for every two points, unsorted, negative too
+    study = _scattered_study(600, 5, labels)
+    reads = []
+    reached = ReachResult.reached
+    monkeypatch.setattr(ReachResult, 'reached',
+                        property(lambda self: reads.append(1) or reached.fget(self)))
+    regions = study.summary()['regions']
+    assert len(reads) <= 3  # not once per region: the summary's time is linear in targets
+    assert [r['region'] for r in regions] == sorted(set(labels.tolist()))
+    index = study.status >= result.STATUS_SOLVED
+    for entry in regions:
+        rows = labels == entry['region']
+        assert entry['points'] == rows.sum() and entry['targets'] == rows.sum() * 5
+        assert entry['percent_reached'] == pytest.approx(100.0 * index[rows].mean())
+        assert entry['mean_index'] == pytest.approx(index[rows].mean(axis=1).mean())
+        scores = study.score[rows][np.isfinite(study.score[rows])]
+        assert entry['mean_score'] == (pytest.approx(scores.mean()) if len(scores) else None)
+
+
 def test_queries(study):
     i, j = np.argwhere(study.reached)[0]
     pose = transform(rotation_from_quaternion(study.quaternions[i, j]), study.points[i])

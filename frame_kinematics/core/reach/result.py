@@ -185,14 +185,21 @@ class ReachResult:
         :return: a JSON-ready dictionary.
         """
         reached = self.reached
-        regions = []
-        for label in np.unique(self.regions):
-            rows = self.regions == label
-            regions.append({'region': int(label), 'points': int(rows.sum()),
-                            'targets': int(reached[rows].size),
-                            'percent_reached': 100.0 * float(reached[rows].mean()),
-                            'mean_index': float(self.reachability_index[rows].mean()),
-                            'mean_score': _statistics(self.score[rows])['mean']})
+        # one pass over the targets for all the regions (a set may have a region per point)
+        labels, which = np.unique(self.regions, return_inverse=True)
+        which = which.reshape(-1)
+        points = np.bincount(which, minlength=len(labels))
+        hits = np.bincount(which, reached.sum(axis=1), len(labels))
+        finite = np.isfinite(self.score)
+        scored = np.bincount(which, finite.sum(axis=1), len(labels))
+        totals = np.bincount(which, np.where(finite, self.score, 0.0).sum(axis=1), len(labels))
+        width = reached.shape[1]
+        regions = [{'region': int(label), 'points': int(points[k]),
+                    'targets': int(points[k]) * width,
+                    'percent_reached': 100.0 * float(hits[k]) / (points[k] * width),
+                    'mean_index': float(hits[k]) / (points[k] * width),
+                    'mean_score': float(totals[k] / scored[k]) if scored[k] else None}
+                   for k, label in enumerate(labels)]
         return {'robot': self.robot, 'tip': self.tip, 'points': len(self.points),
                 'orientations': int(self.status.shape[1]), 'targets': int(self.status.size),
                 'reached': int(reached.sum()), 'percent_reached': 100.0 * self.reached_fraction,
