@@ -156,6 +156,26 @@ def test_compare_two_studies(study, model):
         study.compare(other)
 
 
+def test_studies_of_two_base_placements_compare_target_by_target(study, model):
+    # the same targets from a base moved and turned: in the root link, every target moves
+    world_T_base = transform(rotation_from_rpy(np.array([0.0, 0.0, 0.4])),
+                             np.array([0.15, -0.1, 0.05]))
+    targets = grid_targets([-0.6, -0.6, 0.2], [0.6, 0.6, 0.8], 0.3, so3_orientations(6),
+                           frame_T_workpiece=np.linalg.inv(world_T_base))
+    moved = run_study(model, 'tool0', targets, seed=3, max_iterations=40, restarts=3)
+    assert not np.allclose(moved.points, study.points)
+    counts = study.compare(moved).summary()
+    assert counts['both'] == np.count_nonzero(study.reached & moved.reached)
+    assert counts['only_first'] == np.count_nonzero(study.reached & ~moved.reached)
+    assert sum(counts.values()) == study.status.size
+    assert moved.compare(study).summary()['only_second'] == counts['only_first']
+    shuffled = grid_targets([-0.6, -0.6, 0.2], [0.6, 0.6, 0.8], 0.3, so3_orientations(6)[::-1])
+    other = run_study(model, 'tool0', shuffled, seed=3, max_iterations=5, restarts=0,
+                      neighbour_radius=0)
+    with pytest.raises(ConfigurationError, match='no one rigid motion'):
+        study.compare(other)  # the same poses in another order are other targets
+
+
 def _changed(study, path, meta, arrays):
     """Save ``study`` with some metadata entries and arrays replaced (None: left out)."""
     saved = study.save(path)

@@ -255,6 +255,11 @@ class ReachResult:
         """
         Compare with a study of the same targets (e.g. from another base placement).
 
+        Target ``(i, j)`` of one study is target ``(i, j)`` of the other, as REACH compares
+        its databases. The targets are in each study's root link: those of two base
+        placements differ by the motion of the base, so that one rigid motion must take every
+        target pose of this study to the other's (within 1e-9 m and 1e-6 rad).
+
         :param other: the second study.
         :return: the comparison (this study first).
         :raises ConfigurationError: when ``other`` is not a study or its targets differ.
@@ -262,13 +267,14 @@ class ReachResult:
         if not isinstance(other, ReachResult):
             raise ConfigurationError(f'can compare with a ReachResult only, got '
                                      f'{type(other).__name__}')
-        if self.status.shape != other.status.shape or \
-                not np.allclose(self.points, other.points, atol=1e-9) or \
-                not np.all(np.abs(np.sum(self.quaternions * other.quaternions, axis=-1))
-                           >= 1.0 - 1e-9):
+        if self.status.shape != other.status.shape:
             raise ConfigurationError(f'cannot compare studies of different targets (points '
                                      f'or orientations): {self.status.shape} and '
-                                     f'{other.status.shape}')
+                                     f'{other.status.shape} targets')
+        if not _same_targets(self, other):
+            raise ConfigurationError('cannot compare studies of different targets (points '
+                                     'or orientations): no one rigid motion takes the first '
+                                     "study's targets to the second's")
         a, b = self.reached, other.reached
         return ReachComparison(a & ~b, b & ~a, a & b,
                                other.reachability_index - self.reachability_index)
@@ -329,6 +335,25 @@ class ReachResult:
         return cls(robot=meta['robot'], tip=meta['tip'],
                    active_joints=tuple(meta['active_joints']), settings=meta['settings'],
                    stats=meta['stats'], **arrays)
+
+
+def _same_targets(first: ReachResult, second: ReachResult) -> bool:
+    """
+    Whether one rigid motion takes every target pose of ``first`` to that of ``second``.
+
+    :param first: a study.
+    :param second: a study of as many points and orientations.
+    :return: True for the same targets seen from two placements of the robot's base.
+    """
+    rot_a = rotation_from_quaternion(first.quaternions.reshape(-1, 4))
+    rot_b = rotation_from_quaternion(second.quaternions.reshape(-1, 4))
+    turn = rot_b[0] @ rot_a[0].T
+    shift = second.points[0] - turn @ first.points[0]
+    with np.errstate(invalid='ignore', over='ignore'):
+        moved = first.points @ turn.T + shift
+        placed = np.all(np.abs(moved - second.points) <= 1e-9)
+        turned = np.all(np.abs(turn @ rot_a - rot_b) <= 1e-6)
+    return bool(placed and turned)
 
 
 def _meta(array: np.ndarray, name: str) -> Dict[str, Any]:
