@@ -37,6 +37,32 @@ def test_grid_hash_agrees_with_brute_force(monkeypatch):
         assert np.allclose(full[row, kept], expected)
 
 
+@pytest.mark.parametrize('radius', [0.05, 0.7, np.inf])
+def test_the_grid_hash_reads_only_the_points_near_a_query_whatever_the_radius(
+        monkeypatch, radius):
+    monkeypatch.setitem(sys.modules, 'scipy.spatial', None)  # scipy absent: the grid hash
+    rng = np.random.default_rng(8)
+    points = rng.uniform(-1, 1, (4000, 3))
+    queries = np.concatenate([points[:150], rng.uniform(-1.5, 1.5, (50, 3))])
+    measured = []
+    norm = np.linalg.norm
+
+    def counted(x, *args, **kwargs):
+        measured.append(len(x))
+        return norm(x, *args, **kwargs)
+
+    monkeypatch.setattr(neighbours.np.linalg, 'norm', counted)
+    dist, index = nearest(points, queries, 3, radius)
+    monkeypatch.setattr(neighbours.np.linalg, 'norm', norm)
+    assert sum(measured) < 100 * len(queries)  # not every point for every query: linear cost
+    full = np.linalg.norm(queries[:, None] - points[None], axis=2)
+    for row in range(len(queries)):
+        expected = np.sort(full[row][full[row] <= radius])[:3]
+        assert np.allclose(dist[row, :len(expected)], expected)
+        assert np.all(index[row, len(expected):] == len(points))
+        assert np.allclose(full[row, index[row, :len(expected)]], expected)
+
+
 def test_kd_tree_agrees_with_the_grid_hash(monkeypatch):
     pytest.importorskip('scipy.spatial')
     rng = np.random.default_rng(4)

@@ -16,7 +16,9 @@ Nearest neighbours of study points: scipy's k-d tree when installed, else a grid
 
 :func:`nearest` answers "the k points nearest each query point, within a radius" with
 ``scipy.spatial.cKDTree`` when scipy is installed (an optional extra), and otherwise with a
-hash of cubic cells of the radius's size (only the 27 cells about a query are searched).
+hash of cubic cells of the radius's size, smaller for a large radius (about ``k`` points
+each), read in rings about a query until its ``k`` nearest are known: a query reads the points
+near it, not every point, whatever the radius (``inf`` for :func:`point_spacing`).
 Both give the same neighbours (up to the order of points at equal distances).
 :func:`point_spacing` is the typical distance between study points, which the heat maps (the
 pictures and RViz's markers) size their dots by.
@@ -31,23 +33,72 @@ import numpy as np
 SPACING_SAMPLE = 2000
 
 
+def _cell_size(points: np.ndarray, k: int, radius: float) -> float:
+    """
+    Return the side of the hash's cells: the radius, or less when the radius is large.
+
+    A cell about ``k`` points on average when the points spread evenly over their bounding
+    box: a query then reads a few cells whatever the radius (``inf`` included).
+    """
+    span = np.ptp(points, axis=0)
+    used = span[span > 1e-12]
+    if not len(used):
+        return radius if np.isfinite(radius) else 1.0
+    side = float(np.prod(used) * max(k, 1) / len(points)) ** (1.0 / len(used))
+    return float(min(radius, max(side, 1e-9 * float(used.max()))))
+
+
+def _shell(ring: int) -> List[Tuple[int, int, int]]:
+    """Return the offsets of the cells at Chebyshev distance ``ring`` from a cell."""
+    full = range(-ring, ring + 1)
+    return [(a, b, c) for a in full for b in full
+            for c in (full if max(abs(a), abs(b)) == ring else sorted({-ring, ring}))]
+
+
 def _grid(points: np.ndarray, queries: np.ndarray, k: int, radius: float
           ) -> Tuple[np.ndarray, np.ndarray]:
+    """
+    Answer :func:`nearest` with a hash of cubic cells, read ring by ring about each query.
+
+    The rings ``0..r`` about a query's cell hold every point within ``r`` cells' sides of it:
+    a query stops once its ``k``-th nearest point found lies that close, or the rings cover
+    the radius or every cell.
+    """
+    cell = _cell_size(points, k, radius)
     cells: Dict[Tuple[int, int, int], List[int]] = {}
-    keys = np.floor(points / radius).astype(np.int64)
+    keys = np.floor(points / cell).astype(np.int64)
     for index, key in enumerate(map(tuple, keys.tolist())):
         cells.setdefault(key, []).append(index)
-    offsets = [(a, b, c) for a in (-1, 0, 1) for b in (-1, 0, 1) for c in (-1, 0, 1)]
+    low, high = keys.min(axis=0), keys.max(axis=0)
     dist = np.full((len(queries), k), np.inf)
     index = np.full((len(queries), k), len(points), dtype=np.int64)
-    for row, key in enumerate(np.floor(queries / radius).astype(np.int64).tolist()):
-        found = [i for o in offsets
-                 for i in cells.get((key[0] + o[0], key[1] + o[1], key[2] + o[2]), ())]
+    for row, key in enumerate(np.floor(queries / cell).astype(np.int64)):
+        found: List[np.ndarray] = []
+        distances: List[np.ndarray] = []
+        nearest_k = np.full(k, np.inf)  # the k smallest distances found so far
+        ring = int(max(0, np.max(np.maximum(low - key, key - high))))  # nearer rings are empty
+        while True:
+            if 6 * (2 * ring + 1) ** 2 > len(points):  # a ring of more cells than points
+                found, distances = [], []
+                new = list(range(len(points)))  # read them all, once
+                ring = -1
+            else:
+                new = [i for o in _shell(ring)
+                       for i in cells.get((key[0] + o[0], key[1] + o[1], key[2] + o[2]), ())]
+            if new:
+                found.append(np.array(new, dtype=np.int64))
+                distances.append(np.linalg.norm(points[found[-1]] - queries[row], axis=1))
+                nearest_k = np.sort(np.concatenate([nearest_k, distances[-1]]))[:k]
+            covered = ring * cell
+            if ring < 0 or nearest_k[-1] <= covered:
+                break
+            if covered >= radius or (np.all(key - ring <= low) and np.all(key + ring >= high)):
+                break
+            ring += 1
         if not found:
             continue
-        near = np.array(sorted(found))
-        d = np.linalg.norm(points[near] - queries[row], axis=1)
-        order = np.argsort(d, kind='stable')[:k]
+        near, d = np.concatenate(found), np.concatenate(distances)
+        order = np.lexsort((near, d))[:k]  # nearest first; the lower index at equal distances
         keep = d[order] <= radius
         dist[row, :keep.sum()] = d[order][keep]
         index[row, :keep.sum()] = near[order][keep]
