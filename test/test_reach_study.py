@@ -19,7 +19,7 @@ import sys
 
 from conftest import bundled, reach_grid
 from frame_kinematics.core import ConfigurationError, UnknownFrameError
-from frame_kinematics.core.reach import make_targets, run_study
+from frame_kinematics.core.reach import make_targets, ReachResult, run_study
 from frame_kinematics.core.reach.chunks import pose_errors
 from frame_kinematics.core.reach.result import STATUS_BEYOND, STATUS_NEIGHBOUR, STATUS_SOLVED
 from frame_kinematics.core.spatial import rotation_from_quaternion, transform
@@ -116,6 +116,16 @@ def test_a_study_on_the_compiled_backend_is_the_same_for_the_same_seed(targets):
     assert np.array_equal(again.q, first.q, equal_nan=True)
 
 
+def test_a_study_names_the_backend_that_solved_it(model, study, tmp_path):
+    # the two backends draw different restarts: the seed alone does not reproduce a study
+    assert study.settings['backend'] == 'numpy'
+    assert ReachResult.load(study.save(tmp_path / 'study')).settings['backend'] == 'numpy'
+    pytest.importorskip('numba')
+    compiled = bundled('fk_arm', backend='numba')
+    single = make_targets([[0.4, 0.1, 0.3]])
+    assert run_study(compiled, 'tool0', single, seed=7).settings['backend'] == 'numba'
+
+
 def test_the_neighbour_pass_skips_targets_whose_neighbours_all_failed(model, targets):
     options = {'seed': 1, 'max_iterations': 12, 'restarts': 0, 'neighbour_iterations': 40,
                'neighbour_rounds': 1}
@@ -145,7 +155,7 @@ _WITHOUT_DASK = """
 import sys
 from frame_kinematics import robots
 from frame_kinematics.core import Robot
-from frame_kinematics.core.reach import make_targets, run_study
+from frame_kinematics.core.reach import make_targets, ReachResult, run_study
 model = Robot.from_urdf_file(robots.path('fk_arm'), backend='numpy')
 run_study(model, 'tool0', make_targets([[0.3, 0.1, 0.4]]), max_iterations=5, restarts=0)
 print(sorted(name for name in sys.modules if name.split('.')[0] in ('dask', 'distributed')))

@@ -35,7 +35,8 @@ process or, given a Dask ``client``, on the workers of its cluster (:mod:`.clust
 random restarts of chunk ``k`` of the first pass draw from ``numpy.random.default_rng((seed,
 k))``, those of round ``r`` of the neighbour pass from ``default_rng((seed, NEIGHBOUR_KEY, r,
 k))``: a chunk's answer depends on nothing else, so that a study is the same for the same
-seed and settings, in one process or on a cluster of any size.
+seed, settings and backend (the numpy and the compiled solve draw different restarts; the
+result's ``settings`` name the backend), in one process or on a cluster of any size.
 """
 
 import time
@@ -266,7 +267,8 @@ def run_study(model: Robot, tip: str, targets: TargetSet, *,
                 'neighbour_radius': radius, 'neighbour_rounds': rounds,
                 'neighbour_iterations': neighbour_iterations, 'weights': list(weights),
                 'reject_beyond_reach': rules[0], 'skip_failed_neighbours': rules[1],
-                'chunk': chunk, **options}
+                'chunk': chunk, 'backend': 'numpy' if solver.executor is None else 'numba',
+                **options}
     rotations = root_T_targets[..., :3, :3]
     return ReachResult(
         robot=model.name, tip=tip, active_joints=tuple(solver.active_joints),
