@@ -332,3 +332,19 @@ def test_the_command_line_refuses_an_output_it_cannot_write_before_any_work(
     err = capsys.readouterr().err
     assert status == 2 and len(err.splitlines()) == 1, err
     assert words in err and not os.listdir(tmp_path)
+
+
+@pytest.mark.parametrize('output', ['taken.npz', 'taken'])
+def test_an_output_that_is_a_directory_is_refused_before_any_work(study, tmp_path, capsys,
+                                                                  monkeypatch, output):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / 'taken.npz').mkdir()
+    with pytest.raises(TargetFileError, match='cannot be written: it is a directory'):
+        study.save(output)
+    monkeypatch.setattr(cli_reach, 'read_targets', None)  # no work may begin
+    status = cli.main(['--backend', 'numpy', 'reach', '--box', '0', '0', '0', '1', '1', '1',
+                       '--step', '0.5', '-o', output, '-q'])
+    err = capsys.readouterr().err
+    assert status == 2 and len(err.splitlines()) == 1, err
+    assert "--output: file 'taken.npz' cannot be written: it is a directory" in err
+    assert os.listdir(tmp_path) == ['taken.npz'] and not os.listdir(tmp_path / 'taken.npz')

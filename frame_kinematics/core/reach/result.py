@@ -73,8 +73,8 @@ def save_path(path: Union[str, os.PathLike]) -> str:
     :return: the file's name.
     :raises TargetFileError: for what is not a path, a name without a file (``''``,
         ``folder/``, ``.``, ``..``), with a NUL byte or that the file system cannot encode (a
-        lone surrogate), a directory that does not exist or cannot be written, or a name
-        longer than the file system accepts.
+        lone surrogate), a directory that does not exist or cannot be written, a file that is
+        a directory, or a name longer than the file system accepts.
     """
     name = file_name(path, 'a study path')
     if '\0' in name:
@@ -91,6 +91,8 @@ def save_path(path: Union[str, os.PathLike]) -> str:
     if not os.access(folder or os.curdir, os.W_OK | os.X_OK):
         raise TargetFileError('cannot be written: its directory is not writable', name)
     name = name if name.endswith('.npz') else f'{name}.npz'
+    if os.path.isdir(name):
+        raise TargetFileError('cannot be written: it is a directory', name)
     if name_too_long(name):
         raise TargetFileError(f'cannot be written: its name is longer than the '
                               f'{name_limit(name)} bytes the file system accepts', name)
