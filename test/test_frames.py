@@ -163,6 +163,19 @@ def test_com_frame_name_must_be_a_non_empty_string(com_frame):
         FrameTree(bundled('fk_arm'), com_frame=com_frame)
 
 
+@pytest.mark.parametrize('name, words', [
+    ('x' * 257, 'is longer than 256 characters'),
+    ('cam\0era', 'has characters no URDF name can hold'),
+    ('cam\x1bera', 'has characters no URDF name can hold')])
+def test_a_user_or_com_frame_name_is_read_as_a_link_name(tree, name, words):
+    with pytest.raises(ReferenceFrameError, match=words) as raised:
+        tree.add_frame(name, 'tool0', np.eye(4))
+    assert len(str(raised.value)) < 200  # the name is excerpted
+    with pytest.raises(ReferenceFrameError, match=words):
+        FrameTree(bundled('fk_arm'), com_frame=name)
+    tree.add_frame('x' * 256, 'tool0', np.eye(4))  # a name as long as a link's may be
+
+
 @pytest.mark.parametrize('model', [None, 'fk_arm', 3, object()])
 def test_a_frame_tree_is_of_a_model_with_or_without_a_configuration(model):
     for q in (None, np.zeros(7)):

@@ -43,13 +43,14 @@ import numpy as np
 from .backend import again
 from .checks import check_flag, check_one_vector
 from .errors import ConfigurationError, name_list, quote, ReferenceFrameError, \
-    UnknownReferenceFrameError
+    UnknownReferenceFrameError, URDFError
 from .executor import Executor
 from .joints import JointType
 from .kinematics import KinematicsState
 from .model import require_model, RobotModel
 from .spatial import inverse, rotation_from_quaternion, rotation_from_rpy, rpy_from_rotation
 from .transform_checks import check_pose, unit_quaternion
+from .urdf import check_name, MAX_NAME_LENGTH
 
 _LOG = logging.getLogger(__name__)
 
@@ -146,6 +147,22 @@ class ReferenceFrame:
 COM_ORIENTATION_MODES = ('root', 'yaw', 'ypr', 'quaternion')
 
 
+def _frame_name(name: str, what: str) -> str:
+    """
+    Read a frame name given outside the model as a link name is read (:func:`check_name`).
+
+    :param name: a str.
+    :param what: what it is called in messages.
+    :return: the name as a plain str (a subclass's ``__eq__`` and ``__hash__`` are not called).
+    :raises ReferenceFrameError: for an empty name, one longer than a URDF name may be, or one
+        with characters no URDF name can hold (NUL, other control characters).
+    """
+    try:
+        return check_name(name, what)
+    except URDFError as exc:
+        raise ReferenceFrameError(str(exc), str.__str__(name)[:MAX_NAME_LENGTH]) from None
+
+
 class FrameTree:
     """
     The frames of one robot at its current configuration (see the module docstring).
@@ -168,7 +185,7 @@ class FrameTree:
         if not isinstance(com_frame, str) or not com_frame:
             raise ReferenceFrameError(f'the robot CoM frame name must be a non-empty string, got '
                                       f'{type(com_frame).__name__} {quote(com_frame)}')
-        com_frame = str.__str__(com_frame)  # a plain str, as every name the tree keeps
+        com_frame = _frame_name(com_frame, 'the robot CoM frame name')
         self.model = require_model(model)
         self.revision = 0
         self._frames: Dict[str, ReferenceFrame] = {}
@@ -314,9 +331,7 @@ class FrameTree:
         if not isinstance(name, str):
             raise ReferenceFrameError(f'a frame name must be a string, got '
                                       f'{type(name).__name__} {quote(name)}')
-        name = str.__str__(name)
-        if not name:
-            raise ReferenceFrameError('a frame name must not be empty', name)
+        name = _frame_name(name, 'a frame name')
         if name in self._frames:
             raise ReferenceFrameError(f'a frame named {quote(name)} already exists', name)
         return name
