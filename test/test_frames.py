@@ -252,3 +252,20 @@ def test_a_name_whose_hash_and_equality_fail_is_read_as_a_plain_str(tree):
     root = tree.add_root_frame(HostileName('dock'))
     tree.remove_frame(HostileName('dock'))
     assert 'dock' not in tree and root.name == 'dock'
+
+
+def test_a_pose_cached_while_the_tree_moved_is_computed_again(tree, monkeypatch):
+    frame = tree.frame('tool0')
+    compute = tree._compute_root_T
+    moved = tree.model.neutral_configuration() + 0.5
+
+    def moving(which):  # another update lands between the computation and the caching
+        pose = compute(which)
+        tree.update(moved)
+        return pose
+
+    monkeypatch.setattr(tree, '_compute_root_T', moving)
+    before = frame.root_T_frame.copy()
+    monkeypatch.undo()
+    np.testing.assert_allclose(frame.root_T_frame, tree.state.transform('tool0'), atol=1e-15)
+    assert not np.allclose(frame.root_T_frame, before)

@@ -82,7 +82,7 @@ class ReferenceFrame:
     """
 
     __slots__ = ('name', 'kind', 'parent', 'root', 'baked', '_tree', '_link', '_offset',
-                 '_cache_revision', '_cache')
+                 '_cached')
 
     def __init__(self, tree: 'FrameTree', name: str, kind: FrameKind,
                  parent: Optional['ReferenceFrame'], link: Optional[int] = None,
@@ -95,8 +95,8 @@ class ReferenceFrame:
         self._tree = tree
         self._link = link
         self._offset = offset
-        self._cache_revision = -1
-        self._cache: Optional[np.ndarray] = None
+        #: ``(revision, root_T_frame)`` of the last pose computed, kept as one object.
+        self._cached: Tuple[int, Optional[np.ndarray]] = (-1, None)
 
     @property
     def tree(self) -> 'FrameTree':
@@ -123,11 +123,15 @@ class ReferenceFrame:
     def root_T_frame(self) -> np.ndarray:
         """Return the current pose of this frame in its root (read-only array)."""
         tree = self._tree
-        if self._cache_revision != tree.revision:
-            self._cache = tree._compute_root_T(self)
-            self._cache.flags.writeable = False
-            self._cache_revision = tree.revision
-        return self._cache
+        revision, pose = self._cached
+        if revision != tree.revision:
+            # the revision before the pose: an update meanwhile leaves the pose tagged older,
+            # and the next call computes it again
+            revision = tree.revision
+            pose = tree._compute_root_T(self)
+            pose.flags.writeable = False
+            self._cached = (revision, pose)
+        return pose
 
     def pose_in(self, other: 'ReferenceFrame') -> np.ndarray:
         """
