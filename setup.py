@@ -51,7 +51,7 @@ setup(
     license='Apache-2.0',
     entry_points={
         'console_scripts': [
-            'frame-kinematics = frame_kinematics.cli:main',
+            'frame-kinematics = frame_kinematics.command:main',
             'frame_kinematics_node = frame_kinematics.node:main',
             'demo_joint_states = frame_kinematics.demo_joint_states:main',
         ],

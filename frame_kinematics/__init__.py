@@ -14,3 +14,8 @@
 """frame_kinematics: a live, queryable frame tree from a robot description."""
 
 __version__ = '0.1.0'
+
+#: The command line's name.
+PROG = 'frame-kinematics'
+#: Its exit status after a Ctrl-C (128 + SIGINT).
+EXIT_INTERRUPTED = 130

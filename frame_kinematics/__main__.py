@@ -11,11 +11,11 @@
 # WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 # See the License for the specific language governing permissions and
 # limitations under the License.
-"""``python -m frame_kinematics``: the ``frame-kinematics`` command line (see :mod:`.cli`)."""
+"""``python -m frame_kinematics``: the ``frame-kinematics`` command line (see :mod:`.command`)."""
 
 import sys
 
-from .cli import main
+from .command import main
 
 if __name__ == '__main__':
     sys.exit(main())

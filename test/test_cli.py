@@ -112,4 +112,4 @@ def test_setup_py_has_no_obsolete_or_unused_options():
     assert not any(r.startswith('setuptools') for r in requires)
     assert keywords['entry_points'] is not None
     scripts = ast.literal_eval(keywords['entry_points'])['console_scripts']
-    assert 'frame-kinematics = frame_kinematics.cli:main' in scripts
+    assert 'frame-kinematics = frame_kinematics.command:main' in scripts

@@ -36,6 +36,7 @@ from typing import Callable, Optional, Sequence
 from .common import (CommandLineError, EXIT_ERROR, EXIT_NOT_CONVERGED, EXIT_USAGE,
                      flush_stdout, PROG, UsageError)
 from .parser import build_parser, check_usage, split_extras
+from .. import EXIT_INTERRUPTED
 from ..core.errors import FrameKinematicsError
 
 _PACKAGE_LOGGER = 'frame_kinematics'
@@ -114,7 +115,7 @@ def _finished(work: Callable[[], int]) -> int:
         return EXIT_USAGE if isinstance(exc, UsageError) else EXIT_ERROR
     except KeyboardInterrupt:
         sys.stderr.write(f'{PROG}: error: interrupted\n')
-        return 130
+        return EXIT_INTERRUPTED
 
 
 __all__ = ['CommandLineError', 'EXIT_ERROR', 'EXIT_NOT_CONVERGED', 'EXIT_USAGE', 'PROG',

@@ -29,10 +29,10 @@ from typing import Dict, Iterator, Optional, Sequence, Tuple
 
 import numpy as np
 
+from .. import PROG
 from ..core.errors import ConfigurationError, FrameKinematicsError
 from ..core.model import RobotModel
 
-PROG = 'frame-kinematics'
 
 #: Exit status of an error, a usage error and an inverse kinematics failure.
 EXIT_ERROR = 1
