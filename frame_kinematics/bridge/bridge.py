@@ -284,10 +284,9 @@ class Bridge:
             return self._refuse(f'rejected the new parameters: {exc}')
         out = self._apply(values, now_ns)
         if out.accepted and out.robot_description is None and 'robot_description' in params:
-            core = self._core
-            out.robot_description = core.model.urdf
-            out.tf_static = stamped(core.static, now_ns)
-            self.logger.info(f"robot '{core.model.name}' set again (the same URDF): its "
+            again = self.initial_output(now_ns)
+            out.robot_description, out.tf_static = again.robot_description, again.tf_static
+            self.logger.info(f"robot '{self.model.name}' set again (the same URDF): its "
                              'description and static frames are published again')
         return out
 
