@@ -27,7 +27,7 @@ from typing import Tuple
 
 import numpy as np
 
-from .core.errors import ConfigurationError, quote
+from .core.checks import check_choice
 from .core.ik.options import default_seed
 from .core.model import RobotModel
 from .core.reach.base_search import BaseRanking
@@ -58,14 +58,6 @@ def _canvas(path: str, size: Tuple[int, int]):
     path = check_output(path, ('.png',))
     fig, line_collection = new_figure(check_size(size))
     return path, fig, line_collection
-
-
-def _check_color_by(color_by) -> str:
-    """Return ``color_by`` when it is one of :data:`COLOR_BY`; raise ConfigurationError."""
-    if not (isinstance(color_by, str) and color_by in COLOR_BY):
-        raise ConfigurationError(f"color_by must be one of {', '.join(COLOR_BY)}, got "
-                                 f'{quote(color_by)}')
-    return color_by
 
 
 def _values(result: ReachResult, color_by: str) -> Tuple[np.ndarray, str]:
@@ -135,7 +127,7 @@ def render_reach_map(model: RobotModel, result: ReachResult, path: str,
     :raises ConfigurationError: for a bad path or size, or a ``color_by`` that is not one of
         :data:`COLOR_BY`.
     """
-    color_by = _check_color_by(color_by)
+    color_by = check_choice(color_by, 'color_by', COLOR_BY)
     path, fig, line_collection = _canvas(path, size)
     values, label = _values(result, color_by)
     from matplotlib import colormaps

@@ -36,7 +36,7 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .core.checks import check_count, check_flag, check_number, MAX_MAGNITUDE
+from .core.checks import check_choice, check_count, check_flag, check_number, MAX_MAGNITUDE
 from .core.configuration import interpolate
 from .core.errors import ConfigurationError, name_list, quote
 from .core.file_output import replacing
@@ -109,9 +109,7 @@ class _Scene:
     def __init__(self, model: RobotModel, configurations: np.ndarray,
                  links: Optional[Sequence[str]], axis_length: Optional[float],
                  labels: bool, axes: str = 'tips') -> None:
-        if not (isinstance(axes, str) and axes in AXES):
-            raise ConfigurationError(f"axes must be one of {', '.join(AXES)}, got "
-                                     f'{quote(axes)}')
+        axes = check_choice(axes, 'axes', AXES)
         labels = check_flag(labels, 'labels')
         axis_length = _axis_length(axis_length)
         self.model = model

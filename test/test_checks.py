@@ -17,9 +17,9 @@ import math
 import sys
 import types
 
-from frame_kinematics.core.checks import as_float_array, as_names, as_path, check_count, \
-    check_number, check_one_vector, first_repeated, MAX_MAGNITUDE, number_within, parse_number, \
-    parse_whole, plain_array
+from frame_kinematics.core.checks import as_float_array, as_names, as_path, check_choice, \
+    check_count, check_number, check_one_vector, first_repeated, MAX_MAGNITUDE, number_within, \
+    parse_number, parse_whole, plain_array
 from frame_kinematics.core.errors import ConfigurationError, URDFError
 from hypothesis import given, strategies as st
 import numpy as np
@@ -223,3 +223,12 @@ def test_plain_array_is_the_memory_a_subclass_describes_or_none():
     assert isinstance(NotAnArray(), np.ndarray)
     for other in (NotAnArray(), [1.0, 2.0], None, 3.0, 'abc'):
         assert plain_array(other) is None
+
+
+@pytest.mark.parametrize('value', ['diagonal', '', None, ['tips'], b'tips'])
+def test_a_choice_is_one_of_the_names_or_the_given_error_names_them(value):
+    assert check_choice('all', 'axes', ('tips', 'all')) == 'all'
+    with pytest.raises(ConfigurationError, match='^axes must be one of tips, all, got '):
+        check_choice(value, 'axes', ('tips', 'all'))
+    with pytest.raises(URDFError, match='^axes must be one of'):
+        check_choice(value, 'axes', ('tips', 'all'), URDFError)

@@ -27,6 +27,7 @@ from typing import Any, Callable, Mapping, Sequence, Tuple
 
 import numpy as np
 
+from ..core import checks
 from ..core.checks import first_repeated, number_within
 from ..core.errors import ConfigurationError, quote
 from ..core.frames import COM_ORIENTATION_MODES
@@ -129,11 +130,11 @@ def check_choice(value: Any, what: str, choices: Tuple[str, ...]) -> str:
     """
     Return ``value`` if it is one of ``choices``.
 
+    The rule of :func:`~frame_kinematics.core.checks.check_choice`, with this module's error.
+
     :raises SettingError: otherwise.
     """
-    if isinstance(value, str) and value in choices:
-        return value
-    raise SettingError(f"{what} must be one of {', '.join(choices)}, got {quote(value)}")
+    return checks.check_choice(value, what, choices, SettingError)
 
 
 def check_quaternion(value: Any, what: str) -> Tuple[float, float, float, float]:

@@ -361,6 +361,24 @@ def check_flag(value, name: str) -> bool:
     return bool(value)
 
 
+def check_choice(value, what: str, choices: Sequence[str],
+                 error: Callable[[str], FrameKinematicsError] = ConfigurationError) -> str:
+    """
+    Validate a choice among names.
+
+    :param value: anything.
+    :param what: what it is called in error messages.
+    :param choices: the names accepted.
+    :param error: the error raised (a :class:`ConfigurationError` by default).
+    :return: ``value``, one of ``choices``.
+    :raises FrameKinematicsError: ``error``, ``'<what> must be one of <choices>, got
+        <value>'``, for anything else.
+    """
+    if isinstance(value, str) and value in choices:
+        return value
+    raise error(f"{what} must be one of {', '.join(choices)}, got {quote(value)}")
+
+
 def as_path(path, what: str = 'path',
             error: Callable[[str], FrameKinematicsError] = ConfigurationError
             ) -> Union[str, bytes]:
