@@ -326,12 +326,18 @@ def test_save_path_is_the_file_save_writes(study, tmp_path, monkeypatch):
 def test_the_command_line_refuses_an_output_it_cannot_write_before_any_work(
         tmp_path, capsys, monkeypatch, output, words):
     monkeypatch.chdir(tmp_path)
+    err = _refused_before_any_work(capsys, monkeypatch, output)
+    assert words in err and not os.listdir(tmp_path)
+
+
+def _refused_before_any_work(capsys, monkeypatch, output: str) -> str:
+    """Run a command-line study into ``output``; check it is a usage error; return stderr."""
     monkeypatch.setattr(cli_reach, 'read_targets', None)  # no work may begin
     status = cli.main(['--backend', 'numpy', 'reach', '--box', '0', '0', '0', '1', '1', '1',
                        '--step', '0.5', '-o', output, '-q'])
     err = capsys.readouterr().err
     assert status == 2 and len(err.splitlines()) == 1, err
-    assert words in err and not os.listdir(tmp_path)
+    return err
 
 
 @pytest.mark.parametrize('output', ['taken.npz', 'taken'])
@@ -341,10 +347,6 @@ def test_an_output_that_is_a_directory_is_refused_before_any_work(study, tmp_pat
     (tmp_path / 'taken.npz').mkdir()
     with pytest.raises(TargetFileError, match='cannot be written: it is a directory'):
         study.save(output)
-    monkeypatch.setattr(cli_reach, 'read_targets', None)  # no work may begin
-    status = cli.main(['--backend', 'numpy', 'reach', '--box', '0', '0', '0', '1', '1', '1',
-                       '--step', '0.5', '-o', output, '-q'])
-    err = capsys.readouterr().err
-    assert status == 2 and len(err.splitlines()) == 1, err
+    err = _refused_before_any_work(capsys, monkeypatch, output)
     assert "--output: file 'taken.npz' cannot be written: it is a directory" in err
     assert os.listdir(tmp_path) == ['taken.npz'] and not os.listdir(tmp_path / 'taken.npz')
