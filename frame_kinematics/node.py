@@ -376,69 +376,67 @@ class FrameKinematicsNode(Node):
 
     def _on_position_ik(self, request, response):
         arrival = time.monotonic()
-        return self._moveit_answer(
-            'compute_ik', lambda: self.moveit.compute_ik(
-                self.bridge.snapshot(), position_ik_request(request), arrival),
-            lambda answer, out: fill_position_ik_response(out, answer, self._now(), Transform),
-            PositionIKAnswer, response)
+
+        def fill(answer, out):
+            return fill_position_ik_response(out, answer, self._now(), Transform)
+
+        return self._answer(
+            'compute_ik', lambda: fill(self.moveit.compute_ik(
+                self.bridge.snapshot(), position_ik_request(request), arrival), response),
+            lambda text: fill(PositionIKAnswer(FAILURE, text), type(response)()))
 
     def _on_position_fk(self, request, response):
-        return self._moveit_answer(
-            'compute_fk', lambda: self.moveit.compute_fk(
-                self.bridge.snapshot(), position_fk_request(request)),
-            lambda answer, out: fill_position_fk_response(out, answer, self._now(), PoseStamped),
-            PositionFKAnswer, response)
+        def fill(answer, out):
+            return fill_position_fk_response(out, answer, self._now(), PoseStamped)
 
-    def _moveit_answer(self, what: str, work: Callable[[], Any],
-                       fill: Callable[[Any, Any], Any], failure: Callable[[int, str], Any],
-                       response: Any) -> Any:
+        return self._answer(
+            'compute_fk', lambda: fill(self.moveit.compute_fk(
+                self.bridge.snapshot(), position_fk_request(request)), response),
+            lambda text: fill(PositionFKAnswer(FAILURE, text), type(response)()))
+
+    def _answer(self, what: str, work: Callable[[], Any], failed: Callable[[str], Any]) -> Any:
         """
-        Answer a MoveIt request: ``fill(work(), response)``.
+        Answer a service request: ``work()``, or, on any error, ``failed(text)``.
 
-        An error of the request's conversion, of the bridge or of the filling is logged and
-        answered with MoveIt's ``FAILURE`` code and its message, in a new response (the one
-        given may be half filled): nothing escapes the callback.
+        The error (of the request's conversion, of the bridge or of the filling) is logged in
+        one line, ``text``, and answered: nothing escapes the callback.
 
         :param what: the service, for the log line.
-        :param work: converts the request and answers it (the bridge's answer).
-        :param fill: fills a response with an answer; returns the response.
-        :param failure: makes the answer of an error from a code and a message.
-        :param response: the response rclpy gave.
+        :param work: converts the request, answers it and fills the response; returns it.
+        :param failed: fills a response that says ``text`` (a new one where the one given
+            may be half filled); returns it.
         :return: the filled response.
         """
-        try:
-            return fill(work(), response)
-        except Exception as exc:
-            text = shorten(f'{what}: {error_text(exc)}')
-            self.get_logger().error(text)
-            return fill(failure(FAILURE, text), type(response)())
-
-    def _answer(self, what: str, work: Callable[[], Any], response: Any) -> Any:
         try:
             return work()
         except Exception as exc:
             text = shorten(f'{what}: {error_text(exc)}')
             self.get_logger().error(text)
-            response.success = False
-            response.message = text
-            return response
+            return failed(text)
 
     def _on_compute_ik(self, request, response):
         arrival = time.monotonic()
         return self._answer('compute_ik', lambda: fill_ik_response(
             response, compute_ik(self.bridge.snapshot(), ik_request(request), arrival),
-            self._now()), response)
+            self._now()), lambda text: _failed(response, text))
 
     def _on_get_jacobian(self, request, response):
         return self._answer('get_jacobian', lambda: fill_jacobian_response(
             response, get_jacobian(self.bridge.snapshot(), jacobian_request(request)),
-            MultiArrayDimension), response)
+            MultiArrayDimension), lambda text: _failed(response, text))
 
     def _on_get_relative_motion(self, request, response):
         return self._answer('get_relative_motion', lambda: fill_relative_motion_response(
             response, get_relative_motion(self.bridge.snapshot(),
                                           relative_motion_request(request)),
-            MultiArrayDimension), response)
+            MultiArrayDimension), lambda text: _failed(response, text))
+
+
+def _failed(response: Any, text: str) -> Any:
+    """Fill a response of the node's own services as a failure saying ``text``; return it."""
+    response.success = False
+    response.message = text
+    return response
 
 
 def main(args=None) -> int:
