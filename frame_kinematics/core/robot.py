@@ -34,7 +34,8 @@ from .errors import ConfigurationError, URDFError
 from .ik.calls import one_call
 from .ik.result import IKBatchResult, IKResult
 from .ik.selection import Tips
-from .kinematics import ExpressedIn, KinematicsState, KinematicsWorkspace
+from .kinematics import ExpressedIn, KinematicsWorkspace
+from .kinematics.state import evaluate
 from .model import naming_file, RobotModel
 from .urdf import RobotDescription
 
@@ -139,18 +140,8 @@ class Robot(RobotModel):
             return cls(description, backend, urdf=text)
 
     # -- kinematics shortcuts -------------------------------------------------------------
-    def forward_kinematics(self, q, v=None, a=None) -> KinematicsState:
-        """
-        Evaluate the kinematics at ``q`` (and optionally velocities and accelerations).
-
-        :param q: configuration ``(nq,)`` or batch ``(B, nq)`` (copied, never kept).
-        :param v: velocity ``(nv,)`` or ``(B, nv)`` (optional).
-        :param a: acceleration ``(nv,)`` or ``(B, nv)`` (optional, needs ``v``).
-        :return: a :class:`~frame_kinematics.core.kinematics.KinematicsState` on the robot's
-            backend.
-        :raises ConfigurationError: for invalid inputs.
-        """
-        return KinematicsState(self, q, v, a)
+    # The function is the method itself: no call layer between a script and the kernel.
+    forward_kinematics = evaluate
 
     def transform(self, q, link: str) -> np.ndarray:
         """

@@ -207,8 +207,8 @@ class Accelerator(Executor):
         Check one configuration and compute every link's pose, in one compiled call.
 
         :param q: anything; only an array :meth:`takes` is evaluated.
-        :return: ``(q_copy, root_T_link)`` (new arrays, quaternions normalised), or None when
-            ``q`` is not such an array or fails the checks of
+        :return: ``(q_copy, root_T_link)`` (new read-only arrays, quaternions normalised), or
+            None when ``q`` is not such an array or fails the checks of
             :meth:`RobotModel.check_configuration
             <frame_kinematics.core.model.RobotModel.check_configuration>` (which then says
             why).
@@ -218,6 +218,8 @@ class Accelerator(Executor):
         q_copy = np.empty(self._q_shape)
         world = np.empty(self._poses_shape)
         if self._poses_checked(self._table, q, q_copy, world):
+            q_copy.setflags(False)  # write=False, given by position: no keyword to parse
+            world.setflags(False)
             return q_copy, world
         return None
 

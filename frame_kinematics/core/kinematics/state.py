@@ -48,6 +48,7 @@ from ..spatial import cross, inverse
 if TYPE_CHECKING:  # pragma: no cover
     from ..executor import Executor
     from ..model import RobotModel
+    from ..robot import Robot
 
 
 def _readonly(arr: np.ndarray) -> np.ndarray:
@@ -125,11 +126,7 @@ class KinematicsState:
         if accel is not None and v is None and a is None:
             checked = accel.checked_poses(q)
             if checked is not None:  # one compiled call checked and copied q, wrote the poses
-                q, poses = checked
-                q.setflags(False)  # write=False, given by position: no keyword to parse
-                poses.setflags(False)
-                self.q = q
-                self.poses = poses
+                self.q, self.poses = checked
                 return
         q = model.check_configuration(q)
         batch = q.shape[:-1]
@@ -471,3 +468,30 @@ class KinematicsState:
             return self.executor.center_of_mass_jacobian(self.poses)
         return com.center_of_mass_jacobian(self.model, self.world_columns(),
                                            self.link_centers_of_mass())
+
+
+def evaluate(robot: 'Robot', q, v=None, a=None) -> KinematicsState:
+    """
+    Evaluate the kinematics at ``q`` (and optionally velocities and accelerations).
+
+    The state is ``KinematicsState(robot, q, v, a)``, to the last bit, on the robot's
+    backend. :meth:`Robot.forward_kinematics
+    <frame_kinematics.core.robot.Robot.forward_kinematics>` is this function.
+
+    :param robot: the robot (``self`` of the method), whose backend evaluates the state.
+    :param q: configuration ``(nq,)`` or batch ``(B, nq)`` (copied, never kept).
+    :param v: velocity ``(nv,)`` or ``(B, nv)`` (optional).
+    :param a: acceleration ``(nv,)`` or ``(B, nv)`` (optional, needs ``v``).
+    :return: a :class:`KinematicsState` on the robot's backend.
+    :raises ConfigurationError: for invalid inputs.
+    """
+    accel = robot.executor
+    if accel is not None and v is None and a is None:
+        checked = accel.checked_poses(q)
+        if checked is not None:  # the compiled call made the constructor's checks: fill it
+            state = object.__new__(KinematicsState)
+            state.model = robot
+            state.executor = accel
+            state.q, state.poses = checked
+            return state
+    return KinematicsState(robot, q, v, a)
