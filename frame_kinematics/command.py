@@ -16,23 +16,28 @@ The ``frame-kinematics`` script's entry: it loads the command line (:mod:`.cli`)
 
 Loading the command line (numpy and the core) takes a fraction of a second: a Ctrl-C then
 ends it as a Ctrl-C during a command does, in one line with status
-:data:`~frame_kinematics.EXIT_INTERRUPTED`, not with a traceback.
+:data:`~frame_kinematics.EXIT_INTERRUPTED`, not with a traceback. A SIGTERM (``kill``) ends
+it with status 143 after the same clean-ups (:mod:`.termination`).
 """
 
 import sys
 
 from . import EXIT_INTERRUPTED, PROG
+from .termination import sigterm_raises_exit
 
 
 def main() -> int:
     """
-    Load and run the command line on ``sys.argv``.
+    Load and run the command line on ``sys.argv``; a SIGTERM ends it as ``SystemExit(143)``.
 
     :return: the exit status (:func:`frame_kinematics.cli.main`'s).
+    :raises SystemExit: 143 after a SIGTERM (:func:`.termination.sigterm_raises_exit`), once
+        the files being written are removed.
     """
     try:
-        from .cli import main as run
-        return run()
+        with sigterm_raises_exit():
+            from .cli import main as run
+            return run()
     except KeyboardInterrupt:
         sys.stderr.write(f'{PROG}: error: interrupted\n')
         return EXIT_INTERRUPTED

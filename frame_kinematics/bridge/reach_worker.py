@@ -26,7 +26,6 @@ the request's ``visuals`` file), and writes one JSON object per line on stdout:
 
 import json
 import os
-import signal
 import sys
 from typing import Callable, TextIO
 
@@ -37,6 +36,7 @@ from ..core.reach import run_study
 from ..core.reach.options import TargetOptions, targets_from_options
 from ..core.reach.study import NEIGHBOUR_ROUNDS
 from ..core.robot import Robot
+from ..termination import sigterm_raises_exit
 
 #: How much lower the study's CPU priority is than the node's (``nice``): on a busy machine
 #: the node's ``/tf`` path gets the processor first.
@@ -80,28 +80,24 @@ def run(document: dict, out: TextIO) -> int:
     return 0
 
 
-def _stop(signum: int, frame) -> None:
-    """End the process by an exception, so that a study being saved leaves no partial file."""
-    raise SystemExit(128 + signum)
-
-
 def main() -> int:
     """
     Lower this process's CPU priority, read the request on stdin and run it.
 
     A cancel (SIGTERM, :meth:`ReachJob.cancel
-    <frame_kinematics.bridge.reach_job.ReachJob.cancel>`) ends it by ``SystemExit``: the
-    temporary file of a study being saved (:func:`~frame_kinematics.core.file_output.replacing`)
-    is removed, not left beside the output.
+    <frame_kinematics.bridge.reach_job.ReachJob.cancel>`) ends it by ``SystemExit``
+    (:func:`~frame_kinematics.termination.sigterm_raises_exit`): the temporary file of a
+    study being saved (:func:`~frame_kinematics.core.file_output.replacing`) is removed, not
+    left beside the output.
 
     :return: the exit status.
     """
-    signal.signal(signal.SIGTERM, _stop)
-    try:
-        os.nice(NICENESS)
-    except OSError:  # not allowed here: the study runs at the node's priority
-        pass
-    return run(json.loads(sys.stdin.read()), sys.stdout)
+    with sigterm_raises_exit():
+        try:
+            os.nice(NICENESS)
+        except OSError:  # not allowed here: the study runs at the node's priority
+            pass
+        return run(json.loads(sys.stdin.read()), sys.stdout)
 
 
 __all__ = ['main', 'NICENESS', 'progress_writer', 'run']
