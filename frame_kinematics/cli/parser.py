@@ -41,9 +41,10 @@ from .reach_options import add_options as add_reach_options
 from .relative_motion import run as run_relative_motion
 from .. import __version__, robots
 from ..core.checks import first_repeated
-from ..core.errors import excerpt, quote
+from ..core.errors import ConfigurationError, excerpt, quote
 from ..core.ik.options import MAX_TIME_BUDGET
 from ..core.kinematics import ExpressedIn
+from ..core.transform_checks import unit_quaternion
 from ..render import AXES, FPS_RANGE, MAX_FRAMES
 
 #: Value of ``--time-budget`` that lifts the wall-clock limit.
@@ -411,7 +412,7 @@ _JOINT_LISTS = (('--active-joints', 'active_joints'), ('--lock', 'lock'),
 
 def check_usage(args: argparse.Namespace) -> None:
     """
-    Refuse options that contradict each other (a usage error, exit status 2).
+    Refuse contradicting options and a ``--quat`` off unit norm (usage errors, status 2).
 
     :param args: the parsed command line.
     """
@@ -425,6 +426,11 @@ def check_usage(args: argparse.Namespace) -> None:
         repeated = first_repeated(getattr(args, name, None) or ())
         if repeated is not None:
             args.parser.error(f'{option} names {quote(repeated)} twice')
+    if getattr(args, 'quat', None) is not None:
+        try:
+            unit_quaternion(args.quat, '--quat [x y z w]')
+        except ConfigurationError as exc:
+            args.parser.error(str(exc))
     both = first_repeated(list(getattr(args, 'lock', None) or ())
                           + list(getattr(args, 'lock_parameterized', None) or ()))
     if both is not None:
