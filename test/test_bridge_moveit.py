@@ -324,6 +324,18 @@ def test_a_bad_srdf_changes_nothing(panda):
     assert services.set_semantic('') is None and services.semantic is None
 
 
+def test_an_srdf_in_use_is_logged_with_its_groups_and_one_without_groups_warns(panda):
+    _, services, log = panda
+    services.set_semantic('<robot name="p"><group name="g"><link name="panda_link0"/></group>'
+                          '</robot>')
+    assert "SRDF of robot 'p' in use: groups g" in log.texts('info')
+    assert log.texts() == []
+    services.set_semantic('<robot name="bare"/>')
+    assert services.semantic.groups == ()
+    assert log.texts() == ["SRDF of robot 'bare' in use has no groups: compute_ik refuses "
+                           'every group_name (INVALID_GROUP_NAME)']
+
+
 def test_an_srdf_is_checked_against_the_model_before_it_is_used(panda):
     bridge, services, _ = panda
     model = bridge.model

@@ -159,15 +159,21 @@ class MoveItKinematics:
 
     def use_semantic(self, semantic: Optional[SemanticDescription]) -> None:
         """
-        Use an SRDF read by :meth:`read_semantic` (None forgets it).
+        Use an SRDF read by :meth:`read_semantic` (None forgets it); log its groups.
+
+        An SRDF without groups is used too (its virtual joint places ``compute_fk``'s answers),
+        with a warning: every ``compute_ik`` is then ``INVALID_GROUP_NAME``.
 
         :param semantic: the description.
         """
         with self._lock:
             self._semantic = semantic
-        if semantic is not None:
+        if semantic is not None and semantic.groups:
             self.logger.info(f"SRDF of robot '{semantic.name}' in use: groups "
                              f'{name_list(g.name for g in semantic.groups)}')
+        elif semantic is not None:
+            self.logger.warning(f"SRDF of robot '{semantic.name}' in use has no groups: "
+                                'compute_ik refuses every group_name (INVALID_GROUP_NAME)')
 
     def set_semantic(self, document: str, model=None) -> Optional[SemanticDescription]:
         """
