@@ -13,8 +13,10 @@
 # limitations under the License.
 """Shared test helpers: robot files and small inline URDFs."""
 
+import contextlib
 import logging
 import os
+import subprocess
 
 from frame_kinematics import robots
 from frame_kinematics.core import configuration as cfg
@@ -241,6 +243,17 @@ def all_joint_types_model(**kwargs):
         joint_xml('j_planar', 'planar', 'base', 'plane', '0 0.5 0', '0 0 0', '0 0.6 0.8'),
     ])
     return Robot.from_urdf_string(urdf(body, 'all_types'), **kwargs)
+
+
+@contextlib.contextmanager
+def killed_on_exit(process: subprocess.Popen):
+    """Give ``process``; on leaving, kill it if it still runs, close its pipes and reap it."""
+    with process:
+        try:
+            yield process
+        finally:
+            if process.poll() is None:
+                process.kill()
 
 
 class HostileName(str):

@@ -19,6 +19,7 @@ import signal
 import subprocess
 import sys
 
+from conftest import killed_on_exit
 import pytest
 
 #: A worker whose study is being saved when it is cancelled (its ``run`` replaced).
@@ -50,15 +51,10 @@ def test_a_study_cancelled_while_it_is_saved_leaves_no_temporary_file(tmp_path):
     output = tmp_path / 'study.npz'
     process = subprocess.Popen([sys.executable, '-c', _SAVING_WORKER], stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, text=True)
-    try:
+    with killed_on_exit(process):
         process.stdin.write(json.dumps({'output': str(output)}))
         process.stdin.close()
         assert process.stdout.readline() == 'saving\n'
         process.terminate()  # as ReachJob.cancel ends it
         assert process.wait(timeout=30) != 0
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-        process.stdout.close()
     assert os.listdir(tmp_path) == []

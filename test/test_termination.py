@@ -19,6 +19,7 @@ import subprocess
 import sys
 import threading
 
+from conftest import killed_on_exit
 from frame_kinematics.termination import sigterm_raises_exit
 import pytest
 
@@ -77,13 +78,8 @@ def test_a_command_line_terminated_while_it_writes_leaves_no_temporary_file(tmp_
     output = tmp_path / 'out.npz'
     process = subprocess.Popen([sys.executable, '-c', _WRITING_COMMAND, str(output)],
                                stdout=subprocess.PIPE, text=True)
-    try:
+    with killed_on_exit(process):
         assert process.stdout.readline() == 'writing\n'
         process.terminate()
         assert process.wait(timeout=60) == 143
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-        process.stdout.close()
     assert os.listdir(tmp_path) == []
