@@ -30,13 +30,19 @@ def test_mimic_chains_are_resolved_to_the_actuated_master():
     assert model.joint('j3').mimic == ('j1', 6.0, 3.5)
 
 
-def test_fixed_joint_with_mimic_is_kept_fixed_and_logged(core_log):
+def test_fixed_joints_with_a_mimic_are_kept_fixed_and_logged_in_one_line(core_log):
     log = core_log('frame_kinematics.core.assembly')
     body = ''.join(link_xml(n) for n in 'abc') + joint_xml('j1', 'revolute', 'a', 'b') + \
         joint_xml('f', 'fixed', 'b', 'c', extra='<mimic joint="j1"/>')
     model = Robot.from_urdf_string(urdf(body))
     assert model.joint('f').mimic is None
-    assert "joint 'f' is fixed" in log.text
+    assert log.lines == ['the <mimic> of fixed joint f is ignored (a fixed joint does not move)']
+    log.lines.clear()
+    body += link_xml('d') + joint_xml('g', 'fixed', 'c', 'd', extra='<mimic joint="f"/>')
+    model = Robot.from_urdf_string(urdf(body))
+    assert model.joint('g').mimic is None
+    assert log.lines == ['the <mimic> of fixed joints f, g is ignored (a fixed joint does not '
+                         'move)']
 
 
 def test_a_mimic_of_an_unknown_joint_is_ignored_and_logged(core_log):

@@ -134,14 +134,14 @@ def _resolve_mimics(joints: Dict[str, JointDescription]) -> Dict[str, Tuple[str,
                          joint.mimic.joint)
             ignored.add(name)
     resolved = {}
+    fixed = []  # fixed joints with a <mimic>: they do not move, and are warned of in one line
     for name, joint in joints.items():
         if joint.mimic is None or name in ignored:
             continue
         where = f"joint '{name}'"
         jtype = JointType(joint.type)
         if jtype is JointType.FIXED:
-            _LOG.warning("joint '%s' is fixed: its <mimic> of '%s' is ignored", name,
-                         joint.mimic.joint)
+            fixed.append(name)
             continue
         if not jtype.one_dof:
             raise URDFError(f'a {jtype.value} joint cannot mimic another joint', where)
@@ -162,6 +162,9 @@ def _resolve_mimics(joints: Dict[str, JointDescription]) -> Dict[str, Tuple[str,
                             f'{multiplier:g} and offset {offset:g}, beyond {MAX_MAGNITUDE:g}',
                             where)
         resolved[name] = (current.name, multiplier, offset)
+    if fixed:
+        _LOG.warning('the <mimic> of fixed joint%s %s is ignored (a fixed joint does not move)',
+                     's' if len(fixed) > 1 else '', name_list(fixed))
     return resolved
 
 
