@@ -13,8 +13,9 @@
 # limitations under the License.
 """Tests of frame_kinematics.core.frames: the reference-frame tree and its frames."""
 
-from conftest import bundled, HostileName, random_configuration
-from frame_kinematics.core import ConfigurationError, ReferenceFrameError, UnknownFrameError
+from conftest import bundled, HostileName, joint_xml, link_xml, random_configuration, urdf
+from frame_kinematics.core import ConfigurationError, ReferenceFrameError, Robot, \
+    UnknownFrameError
 from frame_kinematics.core.frames import FrameKind, FrameTree
 from frame_kinematics.core.spatial import quaternion_from_rotation, rotation_from_rpy, \
     transform_from_xyz_rpy
@@ -155,6 +156,17 @@ def test_com_frame_orientation_modes():
         tree.set_com_orientation('tilt')
     with pytest.raises(ReferenceFrameError, match="'base_link' is already a frame"):
         FrameTree(model, com_frame='base_link')
+
+
+def test_links_whose_com_frame_name_is_a_link_get_none_and_one_warning(core_log):
+    log = core_log('frame_kinematics.core.frames')
+    body = ''.join(link_xml(n, mass=1.0) for n in ('a', 'a_com', 'b', 'b_com')) + \
+        joint_xml('j1', 'revolute', 'a', 'a_com') + joint_xml('j2', 'revolute', 'a_com', 'b') + \
+        joint_xml('j3', 'revolute', 'b', 'b_com')
+    tree = FrameTree(Robot.from_urdf_string(urdf(body)))
+    assert tree.frame('a_com').kind is tree.frame('b_com').kind is FrameKind.BODY
+    assert tree.frame('a_com_com').kind is FrameKind.COM
+    assert log.lines == ['no center-of-mass frame for links a, b: a link has the name <link>_com']
 
 
 @pytest.mark.parametrize('com_frame', [[], None, 0, '', b'com'])

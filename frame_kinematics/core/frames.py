@@ -206,18 +206,21 @@ class FrameTree:
                                        link.index)
             self._frames[link.name] = frame
         self.world = self._frames[model.root_link]
+        taken = []  # links whose <link>_com is the name of a link: warned of in one line
         for link in model.links:
             if link.mass <= 0:
                 continue
             name = f'{link.name}_com'
             if name in self._frames:
-                _LOG.warning("no center-of-mass frame for link '%s': the name '%s' is taken",
-                             link.name, name)
+                taken.append(link.name)
                 continue
             offset = np.eye(4)
             offset[:3, 3] = link.link_p_com
             self._frames[name] = ReferenceFrame(self, name, FrameKind.COM,
                                                 self._frames[link.name], offset=offset)
+        if taken:
+            _LOG.warning('no center-of-mass frame for link%s %s: a link has the name '
+                         '<link>_com', 's' if len(taken) > 1 else '', name_list(taken))
         if com_frame in self._frames:
             raise ReferenceFrameError(f'the robot CoM frame name {quote(com_frame)} is already a '
                                       'frame of the tree', com_frame)
