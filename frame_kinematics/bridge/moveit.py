@@ -168,10 +168,12 @@ class MoveItKinematics:
         """
         with self._lock:
             self._semantic = semantic
-        if semantic is not None and semantic.groups:
+        if semantic is None:
+            return
+        if semantic.groups:
             self.logger.info(f"SRDF of robot '{semantic.name}' in use: groups "
                              f'{name_list(g.name for g in semantic.groups)}')
-        elif semantic is not None:
+        else:
             self.logger.warning(f"SRDF of robot '{semantic.name}' in use has no groups: "
                                 'compute_ik refuses every group_name (INVALID_GROUP_NAME)')
 
